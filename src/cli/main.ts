@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/** The `commerce-sim` command: dispatches to one module per sub-command, loaded lazily so start-up stays fast. */
+import { processIo, EXIT_USAGE, UsageError, type Command } from './io.js';
+
+const commands: Readonly<Record<string, { summary: string; load: () => Promise<Command> }>> = {
+  serve: { summary: 'run the simulator over HTTP', load: async () => (await import('./serve.js')).serve },
+  run: { summary: 'run YAML scenarios against sim or a base URL', load: async () => (await import('./run.js')).run },
+  props: { summary: 'run the property suites against sim or a base URL', load: async () => (await import('./props.js')).props },
+  fixtures: { summary: 'write byte-stable fixtures', load: async () => (await import('./fixtures.js')).fixtures },
+  record: { summary: 'record read-only exchanges from a live deployment', load: async () => (await import('./record.js')).record },
+  diff: { summary: 'compare two targets or recordings rule by rule', load: async () => (await import('./diff.js')).diff },
+  export: { summary: 'export accounts to CSV with the keyset pattern', load: async () => (await import('./export.js')).exportCommand },
+  rules: { summary: 'print the rule catalogue', load: async () => (await import('./rules.js')).rules },
+  openapi: { summary: 'print an OpenAPI 3.1 document of the simulated surface', load: async () => (await import('./openapi.js')).openapi },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(commands).map((n) => n.length));
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return ['usage: commerce-sim <command> [options]', '', 'commands:', ...lines, '', 'Run `commerce-sim <command> --help` for its options.'].join('\n');
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const io = processIo();
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(usage() + '\n');
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  const entry = commands[name];
+  if (entry === undefined) {
+    io.stderr.write(`commerce-sim: unknown command '${name}'\n\n${usage()}\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    const command = await entry.load();
+    return await command(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`commerce-sim ${name}: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const err = error instanceof Error ? error : new Error(String(error));
+    const code = (err as { code?: unknown }).code;
+    process.stderr.write(`commerce-sim: ${err.message}${typeof code === 'string' ? ` (${code})` : ''}\n`);
+    process.exitCode = EXIT_USAGE;
+  },
+);

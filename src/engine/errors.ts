@@ -1,0 +1,50 @@
+/**
+ * Errors the simulator serves, in the API's own shape: `{"errors": [{status, title, detail?, source?}]}`
+ * (API-NOTES.md, Errors). Built from one table of templates so a status and its title are written once.
+ */
+
+export interface ApiError {
+  readonly status: number;
+  readonly title: string;
+  readonly detail?: string;
+  readonly source?: string;
+}
+
+export type ErrorKind =
+  | 'bad-request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'unprocessable'
+  | 'rate-limited';
+
+const templates: Readonly<Record<ErrorKind, { status: number; title: string }>> = {
+  'bad-request': { status: 400, title: 'Bad Request' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  'not-found': { status: 404, title: 'Not Found' },
+  'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
+  'payload-too-large': { status: 413, title: 'Payload Too Large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
+  unprocessable: { status: 422, title: 'Unprocessable Entity' },
+  'rate-limited': { status: 429, title: 'Too Many Requests' },
+};
+
+export function apiError(kind: ErrorKind, detail?: string, source?: string): ApiError {
+  const t = templates[kind];
+  return {
+    status: t.status,
+    title: t.title,
+    ...(detail === undefined ? {} : { detail }),
+    ...(source === undefined ? {} : { source }),
+  };
+}
+
+/** Result of a pure decision that may be refused with an API error. */
+export type Decision<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiError };
+
+export const ok = <T>(value: T): Decision<T> => ({ ok: true, value });
+export const refuse = (error: ApiError): Decision<never> => ({ ok: false, error });

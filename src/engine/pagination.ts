@@ -1,0 +1,123 @@
+/**
+ * Page planning (commerce-api.md §2.3, §4.2, §8; API-NOTES.md "Page limits", "Response envelope"):
+ * reading page[limit]/page[offset], the offset limits, and the meta and links of a list response.
+ */
+import { deviates, type Deviations } from './deviations.js';
+import { apiError, ok, refuse, type Decision } from './errors.js';
+import { encodeValue, type QueryParams } from './query.js';
+
+/** §8: maximum page length on any paginated call. */
+export const MAX_PAGE_LENGTH = 100;
+/** §8: default page length. */
+export const DEFAULT_PAGE_LENGTH = 25;
+/** §8: the hard limit of /v2/orders and /v2/files, and the default soft limit elsewhere. */
+export const OFFSET_LIMIT = 10_000;
+
+export interface PageContext {
+  /** The project's page_length setting. */
+  readonly pageLength: number;
+  readonly offsetLimit: { readonly kind: 'hard' | 'soft'; readonly max: number };
+  readonly deviations: Deviations;
+}
+
+export interface PagePlan {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+const DIGITS = /^[0-9]+$/;
+
+function readCount(name: string, raw: string, allowZero: boolean): Decision<number> {
+  const text = raw.trim();
+  if (!DIGITS.test(text)) return refuse(apiError('bad-request', `${name} must be a ${allowZero ? 'non-negative' : 'positive'} whole number`, name));
+  // Long digit strings would lose precision; anything that long is above every limit anyway.
+  const value = text.length > 15 ? Number.MAX_SAFE_INTEGER : Number(text);
+  if (!allowZero && value === 0) return refuse(apiError('bad-request', `${name} must be a positive whole number`, name));
+  return ok(value);
+}
+
+export function planPage(query: QueryParams, ctx: PageContext): Decision<PagePlan> {
+  const rawLimit = query.one('page[limit]');
+  if (!rawLimit.ok) return rawLimit;
+  const rawOffset = query.one('page[offset]');
+  if (!rawOffset.ok) return rawOffset;
+
+  let limit = defaultLimit(ctx);
+  if (rawLimit.value !== undefined) {
+    const asked = readCount('page[limit]', rawLimit.value, false);
+    if (!asked.ok) return asked;
+    // §2.3 "settable up to 100"; API-NOTES: clamp rather than refuse.
+    limit = deviates(ctx.deviations, 'pagination.limit.max') ? asked.value : Math.min(asked.value, MAX_PAGE_LENGTH);
+    if (deviates(ctx.deviations, 'pagination.limit.per-call') && asked.value < DEFAULT_PAGE_LENGTH) limit = defaultLimit(ctx);
+  }
+
+  let offset = 0;
+  if (rawOffset.value !== undefined) {
+    const asked = readCount('page[offset]', rawOffset.value, true);
+    if (!asked.ok) return asked;
+    offset = asked.value;
+  }
+  const max = effectiveOffsetLimit(ctx);
+  if (offset > max) {
+    const detail =
+      ctx.offsetLimit.kind === 'hard'
+        ? `page[offset] must not exceed ${max} on this endpoint (hard limit); use sort and filter, e.g. sort=id&filter=gt(id,<last id>), to read further`
+        : `page[offset] must not exceed the project's page_offset_limit of ${max}; use sort and filter, e.g. sort=id&filter=gt(id,<last id>), to read further`;
+    return refuse(apiError('bad-request', detail, 'page[offset]'));
+  }
+  return ok({ limit, offset });
+}
+
+function defaultLimit(ctx: PageContext): number {
+  if (deviates(ctx.deviations, 'pagination.limit.project-setting')) return DEFAULT_PAGE_LENGTH;
+  if (deviates(ctx.deviations, 'pagination.limit.default') && ctx.pageLength === DEFAULT_PAGE_LENGTH) return 20;
+  return ctx.pageLength;
+}
+
+function effectiveOffsetLimit(ctx: PageContext): number {
+  if (ctx.offsetLimit.kind === 'hard') return deviates(ctx.deviations, 'pagination.offset-limit.hard') ? Number.MAX_SAFE_INTEGER : OFFSET_LIMIT;
+  return deviates(ctx.deviations, 'pagination.offset-limit.soft') ? Math.min(5_000, ctx.offsetLimit.max) : ctx.offsetLimit.max;
+}
+
+/** How many records to skip: §2.3, the offset counts records, zero-based. */
+export function skipCount(plan: PagePlan, deviations: Deviations): number {
+  return deviates(deviations, 'pagination.offset.records') ? plan.offset * plan.limit : plan.offset;
+}
+
+export interface PageMeta {
+  readonly page: { readonly limit: number; readonly offset: number; readonly current?: number; readonly total: number };
+  readonly results: { readonly total: number };
+}
+
+export function pageMeta(plan: PagePlan, total: number, returned: number, deviations: Deviations): PageMeta {
+  const reportedTotal = deviates(deviations, 'pagination.results.total') ? total + 1 : total;
+  const pages = deviates(deviations, 'pagination.page.total') ? Math.floor(reportedTotal / plan.limit) : Math.ceil(reportedTotal / plan.limit);
+  const offset = deviates(deviations, 'pagination.offset.echo') ? 0 : plan.offset;
+  const current = Math.floor(plan.offset / plan.limit) + 1;
+  const page = deviates(deviations, 'pagination.meta.present') && returned > 0 ? { limit: plan.limit, offset, total: pages } : { limit: plan.limit, offset, current, total: pages };
+  return { page, results: { total: reportedTotal } };
+}
+
+export interface PageLinks {
+  readonly current: string;
+  readonly first: string;
+  readonly last: string | null;
+  readonly next: string | null;
+  readonly prev: string | null;
+}
+
+/** Absolute links with /v2 and page parameters; the caller's other parameters (filter, sort) are kept. */
+export function pageLinks(baseUrl: string, path: string, query: QueryParams, plan: PagePlan, total: number): PageLinks {
+  const kept = query.pairs.filter(([k]) => k !== 'page[limit]' && k !== 'page[offset]');
+  const tail = kept.map(([k, v]) => `&${encodeValue(k).replace(/%5B/gi, '[').replace(/%5D/gi, ']')}=${encodeValue(v)}`).join('');
+  const at = (offset: number) => `${baseUrl}${path}?page[limit]=${plan.limit}&page[offset]=${offset}${tail}`;
+  const pages = Math.ceil(total / plan.limit);
+  const lastOffset = (pages - 1) * plan.limit;
+  return {
+    current: at(plan.offset),
+    first: at(0),
+    last: pages > 1 ? at(lastOffset) : null,
+    next: plan.offset + plan.limit < total ? at(plan.offset + plan.limit) : null,
+    prev: plan.offset > 0 ? at(Math.max(0, plan.offset - plan.limit)) : null,
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * report.html: one self-contained page (inline CSS, no scripts, no external assets) that opens
+ * from a CI artefact. Every piece of report text goes through escapeHtml; the timing block comes last.
+ */
+import type { CaseStatus, PropertyResult, RunReport } from './model.js';
+import { redactedJson, transcript } from './redact.js';
+import { failures, ruleRef, verdictsByCase, type Failure } from './summarise.js';
+
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+const e = escapeHtml;
+
+export function renderHtml(report: RunReport): string {
+  const list = failures(report);
+  const verdict = report.summary.verdict;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>commerce-sim report: ${verdict.toUpperCase()}</title>
+<style>${CSS}</style>
+</head>
+<body>
+${header(report)}
+<main>
+${matrix(report, list)}
+${failureSection(list)}
+${propertySection(report.properties)}
+${skipSection(report)}
+</main>
+${timing(report)}
+</body>
+</html>
+`;
+}
+
+const CSS = `
+:root{--pass:#1a7f37;--pass-bg:#dafbe1;--fail:#cf222e;--fail-bg:#ffebe9;--skip:#6e7781;--skip-bg:#eaeef2;--warn:#9a6700;--warn-bg:#fff8c5;--line:#d0d7de}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1f2328;background:#f6f8fa}
+header{padding:16px 24px;color:#fff}header.pass{background:var(--pass)}header.fail{background:var(--fail)}
+header h1{margin:0 0 4px;font-size:22px}header p{margin:0;opacity:.9}
+.counts{display:flex;gap:24px;margin-top:10px;flex-wrap:wrap}.counts div{background:rgba(255,255,255,.15);padding:6px 12px;border-radius:6px}
+main,footer{padding:8px 24px}h2{font-size:17px;margin:20px 0 8px}
+code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+pre{background:#fff;border:1px solid var(--line);border-radius:6px;padding:8px;margin:4px 0;white-space:pre-wrap;word-break:break-word;max-height:420px;overflow:auto}
+.matrix{overflow:auto;max-height:75vh;border:1px solid var(--line);border-radius:6px;background:#fff}
+table{border-collapse:separate;border-spacing:0;width:max-content;min-width:100%}
+th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
+thead th{position:sticky;top:0;background:#f6f8fa;z-index:2;vertical-align:bottom}
+th.col{font-weight:500;padding:8px 4px;text-align:center}th.col span{display:inline-block;writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;max-height:220px;overflow:hidden;text-overflow:ellipsis}
+th.col.fail{color:var(--fail)}th.col.skip{color:var(--skip);font-style:italic}
+tbody th{position:sticky;left:0;background:#fff;z-index:1;font-weight:normal;max-width:360px}
+thead th:first-child{left:0;z-index:3}tbody tr:hover th,tbody tr:hover td{background:#f6f8fa}
+.stmt{color:#59636e;font-size:12px}
+td.c{text-align:center;padding:4px 6px;min-width:22px}td.c a{color:inherit;text-decoration:none;display:block}
+.pass{color:var(--pass);background:var(--pass-bg)}.fail{color:var(--fail);background:var(--fail-bg)}
+.skip{color:var(--skip);background:var(--skip-bg)}.warn{color:var(--warn);background:var(--warn-bg)}.none{color:#afb8c1}
+.badge{display:inline-block;padding:0 6px;border-radius:10px;font-size:12px;font-weight:600}
+details.failure{background:#fff;border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;margin:8px 0;padding:6px 12px}
+details.failure.tolerated{border-left-color:var(--warn)}summary{cursor:pointer}
+.sbs{display:grid;grid-template-columns:1fr 1fr;gap:12px}.sbs>div{min-width:0}.sbs h4{margin:6px 0 0}
+@media (max-width:800px){.sbs{grid-template-columns:1fr}}
+.legend span{margin-right:12px}footer{color:#59636e;border-top:1px solid var(--line);margin-top:24px}
+`;
+
+function header(r: RunReport): string {
+  const s = r.summary;
+  const opts = [`strict ${r.options.strict ? 'on' : 'off'}`, `writes ${r.options.allowWrites ? 'allowed' : 'off'}`];
+  if (r.options.seed !== undefined) opts.push(`seed ${r.options.seed}`);
+  if (r.options.grep !== undefined) opts.push(`grep "${r.options.grep}"`);
+  if (r.options.tags !== undefined && r.options.tags.length > 0) opts.push(`tags ${r.options.tags.join(', ')}`);
+  if (r.options.shard !== undefined) opts.push(`shard ${r.options.shard}`);
+  if (r.target.deviate !== undefined) opts.push(`deviating from ${r.target.deviate}`);
+  return `<header class="${s.verdict}">
+<h1>${s.verdict === 'pass' ? '✓ PASS' : '✗ FAIL'}: commerce-sim conformance</h1>
+<p>target ${e(r.target.kind)} <code>${e(r.target.baseUrl)}</code> · ${e(opts.join(' · '))} · ${e(r.tool.name)} ${e(r.tool.version)}</p>
+<div class="counts">
+<div>documented: ${s.documented.pass} pass · ${s.documented.fail} fail · ${s.documented.notCovered} not covered</div>
+<div>assumed: ${s.assumed.pass} pass · ${s.assumed.fail} fail · ${s.assumed.notCovered} not covered</div>
+<div>cases: ${s.cases.pass} pass · ${s.cases.fail} fail · ${s.cases.skip} skip</div>
+</div>
+</header>`;
+}
+
+type Cell = { status: CaseStatus | 'warn'; n: number; anchor?: string };
+
+/** Rules (rows) by scenario/property (columns); a failing cell links to its first failure. */
+function matrix(r: RunReport, list: readonly Failure[]): string {
+  if (r.rules.length === 0) return '';
+  const columns = [...r.scenarios, ...r.properties].map((c) => ({ name: c.name, status: c.status }));
+  const anchors = new Map(list.map((f, i) => [f.verdict, `f${i + 1}`]));
+  const tolerated = new Set(list.filter((f) => !f.failsRun).map((f) => f.verdict));
+  const cells = new Map<string, Cell>();
+  for (const { caseName, verdict } of verdictsByCase(r.scenarios, r.properties)) {
+    const key = `${verdict.ruleId}\u0000${caseName}`;
+    const prev = cells.get(key);
+    const status = verdict.outcome.status === 'fail' && tolerated.has(verdict) ? 'warn' : verdict.outcome.status;
+    const anchor = prev?.anchor ?? anchors.get(verdict);
+    cells.set(key, { status: worse(prev?.status, status), n: (prev?.n ?? 0) + 1, ...(anchor === undefined ? {} : { anchor }) });
+  }
+  const head = columns.map((c) => `<th class="col ${c.status}" title="${e(`${c.name}: ${c.status}`)}"><span>${e(c.name)}</span></th>`).join('');
+  const rows = r.rules.map((rule) => {
+    const row = columns.map((c) => cell(cells.get(`${rule.id}\u0000${c.name}`))).join('');
+    const status = rule.status === 'fail' && !r.options.strict && rule.level === 'assumed' ? 'warn' : rule.status;
+    return `<tr><th><code>${e(rule.id)}</code><div class="stmt">${e(rule.statement)}</div></th><td>${e(rule.level)}</td><td>${e(rule.section)}</td><td><span class="badge ${status === 'not-covered' ? 'none' : status}">${e(rule.status)}</span></td>${row}</tr>`;
+  });
+  return `<section><h2>Rules × scenarios and properties</h2>
+<p class="legend"><span class="badge pass">✓ pass</span><span class="badge fail">✗ fail</span><span class="badge warn">! assumed, not strict</span><span class="badge skip">– skip</span><span class="none">· not judged</span></p>
+<div class="matrix"><table>
+<thead><tr><th>Rule</th><th>Level</th><th>Section</th><th>Status</th>${head}</tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table></div></section>`;
+}
+
+const RANK = { pass: 0, skip: 1, warn: 2, fail: 3 } as const;
+const SYMBOL = { pass: '✓', skip: '–', warn: '!', fail: '✗' } as const;
+const LABEL = { pass: 'pass', skip: 'skipped', warn: 'failed, assumed rule (not strict)', fail: 'fail' } as const;
+
+function worse(a: Cell['status'] | undefined, b: Cell['status']): Cell['status'] {
+  // A judged verdict beats a skip; a failure beats everything.
+  return a === undefined || RANK[b] > RANK[a] ? b : a;
+}
+
+function cell(c: Cell | undefined): string {
+  if (c === undefined) return '<td class="c none">·</td>';
+  const body = c.anchor === undefined ? SYMBOL[c.status] : `<a href="#${c.anchor}">${SYMBOL[c.status]}</a>`;
+  return `<td class="c ${c.status}" title="${LABEL[c.status]}, ${c.n} verdict${c.n === 1 ? '' : 's'}">${body}</td>`;
+}
+
+function failureSection(list: readonly Failure[]): string {
+  if (list.length === 0) return '<section><h2>Failures</h2><p>None.</p></section>';
+  return `<section><h2>Failures (${list.length})</h2>\n${list.map(failure).join('\n')}</section>`;
+}
+
+function failure(f: Failure, i: number): string {
+  const note = f.failsRun ? '' : ' <span class="badge warn">assumed: fails the run only with --strict</span>';
+  const statement = f.rule === undefined ? '' : ` — ${e(f.rule.statement)}`;
+  const replay = f.replay === undefined ? '' : `<h4>Replay</h4><pre>${e(f.replay)}</pre>`;
+  const exchanges = f.exchanges
+    .map((x, j) => `<details><summary>Exchange ${j + 1}: <code>${e(`${x.method} ${x.url}`)}</code> → ${x.status}</summary><pre>${e(transcript(x))}</pre></details>`)
+    .join('\n');
+  return `<details class="failure${f.failsRun ? '' : ' tolerated'}" id="f${i + 1}" open>
+<summary><span class="badge ${f.failsRun ? 'fail' : 'warn'}">${f.failsRun ? 'FAIL' : 'WARN'}</span> ${e(f.where)} — <code>${e(f.verdict.ruleId)}</code></summary>
+<p><b>Rule</b> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))})${statement}${note}<br>
+<b>Check</b> <code>${e(f.verdict.description)}</code><br><b>Message</b> ${e(f.outcome.message)}</p>
+<div class="sbs"><div><h4>Expected</h4><pre>${e(redactedJson(f.outcome.expected, 2))}</pre></div><div><h4>Actual</h4><pre>${e(redactedJson(f.outcome.actual, 2))}</pre></div></div>
+${replay}${exchanges}
+</details>`;
+}
+
+function propertySection(properties: readonly PropertyResult[]): string {
+  if (properties.length === 0) return '';
+  const rows = properties.map(
+    (p) =>
+      `<tr><th>${e(p.name)}</th><td><span class="badge ${p.status}">${p.status}</span></td><td>${p.numRuns}</td><td>${p.seed}</td><td>${p.path === undefined ? '' : `<code>${e(p.path)}</code>`}</td><td>${p.counterexample === undefined ? '' : `<code>${e(p.counterexample)}</code>`}</td><td>${p.replay === undefined ? '' : `<code>${e(p.replay)}</code>`}</td></tr>`,
+  );
+  return `<section><h2>Properties</h2><div class="matrix"><table>
+<thead><tr><th>Property</th><th>Status</th><th>Runs</th><th>Seed</th><th>Path</th><th>Counterexample</th><th>Replay</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></div></section>`;
+}
+
+function skipSection(r: RunReport): string {
+  const items: string[] = [];
+  const why = (reason: string | undefined) => e(reason ?? 'no reason given');
+  for (const s of r.scenarios) {
+    if (s.status === 'skip') items.push(`<li>${e(s.name)} (<code>${e(s.file)}</code>): ${why(s.skipReason)}</li>`);
+    else for (const st of s.steps) if (st.status === 'skip') items.push(`<li>${e(s.name)} › step ${st.index}: ${why(st.skipReason)}</li>`);
+  }
+  for (const p of r.properties) if (p.status === 'skip') items.push(`<li>${e(p.name)}: ${why(p.skipReason)}</li>`);
+  return items.length === 0 ? '' : `<section><h2>Skipped</h2><ul>${items.join('\n')}</ul></section>`;
+}
+
+function timing(r: RunReport): string {
+  const t = r.timing;
+  return `<footer><h2>Timing</h2><p>run <code>${e(t.runId)}</code> · started ${e(t.startedAt)} · ${t.durationMs} ms · ${t.requests} requests</p></footer>`;
+}

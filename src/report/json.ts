@@ -1,0 +1,135 @@
+/**
+ * report.json: the model rebuilt key by key in the model's order, so the bytes depend on the
+ * report's content and never on the order a runner happened to assign fields.
+ * Optional members left `undefined` are dropped by JSON.stringify, keeping their place otherwise.
+ */
+import type { Outcome } from '../rules/types.js';
+import { redactValue } from './redact.js';
+import type { ExchangeExcerpt, PropertyResult, RunReport, ScenarioResult, StepResult, Verdict } from './model.js';
+
+export function renderJson(report: RunReport): string {
+  return `${JSON.stringify(ordered(report), replacer, 2)}\n`;
+}
+
+/** The same document without `timing`: equal for two runs with the same seed and target. */
+export function renderJsonWithoutTiming(report: RunReport): string {
+  const { timing: _timing, ...rest } = ordered(report);
+  return `${JSON.stringify(rest, replacer, 2)}\n`;
+}
+
+/** expected/actual are `unknown`: keep them serialisable rather than throw on a bigint. */
+function replacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+function ordered(r: RunReport) {
+  return {
+    schemaVersion: r.schemaVersion,
+    tool: { name: r.tool.name, version: r.tool.version },
+    target: { kind: r.target.kind, baseUrl: r.target.baseUrl, deviate: r.target.deviate },
+    options: {
+      strict: r.options.strict,
+      allowWrites: r.options.allowWrites,
+      seed: r.options.seed,
+      grep: r.options.grep,
+      tags: r.options.tags,
+      shard: r.options.shard,
+    },
+    summary: {
+      verdict: r.summary.verdict,
+      documented: counts(r.summary.documented),
+      assumed: counts(r.summary.assumed),
+      cases: { pass: r.summary.cases.pass, fail: r.summary.cases.fail, skip: r.summary.cases.skip },
+    },
+    rules: r.rules.map((x) => ({
+      id: x.id,
+      section: x.section,
+      level: x.level,
+      statement: x.statement,
+      status: x.status,
+      passed: x.passed,
+      failed: x.failed,
+      skipped: x.skipped,
+      coveredBy: [...x.coveredBy],
+    })),
+    scenarios: r.scenarios.map(scenario),
+    properties: r.properties.map(property),
+    timing: {
+      runId: r.timing.runId,
+      startedAt: r.timing.startedAt,
+      durationMs: r.timing.durationMs,
+      requests: r.timing.requests,
+    },
+  };
+}
+
+function counts(c: RunReport['summary']['documented']) {
+  return { pass: c.pass, fail: c.fail, notCovered: c.notCovered };
+}
+
+function scenario(s: ScenarioResult) {
+  return {
+    name: s.name,
+    file: s.file,
+    tags: [...s.tags],
+    rules: [...s.rules],
+    status: s.status,
+    skipReason: s.skipReason,
+    steps: s.steps.map(step),
+  };
+}
+
+function step(s: StepResult) {
+  return {
+    index: s.index,
+    name: s.name,
+    status: s.status,
+    skipReason: s.skipReason,
+    verdicts: s.verdicts.map(verdict),
+    exchanges: s.exchanges.map(exchange),
+  };
+}
+
+function property(p: PropertyResult) {
+  return {
+    name: p.name,
+    rules: [...p.rules],
+    status: p.status,
+    skipReason: p.skipReason,
+    numRuns: p.numRuns,
+    seed: p.seed,
+    path: p.path,
+    counterexample: p.counterexample,
+    replay: p.replay,
+    verdicts: p.verdicts.map(verdict),
+    exchanges: p.exchanges.map(exchange),
+  };
+}
+
+function verdict(v: Verdict) {
+  return { ruleId: v.ruleId, source: v.source, description: v.description, outcome: outcome(v.outcome) };
+}
+
+function outcome(o: Outcome) {
+  switch (o.status) {
+    case 'pass':
+      return { status: o.status };
+    case 'fail':
+      // `?? null` keeps both members present when a check reports `undefined`; secret members never leave.
+      return { status: o.status, message: o.message, expected: redactValue(o.expected ?? null), actual: redactValue(o.actual ?? null) };
+    case 'skip':
+      return { status: o.status, reason: o.reason };
+  }
+}
+
+function exchange(e: ExchangeExcerpt) {
+  return {
+    method: e.method,
+    url: e.url,
+    // A header map has no meaningful order; sorted, the sim and an HTTP target print alike.
+    requestHeaders: Object.fromEntries(Object.entries(e.requestHeaders).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    requestBody: e.requestBody,
+    status: e.status,
+    responseBody: e.responseBody,
+  };
+}

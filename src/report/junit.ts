@@ -1,0 +1,151 @@
+/**
+ * junit.xml for CI: a suite per scenario file plus one `properties` suite; a case per step, per
+ * property and per verdict. No clock: no timestamps and no times, so one report gives one XML.
+ * A failing assumed rule without --strict is a passing case with a note, as it passes the run.
+ */
+import junitModule from 'junit-report-builder';
+import type { Builder, TestCase, TestSuite } from 'junit-report-builder';
+import type { CaseStatus, PropertyResult, RunReport, ScenarioResult, StepResult, Verdict } from './model.js';
+import { redactedJson, transcript } from './redact.js';
+import { failures, ruleRef, stepLabel, type Failure } from './summarise.js';
+
+// The package is CommonJS typed as `export default`: Node gives ESM the builder itself while
+// TypeScript expects it under `.default`. Accept either rather than cast.
+const loaded: unknown = junitModule;
+const isBuilder = (v: unknown): v is Builder => typeof v === 'object' && v !== null && 'newBuilder' in v;
+const root: Builder = isBuilder(loaded) ? loaded : junitModule.default;
+
+export function renderJunit(report: RunReport): string {
+  const builder = root.newBuilder().name('commerce-sim'); // never the module's shared singleton
+  const details = new Map<Verdict, Failure>(failures(report).map((f) => [f.verdict, f]));
+  const ctx: Ctx = { details };
+  for (const [file, scenarios] of byFile(report.scenarios)) {
+    const suite = builder.testSuite().name(file);
+    for (const s of scenarios) addScenario(suite, s, ctx);
+  }
+  if (report.properties.length > 0) {
+    const suite = builder.testSuite().name('properties');
+    for (const p of report.properties) addProperty(suite, p, ctx);
+  }
+  return `${builder.build()}\n`;
+}
+
+interface Ctx {
+  readonly details: ReadonlyMap<Verdict, Failure>;
+}
+
+function byFile(scenarios: readonly ScenarioResult[]): Map<string, ScenarioResult[]> {
+  const out = new Map<string, ScenarioResult[]>();
+  for (const s of scenarios) {
+    const list = out.get(s.file);
+    if (list === undefined) out.set(s.file, [s]);
+    else list.push(s);
+  }
+  return out;
+}
+
+function addScenario(suite: TestSuite, s: ScenarioResult, ctx: Ctx): void {
+  if (s.steps.length === 0) {
+    // Skipped (or failed) before any step ran: still one case, so the scenario is counted.
+    const tc = suite.testCase().className(s.name).name(s.name);
+    mark(tc, { status: s.status, message: 'scenario failed before its first step', skipReason: s.skipReason });
+    return;
+  }
+  for (const step of s.steps) {
+    addStep(suite.testCase().className(s.name).name(stepLabel(step)), step, s, ctx);
+    for (const v of step.verdicts) addVerdict(suite.testCase().className(s.name), v, ctx);
+  }
+}
+
+function addStep(tc: TestCase, step: StepResult, s: ScenarioResult, ctx: Ctx): void {
+  const failing = step.verdicts.flatMap((v) => ctx.details.get(v) ?? []);
+  const tolerated = failing.length > 0 && failing.every((f) => !f.failsRun);
+  if (step.status === 'fail' && tolerated) {
+    tc.standardOutput(cdata(`${TOLERATED}\n\n${failing.map(failureText).join('\n\n')}`));
+    return;
+  }
+  const first = failing.find((f) => f.failsRun);
+  const message = first === undefined ? 'step failed' : `[${first.verdict.ruleId}] ${first.outcome.message}`;
+  const detail = [...failing.map(failureText), ...step.exchanges.map(transcript)].join('\n\n');
+  mark(tc, { status: step.status, message, skipReason: step.skipReason ?? s.skipReason, detail });
+}
+
+function addVerdict(tc: TestCase, v: Verdict, ctx: Ctx): void {
+  tc.name(`${v.ruleId}: ${v.description}`);
+  switch (v.outcome.status) {
+    case 'pass':
+      return;
+    case 'skip':
+      tc.skipped().standardOutput(cdata(`skipped: ${v.outcome.reason}`));
+      return;
+    case 'fail': {
+      const f = ctx.details.get(v);
+      const text = f === undefined ? v.outcome.message : [failureText(f), ...f.exchanges.map(transcript)].join('\n\n');
+      if (f?.failsRun === false) tc.standardOutput(cdata(`${TOLERATED}\n\n${text}`));
+      else tc.failure(v.outcome.message, v.ruleId).stacktrace(cdata(text));
+      return;
+    }
+  }
+}
+
+function addProperty(suite: TestSuite, p: PropertyResult, ctx: Ctx): void {
+  const tc = suite.testCase().className(p.name).name(p.name);
+  const failing = p.verdicts.flatMap((v) => ctx.details.get(v) ?? []);
+  const first = failing.find((f) => f.failsRun);
+  if (p.status === 'fail' && failing.length > 0 && first === undefined) {
+    tc.standardOutput(cdata(`${TOLERATED}\n\n${replayText(p)}`));
+  } else {
+    const message = first === undefined ? 'property failed' : `[${first.verdict.ruleId}] ${first.outcome.message}`;
+    const detail = [replayText(p), ...failing.map(failureText), ...p.exchanges.map(transcript)].join('\n\n');
+    mark(tc, { status: p.status, message, skipReason: p.skipReason, detail });
+  }
+  for (const v of p.verdicts) addVerdict(suite.testCase().className(p.name), v, ctx);
+}
+
+const TOLERATED = 'assumed rule not observed (fails the run only with --strict)';
+
+interface Mark {
+  readonly status: CaseStatus;
+  /** Failure message, used when `status` is `fail`. */
+  readonly message: string;
+  readonly skipReason: string | undefined;
+  readonly detail?: string;
+}
+
+function mark(tc: TestCase, m: Mark): void {
+  switch (m.status) {
+    case 'pass':
+      return;
+    case 'fail':
+      tc.failure(m.message);
+      if (m.detail !== undefined && m.detail.length > 0) tc.stacktrace(cdata(m.detail));
+      return;
+    case 'skip':
+      tc.skipped().standardOutput(cdata(`skipped: ${m.skipReason ?? 'no reason given'}`));
+      return;
+  }
+}
+
+function failureText(f: Failure): string {
+  const statement = f.rule === undefined ? '' : ` — ${f.rule.statement}`;
+  return [
+    `rule: ${f.verdict.ruleId} (${ruleRef(f.rule)})${statement}${f.failsRun ? '' : ` [${TOLERATED}]`}`,
+    `check: ${f.verdict.description}`,
+    `message: ${f.outcome.message}`,
+    `expected: ${redactedJson(f.outcome.expected)}`,
+    `actual:   ${redactedJson(f.outcome.actual)}`,
+  ].join('\n');
+}
+
+function replayText(p: PropertyResult): string {
+  const lines = [`seed: ${p.seed}`, `runs: ${p.numRuns}`];
+  if (p.path !== undefined) lines.push(`path: ${p.path}`);
+  if (p.counterexample !== undefined) lines.push(`counterexample: ${p.counterexample}`);
+  if (p.replay !== undefined) lines.push(`replay: ${p.replay}`);
+  return lines.join('\n');
+}
+
+/** xmlbuilder splits only the first `]]>` of a CDATA section; break every one so the XML stays well-formed. */
+function cdata(text: string): string {
+  return text.replaceAll(']]>', ']] >');
+}

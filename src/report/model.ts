@@ -1,0 +1,112 @@
+/**
+ * The report model: what a run of scenarios and/or properties produced. Runners build it,
+ * reporters are pure functions from it to text, only the CLI writes files.
+ * Everything outside `timing` is deterministic for the same seed and target.
+ */
+import type { Level, Outcome } from '../rules/types.js';
+
+/** A request/response pair as it may appear in a report: secrets redacted, body cut to an excerpt. */
+export interface ExchangeExcerpt {
+  readonly method: string;
+  readonly url: string;
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly requestBody?: string;
+  readonly status: number;
+  readonly responseBody: string;
+}
+
+/** One judgement of one rule: by the rule's oracle check, or by a scenario expectation attributed to it. */
+export interface Verdict {
+  readonly ruleId: string;
+  readonly source: 'check' | 'expectation' | 'property';
+  /** What was judged, e.g. `status is 201` or `$.data.type equals "user_authentication_password_profile_info"`. */
+  readonly description: string;
+  readonly outcome: Outcome;
+}
+
+export type CaseStatus = 'pass' | 'fail' | 'skip';
+
+export interface StepResult {
+  readonly index: number;
+  readonly name: string;
+  readonly status: CaseStatus;
+  readonly skipReason?: string;
+  readonly verdicts: readonly Verdict[];
+  /** The exchanges of this step, redacted (kept whole for failing steps, first one only otherwise). */
+  readonly exchanges: readonly ExchangeExcerpt[];
+}
+
+export interface ScenarioResult {
+  readonly name: string;
+  readonly file: string;
+  readonly tags: readonly string[];
+  readonly rules: readonly string[];
+  readonly status: CaseStatus;
+  readonly skipReason?: string;
+  readonly steps: readonly StepResult[];
+}
+
+export interface PropertyResult {
+  readonly name: string;
+  readonly rules: readonly string[];
+  readonly status: CaseStatus;
+  readonly skipReason?: string;
+  readonly numRuns: number;
+  readonly seed: number;
+  /** fast-check path of the failing run, for replay. */
+  readonly path?: string;
+  readonly counterexample?: string;
+  /** One command that replays the failure exactly. */
+  readonly replay?: string;
+  readonly verdicts: readonly Verdict[];
+  readonly exchanges: readonly ExchangeExcerpt[];
+}
+
+/** Per-rule roll-up. `fail` on an assumed rule fails the run only under --strict. */
+export type RuleStatus = 'pass' | 'fail' | 'not-covered';
+
+export interface RuleSummary {
+  readonly id: string;
+  readonly section: string;
+  readonly level: Level;
+  readonly statement: string;
+  readonly status: RuleStatus;
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  /** Names of the scenarios/properties that judged it. */
+  readonly coveredBy: readonly string[];
+}
+
+export interface RunSummary {
+  /** `fail` when a documented rule failed (or, with strict, any rule). */
+  readonly verdict: 'pass' | 'fail';
+  readonly documented: { readonly pass: number; readonly fail: number; readonly notCovered: number };
+  readonly assumed: { readonly pass: number; readonly fail: number; readonly notCovered: number };
+  readonly cases: { readonly pass: number; readonly fail: number; readonly skip: number };
+}
+
+export interface RunReport {
+  readonly schemaVersion: 1;
+  readonly tool: { readonly name: 'commerce-sim'; readonly version: string };
+  readonly target: { readonly kind: 'sim' | 'http'; readonly baseUrl: string; readonly deviate?: string };
+  readonly options: {
+    readonly strict: boolean;
+    readonly allowWrites: boolean;
+    readonly seed?: number;
+    readonly grep?: string;
+    readonly tags?: readonly string[];
+    readonly shard?: string;
+  };
+  readonly summary: RunSummary;
+  readonly rules: readonly RuleSummary[];
+  readonly scenarios: readonly ScenarioResult[];
+  readonly properties: readonly PropertyResult[];
+  /** The only part that varies between identical runs. */
+  readonly timing: {
+    readonly runId: string;
+    readonly startedAt: string;
+    readonly durationMs: number;
+    readonly requests: number;
+  };
+}

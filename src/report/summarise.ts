@@ -1,0 +1,126 @@
+/** Roll-ups of a run: per rule across every verdict, and the run's verdict under --strict or not. */
+import type { Level } from '../rules/types.js';
+import type { ExchangeExcerpt, PropertyResult, RuleStatus, RuleSummary, RunReport, RunSummary, ScenarioResult, Verdict } from './model.js';
+
+export interface CatalogueEntry {
+  readonly id: string;
+  readonly section: string;
+  readonly level: Level;
+  readonly statement: string;
+}
+
+/** Every verdict of the run with the name of the scenario or property that gave it. */
+export function verdictsByCase(
+  scenarios: readonly ScenarioResult[],
+  properties: readonly PropertyResult[],
+): { readonly caseName: string; readonly verdict: Verdict }[] {
+  const out: { caseName: string; verdict: Verdict }[] = [];
+  for (const s of scenarios) for (const step of s.steps) for (const v of step.verdicts) out.push({ caseName: s.name, verdict: v });
+  for (const p of properties) for (const v of p.verdicts) out.push({ caseName: p.name, verdict: v });
+  return out;
+}
+
+/**
+ * One summary per catalogue rule, in catalogue order. Verdicts naming a rule outside the catalogue
+ * are not counted here (the scenario loader rejects unknown rule ids).
+ */
+export function summariseRules(
+  catalogue: readonly CatalogueEntry[],
+  scenarios: readonly ScenarioResult[],
+  properties: readonly PropertyResult[],
+): RuleSummary[] {
+  const tally = new Map<string, { passed: number; failed: number; skipped: number; by: Set<string> }>();
+  for (const { caseName, verdict } of verdictsByCase(scenarios, properties)) {
+    let t = tally.get(verdict.ruleId);
+    if (t === undefined) tally.set(verdict.ruleId, (t = { passed: 0, failed: 0, skipped: 0, by: new Set() }));
+    switch (verdict.outcome.status) {
+      case 'pass':
+        t.passed += 1;
+        t.by.add(caseName);
+        break;
+      case 'fail':
+        t.failed += 1;
+        t.by.add(caseName);
+        break;
+      case 'skip':
+        t.skipped += 1; // a skip judged nothing, so it does not make the case cover the rule
+        break;
+    }
+  }
+  return catalogue.map((rule) => {
+    const t = tally.get(rule.id) ?? { passed: 0, failed: 0, skipped: 0, by: new Set<string>() };
+    const status: RuleStatus = t.failed > 0 ? 'fail' : t.passed > 0 ? 'pass' : 'not-covered';
+    return {
+      id: rule.id,
+      section: rule.section,
+      level: rule.level,
+      statement: rule.statement,
+      status,
+      passed: t.passed,
+      failed: t.failed,
+      skipped: t.skipped,
+      coveredBy: [...t.by].sort(),
+    };
+  });
+}
+
+/** `fail` iff a documented rule failed, or with `strict` any rule; cases are scenarios plus properties. */
+export function summariseRun(
+  rules: readonly RuleSummary[],
+  scenarios: readonly ScenarioResult[],
+  properties: readonly PropertyResult[],
+  strict: boolean,
+): RunSummary {
+  const byLevel = (level: Level) => ({
+    pass: rules.filter((r) => r.level === level && r.status === 'pass').length,
+    fail: rules.filter((r) => r.level === level && r.status === 'fail').length,
+    notCovered: rules.filter((r) => r.level === level && r.status === 'not-covered').length,
+  });
+  const cases = { pass: 0, fail: 0, skip: 0 };
+  for (const c of [...scenarios, ...properties]) cases[c.status] += 1;
+  const failing = rules.some((r) => r.status === 'fail' && (strict || r.level === 'documented'));
+  return { verdict: failing ? 'fail' : 'pass', documented: byLevel('documented'), assumed: byLevel('assumed'), cases };
+}
+
+/** True when a failing verdict fails the run: documented (or unknown) rules always, assumed ones only under --strict. */
+export function failsRun(level: Level | undefined, strict: boolean): boolean {
+  return strict || level !== 'assumed';
+}
+
+/** One failing verdict with what a reader needs to act on it; the reporters all list these. */
+export interface Failure {
+  /** `scenario › step n: name`, or the property's name. */
+  readonly where: string;
+  readonly verdict: Verdict;
+  readonly outcome: Extract<Verdict['outcome'], { status: 'fail' }>;
+  readonly rule: RuleSummary | undefined;
+  /** False for an assumed rule without --strict: reported, but the run still passes. */
+  readonly failsRun: boolean;
+  readonly exchanges: readonly ExchangeExcerpt[];
+  readonly replay: string | undefined;
+}
+
+/** Every failing verdict of the report, in report order. */
+export function failures(report: RunReport): Failure[] {
+  const rules = new Map(report.rules.map((r) => [r.id, r]));
+  const out: Failure[] = [];
+  const add = (where: string, verdict: Verdict, exchanges: readonly ExchangeExcerpt[], replay?: string) => {
+    if (verdict.outcome.status !== 'fail') return;
+    const rule = rules.get(verdict.ruleId);
+    out.push({ where, verdict, outcome: verdict.outcome, rule, failsRun: failsRun(rule?.level, report.options.strict), exchanges, replay });
+  };
+  for (const s of report.scenarios) {
+    for (const step of s.steps) for (const v of step.verdicts) add(`${s.name} › ${stepLabel(step)}`, v, step.exchanges);
+  }
+  for (const p of report.properties) for (const v of p.verdicts) add(p.name, v, p.exchanges, p.replay);
+  return out;
+}
+
+export function stepLabel(step: { readonly index: number; readonly name: string }): string {
+  return `step ${step.index}: ${step.name}`;
+}
+
+/** `documented, §3.2`: what a reader needs to find the rule in the document. */
+export function ruleRef(rule: RuleSummary | undefined): string {
+  return rule === undefined ? 'not in catalogue' : `${rule.level}, ${rule.section}`;
+}

@@ -1,0 +1,278 @@
+/** Rules of the create operation (commerce-api.md §2.1, §4.1): success, response shape, password rules. */
+import {
+  asString,
+  at,
+  describe,
+  instantOf,
+  isAsideStatus,
+  isIsoMillisZ,
+  judgeEach,
+  pathOf,
+  profilePath,
+  PROFILE_TYPE,
+  PROFILE_TYPE_HYPHEN,
+  readLink,
+  requestJson,
+  sentWithoutAuth,
+  varString,
+} from './inspect.js';
+import {
+  charCount,
+  classifyCreateBody,
+  createPosts,
+  createsAnswered2xx,
+  expectsSuccess,
+  judgeableCreates,
+  MIN_PASSWORD_LENGTH,
+  passwordLeak,
+  requestPassword,
+} from './profile-request.js';
+import { createErrorRules } from './create-errors.js';
+import { fail, pass, skip, type Outcome, type Rule } from './types.js';
+import type { Exchange } from '../target/types.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Valid create requests (credentials sent, valid body) whose status can be judged as a success. */
+const validCreates = (ex: Exchange, vars: Readonly<Record<string, unknown>>): boolean =>
+  classifyCreateBody(ex).kind === 'valid' && expectsSuccess(ex, vars);
+
+const status201: Rule = {
+  id: 'create.status.201',
+  family: 'create',
+  section: '§4.1',
+  level: 'documented',
+  statement: 'A valid create answers 201 Created.',
+  check: (ctx) =>
+    // judges: every create POST with a valid body and credentials (parent = vars realm_id/uai when given): status 201
+    judgeEach(judgeableCreates(ctx), 'no valid create request', (ex) => {
+      if (!validCreates(ex, ctx.vars)) return skip('not a valid create');
+      return ex.response.status === 201 ? pass : fail(`${describe(ex)} answered ${ex.response.status}`, 201, ex.response.status);
+    }),
+};
+
+function responseFieldProblems(ex: Exchange): string[] {
+  const data = at(ex.json, 'data');
+  const req = at(requestJson(ex), 'data');
+  const problems: string[] = [];
+  const id = asString(at(data, 'id'));
+  if (id === undefined || !UUID.test(id)) problems.push('data.id not UUID-shaped');
+  if (asString(at(data, 'type')) === undefined) problems.push('data.type missing');
+  for (const echo of ['username', 'password_profile_id']) {
+    const got = asString(at(data, echo));
+    if (got === undefined) problems.push(`data.${echo} missing`);
+    else if (got !== at(req, echo)) problems.push(`data.${echo} differs from the request`);
+  }
+  for (const ts of ['created_at', 'updated_at']) if (asString(at(data, 'meta', ts)) === undefined) problems.push(`data.meta.${ts} missing`);
+  return problems;
+}
+
+const responseFields: Rule = {
+  id: 'create.response.fields',
+  family: 'create',
+  section: '§2.1',
+  level: 'documented',
+  statement: 'data carries id (UUID-shaped), type, username (echo of the request), password_profile_id (echo), meta.created_at, meta.updated_at.',
+  check: (ctx) =>
+    // judges: every create POST answering 2xx: the response fields and the echoes of the request
+    judgeEach(createsAnswered2xx(ctx), 'no successful create', (ex) => {
+      const problems = responseFieldProblems(ex);
+      return problems.length === 0 ? pass : fail(`${describe(ex)}: ${problems.join('; ')}`, 'id, type, username, password_profile_id, meta.created_at, meta.updated_at', problems);
+    }),
+};
+
+const underscoreEcho: Rule = {
+  id: 'create.type.underscore-echo',
+  family: 'create',
+  section: '§2.1',
+  level: 'documented',
+  statement: 'data.type is `user_authentication_password_profile_info` whichever form the request used.',
+  check: (ctx) =>
+    // judges: every create POST answering 2xx: data.type is the underscore form
+    judgeEach(createsAnswered2xx(ctx), 'no successful create', (ex) => {
+      const type = at(ex.json, 'data', 'type');
+      return type === PROFILE_TYPE ? pass : fail(`${describe(ex)}: data.type`, PROFILE_TYPE, type);
+    }),
+};
+
+const hyphenAccepted: Rule = {
+  id: 'create.type.hyphen-accepted',
+  family: 'create',
+  section: '§2.1, API-NOTES "The password profile record"',
+  level: 'assumed',
+  statement: 'the hyphenated type is accepted on input (201).',
+  check: (ctx) =>
+    // judges: every valid create POST whose data.type is the hyphen form: status 201
+    judgeEach(judgeableCreates(ctx), 'no valid create with the hyphenated type', (ex) => {
+      if (!validCreates(ex, ctx.vars) || at(requestJson(ex), 'data', 'type') !== PROFILE_TYPE_HYPHEN) return skip('not a hyphen-type create');
+      return ex.response.status === 201 ? pass : fail(`${describe(ex)} answered ${ex.response.status}`, 201, ex.response.status);
+    }),
+};
+
+const timestampsFormat: Rule = {
+  id: 'create.timestamps.format',
+  family: 'create',
+  section: '§2.1',
+  level: 'documented',
+  statement: 'meta.created_at/updated_at are ISO 8601 with milliseconds and `Z` (`YYYY-MM-DDTHH:mm:ss.sssZ`).',
+  check: (ctx) =>
+    // judges: every create POST answering 2xx: data.meta.created_at and updated_at as YYYY-MM-DDTHH:mm:ss.sssZ
+    judgeEach(createsAnswered2xx(ctx), 'no successful create', (ex) => {
+      for (const ts of ['created_at', 'updated_at']) {
+        const v = at(ex.json, 'data', 'meta', ts);
+        if (typeof v !== 'string' || !isIsoMillisZ(v)) return fail(`${describe(ex)}: data.meta.${ts}`, 'YYYY-MM-DDTHH:mm:ss.sssZ', v);
+      }
+      return pass;
+    }),
+};
+
+const timestampsEqual: Rule = {
+  id: 'create.timestamps.equal',
+  family: 'create',
+  section: '§2.1',
+  level: 'documented',
+  statement: 'created_at equals updated_at on creation.',
+  check: (ctx) =>
+    // judges: every create POST answering 2xx: data.meta.created_at and updated_at are the same instant
+    judgeEach(createsAnswered2xx(ctx), 'no successful create', (ex) => {
+      const c = asString(at(ex.json, 'data', 'meta', 'created_at'));
+      const u = asString(at(ex.json, 'data', 'meta', 'updated_at'));
+      if (c === undefined || u === undefined) return skip('timestamps missing (create.response.fields)');
+      const same = c === u || (instantOf(c) !== undefined && instantOf(c) === instantOf(u));
+      return same ? pass : fail(`${describe(ex)}: updated_at differs from created_at`, c, u);
+    }),
+};
+
+const passwordNotReturned: Rule = {
+  id: 'create.password.not-returned',
+  family: 'create',
+  section: '§2.1',
+  level: 'documented',
+  statement: 'the password appears nowhere in the create response.',
+  check: (ctx) =>
+    // judges: every create POST (any status): no `password` member anywhere, nor the request's password text
+    judgeEach(createPosts(ctx), 'no create request', (ex) => {
+      const leak = passwordLeak(ex);
+      return leak === undefined ? pass : fail(`${describe(ex)}: the response carries the password`, 'no password in the response', leak);
+    }),
+};
+
+function selfLinkProblem(ex: Exchange, baseUrl: string | undefined): { expected: string; actual: string } | undefined {
+  const p = profilePath(pathOf(ex.request.url));
+  const id = asString(at(ex.json, 'data', 'id'));
+  const link = readLink(at(ex.json, 'links'), 'self');
+  if (p === undefined || id === undefined) return undefined;
+  const rest = ['authentication-realms', p.realm, 'user-authentication-info', p.uai, 'user-authentication-password-profile-info', id];
+  const shown = `/${rest.join('/')}`;
+  if (link.kind !== 'url') return { expected: `an absolute URL ending ${shown}`, actual: link.kind === 'bad' ? link.text : `links.self ${link.kind}` };
+  const segs = segments(link.url.pathname);
+  if (baseUrl !== undefined) {
+    let base: URL;
+    try {
+      base = new URL(baseUrl);
+    } catch {
+      return undefined;
+    }
+    const expected = [...segments(base.pathname), ...rest];
+    const ok = link.url.origin === base.origin && segs.join('/') === expected.join('/');
+    return ok ? undefined : { expected: `${base.origin}/${expected.join('/')}`, actual: `${link.url.origin}${link.url.pathname}` };
+  }
+  const tail = segs.slice(-rest.length);
+  const ok = tail.join('/') === rest.join('/') && segs[segs.length - rest.length - 1] !== 'v2';
+  return ok ? undefined : { expected: `a path ending ${shown} without /v2`, actual: link.url.pathname };
+}
+
+function segments(path: string): string[] {
+  return path.split('/').filter((s) => s !== '').map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+}
+
+const linksSelf: Rule = {
+  id: 'create.links.self',
+  family: 'create',
+  section: '§2.1, §9',
+  level: 'documented',
+  statement:
+    'links.self is {base_url}/authentication-realms/<realm>/user-authentication-info/<uai>/user-authentication-password-profile-info/<id>, without /v2 (compared as parsed URL path).',
+  check: (ctx) =>
+    // judges: every create POST answering 2xx: links.self path from the request's realm/uai and data.id, origin = vars.base_url's when given
+    judgeEach(createsAnswered2xx(ctx), 'no successful create', (ex) => {
+      const problem = selfLinkProblem(ex, varString(ctx.vars, 'base_url'));
+      return problem === undefined ? pass : fail(`${describe(ex)}: links.self`, problem.expected, problem.actual);
+    }),
+};
+
+const trailingSlash: Rule = {
+  id: 'create.path.trailing-slash',
+  family: 'create',
+  section: '§4.1',
+  level: 'documented',
+  statement: 'the create path with a trailing slash creates too (201).',
+  check: (ctx) =>
+    // judges: every valid create POST whose path ends with '/': status 2xx
+    judgeEach(judgeableCreates(ctx), 'no valid create on the trailing-slash path', (ex) => {
+      if (!pathOf(ex.request.url).endsWith('/') || !validCreates(ex, ctx.vars)) return skip('not a trailing-slash create');
+      const ok = ex.response.status >= 200 && ex.response.status < 300;
+      return ok ? pass : fail(`${describe(ex)} answered ${ex.response.status}`, 201, ex.response.status);
+    }),
+};
+
+const minLength: Rule = {
+  id: 'create.password.min-length',
+  family: 'create',
+  section: '§2.1, §8',
+  level: 'documented',
+  statement: 'a password shorter than 8 characters does not create a record (no 2xx); 8 characters is accepted.',
+  check: (ctx) =>
+    // judges: every create POST with a string password: under 8 characters → no 2xx; exactly 8 in a valid body → 2xx
+    judgeEach(createPosts(ctx), 'no create request with a password', (ex): Outcome => {
+      const pw = requestPassword(ex);
+      if (pw === undefined || sentWithoutAuth(ex)) return skip('no password');
+      const n = charCount(pw);
+      const ok2xx = ex.response.status >= 200 && ex.response.status < 300;
+      if (n < MIN_PASSWORD_LENGTH) return ok2xx ? fail(`${describe(ex)}: a ${n}-character password created a record`, 'no 2xx', ex.response.status) : pass;
+      if (n !== MIN_PASSWORD_LENGTH || !validCreates(ex, ctx.vars) || isAsideStatus(ex.response.status)) return skip('not the boundary');
+      return ok2xx ? pass : fail(`${describe(ex)}: an 8-character password was refused`, '2xx', ex.response.status);
+    }),
+};
+
+const REQUIRED = ['type', 'password_profile_id', 'username', 'password'];
+
+const requiredFields: Rule = {
+  id: 'create.required-fields',
+  family: 'create',
+  section: '§2.1',
+  level: 'documented',
+  statement: 'a request missing any of type, password_profile_id, username, password does not create a record (no 2xx).',
+  check: (ctx) =>
+    // judges: every create POST whose JSON body lacks data or one of the four fields (absent or null): no 2xx
+    judgeEach(createPosts(ctx), 'no create request missing a field', (ex) => {
+      const json = requestJson(ex);
+      if (json === undefined) return skip('body not JSON');
+      const data = at(json, 'data');
+      const missing = REQUIRED.filter((f) => at(data, f) === undefined || at(data, f) === null);
+      if (missing.length === 0) return skip('nothing missing');
+      const ok2xx = ex.response.status >= 200 && ex.response.status < 300;
+      return ok2xx ? fail(`${describe(ex)}: created without ${missing.join(', ')}`, 'no 2xx', ex.response.status) : pass;
+    }),
+};
+
+export const createRules: readonly Rule[] = [
+  status201,
+  responseFields,
+  underscoreEcho,
+  hyphenAccepted,
+  timestampsFormat,
+  timestampsEqual,
+  passwordNotReturned,
+  linksSelf,
+  trailingSlash,
+  minLength,
+  requiredFields,
+  ...createErrorRules,
+];

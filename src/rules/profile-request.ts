@@ -1,0 +1,112 @@
+/**
+ * What the oracle knows about a request to the password-profile resource (commerce-api.md §2.1, §4.1):
+ * which exchanges are creates, whether the body is valid, and whether the parent ids are known ones.
+ */
+import type { Exchange } from '../target/types.js';
+import {
+  asString,
+  at,
+  findKey,
+  isAsideStatus,
+  isCreatePath,
+  isObject,
+  methodIs,
+  pathOf,
+  PROFILE_TYPE,
+  PROFILE_TYPE_HYPHEN,
+  profilePath,
+  requestJson,
+  sentWithoutAuth,
+  varString,
+  type JsonObject,
+} from './inspect.js';
+import type { CheckContext } from './types.js';
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** Characters as code points (a Go `min` tag counts runes, not UTF-16 units). */
+export const charCount = (s: string): number => [...s].length;
+
+/** POSTs to the create path (trailing slash or not), in order. */
+export function createPosts(ctx: CheckContext): Exchange[] {
+  return ctx.exchanges.filter((ex) => methodIs(ex, 'POST') && isCreatePath(pathOf(ex.request.url)));
+}
+
+/** Create POSTs sent with credentials that answered something other than 401/403/429. */
+export function judgeableCreates(ctx: CheckContext): Exchange[] {
+  return createPosts(ctx).filter((ex) => !sentWithoutAuth(ex) && !isAsideStatus(ex.response.status));
+}
+
+export const createsAnswered2xx = (ctx: CheckContext): Exchange[] =>
+  createPosts(ctx).filter((ex) => ex.response.status >= 200 && ex.response.status < 300);
+
+export type BodyClass =
+  | { readonly kind: 'valid'; readonly data: JsonObject }
+  | { readonly kind: 'invalid'; readonly reason: string }
+  | { readonly kind: 'unclear' }
+  | { readonly kind: 'malformed' };
+
+/**
+ * A create body: `valid` (the four fields as non-empty strings, either type spelling, a password of
+ * at least 8 characters), `invalid` (no `data`, a field missing or not a string, another type, a short
+ * password), `malformed` (not JSON), or `unclear` (empty body, empty strings: not judged).
+ */
+export function classifyCreateBody(ex: Exchange): BodyClass {
+  const text = ex.request.body ?? '';
+  if (text.trim() === '') return { kind: 'unclear' };
+  const json = requestJson(ex);
+  if (json === undefined) return { kind: 'malformed' };
+  const data = at(json, 'data');
+  if (!isObject(data)) return { kind: 'invalid', reason: 'no data object' };
+  let unclear = false;
+  for (const field of ['type', 'password_profile_id', 'username', 'password']) {
+    const v = data[field];
+    if (v === undefined || v === null) return { kind: 'invalid', reason: `data.${field} missing` };
+    if (typeof v !== 'string') return { kind: 'invalid', reason: `data.${field} not a string` };
+    if (v === '') unclear = true;
+  }
+  const type = asString(data['type']);
+  if (type !== undefined && type !== '' && type !== PROFILE_TYPE && type !== PROFILE_TYPE_HYPHEN) return { kind: 'invalid', reason: 'another type' };
+  const password = asString(data['password']) ?? '';
+  if (password !== '' && charCount(password) < MIN_PASSWORD_LENGTH) return { kind: 'invalid', reason: 'password shorter than 8 characters' };
+  return unclear ? { kind: 'unclear' } : { kind: 'valid', data };
+}
+
+/** The request's `data.password` when it is a string. */
+export const requestPassword = (ex: Exchange): string | undefined => asString(at(requestJson(ex), 'data', 'password'));
+
+/**
+ * Whether the path's realm and user-authentication-info are the ones the scenario knows exist
+ * (`realm_id`, `user_authentication_info_id` in vars): `known`, `unknown`, or `unspecified` without vars.
+ */
+export function parentOf(ex: Exchange, vars: Readonly<Record<string, unknown>>): 'known' | 'unknown' | 'unspecified' {
+  const p = profilePath(pathOf(ex.request.url));
+  const realm = varString(vars, 'realm_id');
+  const uai = varString(vars, 'user_authentication_info_id');
+  if (p === undefined || realm === undefined || uai === undefined) return 'unspecified';
+  return p.realm === realm && p.uai === uai ? 'known' : 'unknown';
+}
+
+/**
+ * Whether a status can be judged against "a valid create with a known parent succeeds": not when the
+ * parent is unknown, nor a 404 when the parent is unspecified, nor a 409 (a username already taken).
+ */
+export function expectsSuccess(ex: Exchange, vars: Readonly<Record<string, unknown>>): boolean {
+  const parent = parentOf(ex, vars);
+  if (parent === 'unknown') return false;
+  if (parent === 'unspecified' && ex.response.status === 404) return false;
+  return ex.response.status !== 409;
+}
+
+/** Where the response gives the password away: a `password` member, or the value itself in the body. */
+export function passwordLeak(ex: Exchange): string | undefined {
+  const key = findKey(ex.json, 'password');
+  if (key !== undefined) return `${key} present`;
+  const pw = requestPassword(ex);
+  if (pw !== undefined && charCount(pw) >= MIN_PASSWORD_LENGTH) {
+    const escaped = JSON.stringify(pw).slice(1, -1);
+    if (ex.response.body.includes(pw) || ex.response.body.includes(escaped)) return 'the request password appears in the body';
+  }
+  return undefined;
+}
+

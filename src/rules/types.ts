@@ -1,0 +1,37 @@
+import type { Exchange } from '../target/types.js';
+
+/** `documented`: the API document states it. `assumed`: the document is silent; API-NOTES.md chose. */
+export type Level = 'documented' | 'assumed';
+
+export type Family = 'create' | 'password-profile' | 'pagination' | 'settings' | 'sort-filter' | 'large-data' | 'auth' | 'errors' | 'versioning';
+
+export type Outcome =
+  | { readonly status: 'pass' }
+  | { readonly status: 'fail'; readonly message: string; readonly expected: unknown; readonly actual: unknown }
+  | { readonly status: 'skip'; readonly reason: string };
+
+/**
+ * What a check judges: the exchanges a scenario step (or a walk of pages, or a property run)
+ * observed, in order, plus the variables known at that point (e.g. `page_length` read from settings).
+ */
+export interface CheckContext {
+  readonly exchanges: readonly Exchange[];
+  readonly vars: Readonly<Record<string, unknown>>;
+}
+
+export interface Rule {
+  /** Stable id: `family.subject.aspect`; `grep` for it finds the rule, its engine site and its deviation. */
+  readonly id: string;
+  readonly family: Family;
+  /** Section of commerce-api.md, e.g. `§2.1`; assumed rules also name the API-NOTES.md heading. */
+  readonly section: string;
+  readonly level: Level;
+  /** One line: what holds. */
+  readonly statement: string;
+  /** The oracle: judge observed exchanges. Must hold on any conforming deployment, not just the simulator. */
+  check(ctx: CheckContext): Outcome;
+}
+
+export const pass: Outcome = { status: 'pass' };
+export const skip = (reason: string): Outcome => ({ status: 'skip', reason });
+export const fail = (message: string, expected: unknown, actual: unknown): Outcome => ({ status: 'fail', message, expected, actual });

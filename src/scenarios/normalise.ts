@@ -1,0 +1,252 @@
+/**
+ * From the shape schemas/scenario.schema.json admits (keys present or not) to the tagged unions of
+ * format.ts, plus what a JSON Schema cannot say: rule ids exist, regular expressions compile,
+ * templates are well formed and a capture is read only after an earlier step captured it.
+ * Problems carry the path inside the document; the loader turns that into a line number.
+ */
+import {
+  ANY_TEMPLATE,
+  DEFAULT_MAX_PAGES,
+  templateRefs,
+  type Assertion,
+  type ExchangeSpec,
+  type Expectations,
+  type HeaderExpectation,
+  type JsonExpectation,
+  type JsonType,
+  type QueryEntry,
+  type RequestSpec,
+  type ResponseSchemaName,
+  type Scalar,
+  type Scenario,
+  type Step,
+  type WalkSpec,
+} from './format.js';
+
+// The shape the schema admits; the ajv validator is typed as a guard for RawScenario.
+export interface RawRequest {
+  method: string;
+  path: string;
+  query?: Record<string, Scalar>;
+  headers?: Record<string, string>;
+  auth?: 'default' | 'none';
+  body?: unknown;
+  raw?: string;
+}
+export interface RawJsonExpectation {
+  path: string;
+  equals?: unknown;
+  matches?: string;
+  exists?: boolean;
+  type?: JsonType;
+  length?: number;
+  lte?: number | string;
+  gte?: number | string;
+}
+export interface RawHeaderExpectation {
+  equals?: string;
+  matches?: string;
+  exists?: boolean;
+}
+export interface RawExpect {
+  status?: number | number[];
+  json?: RawJsonExpectation[];
+  headers?: Record<string, RawHeaderExpectation>;
+  schema?: ResponseSchemaName;
+  rule?: string;
+}
+export interface RawSequenceItem {
+  name?: string;
+  request: RawRequest;
+  expect?: RawExpect;
+  capture?: Record<string, string>;
+}
+export interface RawWalk {
+  path: string;
+  mode: 'keyset-id' | 'keyset-timestamp' | 'offset';
+  attribute?: 'created_at' | 'updated_at';
+  limit: number;
+  max_pages?: number;
+  query?: Record<string, Scalar>;
+  between_pages?: { after_page: number; request: RawRequest };
+}
+export interface RawStep {
+  name: string;
+  rules?: string[];
+  request?: RawRequest;
+  expect?: RawExpect;
+  capture?: Record<string, string>;
+  sequence?: RawSequenceItem[];
+  walk?: RawWalk;
+}
+export interface RawScenario {
+  name: string;
+  description?: string;
+  rules: string[];
+  tags?: string[];
+  steps: RawStep[];
+}
+
+export type DocPath = readonly (string | number)[];
+export interface Problem {
+  readonly path: DocPath;
+  readonly message: string;
+}
+
+export interface NormaliseContext {
+  readonly file: string;
+  readonly ruleExists: (id: string) => boolean;
+  /** Line of a document path (the loader knows the YAML nodes). */
+  readonly lineOf: (path: DocPath) => number;
+}
+
+export function normalise(raw: RawScenario, ctx: NormaliseContext): { scenario: Scenario; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const checkRule = (id: string, path: DocPath) => {
+    if (!ctx.ruleExists(id)) problems.push({ path, message: `unknown rule id '${id}' (see docs/rule-ids.md or \`commerce-sim rules\`)` });
+  };
+  raw.rules.forEach((id, i) => checkRule(id, ['rules', i]));
+  checkTemplates(raw, [], problems);
+
+  const captured = new Set<string>();
+  const steps: Step[] = raw.steps.map((s, i): Step => {
+    const at: DocPath = ['steps', i];
+    const rules = s.rules ?? [];
+    rules.forEach((id, j) => checkRule(id, [...at, 'rules', j]));
+    const defaultRule = rules[0] ?? raw.rules[0] ?? '';
+    const exchange = (item: { request: RawRequest; expect?: RawExpect; capture?: Record<string, string> }, base: DocPath): ExchangeSpec => {
+      checkCaptures([item.request, item.expect], base, captured, problems);
+      const expect = expectations(item.expect, defaultRule, [...base, 'expect'], problems, checkRule);
+      const capture = Object.entries(item.capture ?? {}).map(([name, path]) => ({ name, path }));
+      for (const c of capture) captured.add(c.name);
+      return { request: request(item.request), expect, capture };
+    };
+    const base = { name: s.name, line: ctx.lineOf(at), rules };
+    if (s.walk !== undefined) {
+      checkCaptures([s.walk], [...at, 'walk'], captured, problems);
+      return { ...base, kind: 'walk', walk: walk(s.walk) };
+    }
+    if (s.sequence !== undefined) {
+      const items = s.sequence.map((item, j) => exchange(item, [...at, 'sequence', j]));
+      return { ...base, kind: 'sequence', items };
+    }
+    if (s.request !== undefined) {
+      return { ...base, kind: 'request', exchange: exchange({ request: s.request, expect: s.expect, capture: s.capture }, at) };
+    }
+    problems.push({ path: at, message: 'a step has exactly one of request, sequence, walk' });
+    return { ...base, kind: 'sequence', items: [] };
+  });
+
+  const scenario: Scenario = {
+    name: raw.name,
+    file: ctx.file,
+    line: ctx.lineOf([]),
+    rules: raw.rules,
+    tags: raw.tags ?? [],
+    steps,
+  };
+  return { scenario, problems };
+}
+
+function request(r: RawRequest): RequestSpec {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(r.headers ?? {})) headers[name.toLowerCase()] = value;
+  const body: RequestSpec['body'] =
+    r.raw !== undefined ? { kind: 'raw', text: r.raw } : Object.hasOwn(r, 'body') ? { kind: 'json', value: r.body } : { kind: 'none' };
+  return { method: r.method, path: r.path, query: entries(r.query), headers, auth: r.auth ?? 'default', body };
+}
+
+const entries = (q: Record<string, Scalar> | undefined): QueryEntry[] => Object.entries(q ?? {});
+
+function walk(w: RawWalk): WalkSpec {
+  const base = {
+    path: w.path,
+    limit: w.limit,
+    maxPages: w.max_pages ?? DEFAULT_MAX_PAGES,
+    query: entries(w.query),
+    betweenPages: w.between_pages === undefined ? undefined : { afterPage: w.between_pages.after_page, request: request(w.between_pages.request) },
+  };
+  switch (w.mode) {
+    case 'keyset-id':
+      return { ...base, mode: 'keyset-id' };
+    case 'keyset-timestamp':
+      return { ...base, mode: 'keyset-timestamp', attribute: w.attribute ?? 'created_at' };
+    case 'offset':
+      return { ...base, mode: 'offset' };
+  }
+}
+
+function expectations(
+  e: RawExpect | undefined,
+  defaultRule: string,
+  at: DocPath,
+  problems: Problem[],
+  checkRule: (id: string, path: DocPath) => void,
+): Expectations {
+  if (e?.rule !== undefined) checkRule(e.rule, [...at, 'rule']);
+  const status = e?.status === undefined ? [] : Array.isArray(e.status) ? e.status : [e.status];
+  const json: JsonExpectation[] = [];
+  (e?.json ?? []).forEach((item, i) => {
+    for (const assertion of assertions(item)) {
+      if (assertion.op === 'matches') checkRegex(assertion.pattern, [...at, 'json', i, 'matches'], problems);
+      json.push({ path: item.path, assertion });
+    }
+  });
+  const headers: HeaderExpectation[] = [];
+  for (const [name, h] of Object.entries(e?.headers ?? {})) {
+    for (const assertion of assertions(h)) {
+      if (assertion.op === 'equals' || assertion.op === 'matches' || assertion.op === 'exists') {
+        if (assertion.op === 'matches') checkRegex(assertion.pattern, [...at, 'headers', name, 'matches'], problems);
+        headers.push({ name: name.toLowerCase(), assertion });
+      }
+    }
+  }
+  return { status, json, headers, schema: e?.schema, rule: e?.rule ?? defaultRule };
+}
+
+/** One assertion per key given, in a fixed order (so reports read the same whatever the YAML order). */
+function assertions(item: Omit<RawJsonExpectation, 'path'>): Assertion[] {
+  const out: Assertion[] = [];
+  if (Object.hasOwn(item, 'equals')) out.push({ op: 'equals', value: item.equals });
+  if (item.exists !== undefined) out.push({ op: 'exists', value: item.exists });
+  if (item.type !== undefined) out.push({ op: 'type', type: item.type });
+  if (item.matches !== undefined) out.push({ op: 'matches', pattern: item.matches });
+  if (item.length !== undefined) out.push({ op: 'length', value: item.length });
+  if (item.gte !== undefined) out.push({ op: 'gte', value: item.gte });
+  if (item.lte !== undefined) out.push({ op: 'lte', value: item.lte });
+  return out;
+}
+
+function checkRegex(pattern: string, path: DocPath, problems: Problem[]): void {
+  if (pattern.includes('${{')) return; // judged after interpolation
+  try {
+    new RegExp(pattern, 'u');
+  } catch (error) {
+    problems.push({ path, message: `not a regular expression: ${error instanceof Error ? error.message : String(error)}` });
+  }
+}
+
+const VALID_TEMPLATE = /^\s*(vars|captures)\.[A-Za-z_][A-Za-z0-9_]*\s*$/;
+
+/** Every `${{ ... }}` in the document must read vars.NAME or captures.NAME. */
+function checkTemplates(value: unknown, path: DocPath, problems: Problem[]): void {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(ANY_TEMPLATE)) {
+      if (!VALID_TEMPLATE.test(m[1] ?? '')) {
+        problems.push({ path, message: `unknown template '${m[0]}': write \${{ vars.NAME }} or \${{ captures.NAME }}` });
+      }
+    }
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => checkTemplates(v, [...path, i], problems));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) checkTemplates(v, [...path, k], problems);
+  }
+}
+
+function checkCaptures(values: readonly unknown[], path: DocPath, captured: ReadonlySet<string>, problems: Problem[]): void {
+  for (const ref of templateRefs(values)) {
+    if (ref.scope === 'captures' && !captured.has(ref.name)) {
+      problems.push({ path, message: `reads captures.${ref.name}, which no earlier step captures` });
+    }
+  }
+}

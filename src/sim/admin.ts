@@ -1,0 +1,69 @@
+/** The simulator-wide admin operations (reseed, snapshot, restore); per-project ones live in the handlers. */
+import { apiError } from '../engine/errors.js';
+import { DATASET_PROFILES, type DatasetProfile } from '../store/datasets.js';
+import type { ProjectState } from '../store/project.js';
+import type { AdminOps } from './context.js';
+import { errors } from './respond.js';
+import type { Simulator, SimulatorOptions } from './simulator.js';
+
+const bad = (detail: string) => errors([apiError('bad-request', detail)]);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function createAdminOps(sim: Simulator): AdminOps {
+  return {
+    reset: () => sim.reconfigure(sim.settings),
+    describe: () => ({
+      seed: sim.seed,
+      base_url: sim.baseUrl,
+      default_client_id: sim.defaultClientId,
+      ids: sim.seededIds(),
+      projects: sim.projectIds().map((id) => ({ client_id: id, now: new Date(sim.project(id).clock.now()).toISOString(), settings: sim.project(id).settings })),
+      deviations: [...sim.deviations].sort(),
+    }),
+    reseed: (body) => {
+      if (!isObject(body)) return bad('The body must be a JSON object');
+      const { seed, accounts, counts, profile, burst } = body;
+      if (seed !== undefined && !isCount(seed)) return bad('seed must be a non-negative whole number');
+      if (accounts !== undefined && (!isCount(accounts) || accounts > 2_000_000)) return bad('accounts must be a whole number from 0 to 2000000');
+      if (burst !== undefined && (!isCount(burst) || burst < 1)) return bad('burst must be a positive whole number');
+      if (profile !== undefined && !DATASET_PROFILES.includes(profile as DatasetProfile)) return bad(`profile must be one of ${DATASET_PROFILES.join(', ')}`);
+      const nextCounts: Record<string, number> = {};
+      if (counts !== undefined) {
+        if (!isObject(counts)) return bad('counts must be an object of collection name to count');
+        for (const [k, v] of Object.entries(counts)) {
+          if (!isCount(v) || v > 2_000_000) return bad(`counts.${k} must be a whole number from 0 to 2000000`);
+          nextCounts[k] = v;
+        }
+      }
+      const current = sim.settings;
+      const next: SimulatorOptions = {
+        ...current,
+        ...(isCount(accounts) ? { accounts } : {}),
+        ...(counts !== undefined ? { counts: nextCounts } : {}),
+        ...(typeof profile === 'string' ? { profile: profile as DatasetProfile } : {}),
+        ...(isCount(burst) ? { burst } : {}),
+      };
+      // A new seed would change tokens and the admin token; the dataset seed changes, the credentials stay.
+      sim.reconfigure(isCount(seed) ? { ...next, datasetSeed: seed } : next);
+      return undefined;
+    },
+    snapshot: () => ({ version: 1, options: optionsView(sim.settings), projects: sim.projectIds().map((id) => sim.project(id).state()) }),
+    restore: (body) => {
+      if (!isObject(body) || body['version'] !== 1 || !Array.isArray(body['projects'])) return bad('Not a snapshot taken by GET /__sim/snapshot');
+      try {
+        for (const p of body['projects']) {
+          if (!isObject(p) || typeof p['clientId'] !== 'string') return bad('Not a snapshot taken by GET /__sim/snapshot');
+          sim.project(p['clientId']).restore(p as unknown as ProjectState);
+        }
+      } catch {
+        return bad('The snapshot could not be restored: it is malformed');
+      }
+      return undefined;
+    },
+  };
+}
+
+function optionsView(o: SimulatorOptions): Record<string, unknown> {
+  return { seed: o.seed, accounts: o.accounts, counts: o.counts, profile: o.profile, burst: o.burst };
+}

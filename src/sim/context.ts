@@ -1,0 +1,33 @@
+/** What a route handler gets: the parsed request, the caller's project and access, the simulator. */
+import type { Deviations } from '../engine/deviations.js';
+import type { QueryParams } from '../engine/query.js';
+import type { Project } from '../store/project.js';
+import type { SimRequest, SimResponse } from './types.js';
+
+export type Access = 'read-write' | 'read-only' | 'admin';
+
+export interface RequestContext {
+  readonly req: SimRequest;
+  /** Path without a trailing slash. */
+  readonly path: string;
+  readonly trailingSlash: boolean;
+  readonly query: QueryParams;
+  readonly params: Readonly<Record<string, string>>;
+  readonly project: Project;
+  readonly access: Access;
+  readonly baseUrl: string;
+  readonly deviations: Deviations;
+  /** Admin handlers act on the simulator itself. */
+  readonly admin: AdminOps;
+}
+
+export type Handler = (ctx: RequestContext) => SimResponse;
+
+/** The operations of the admin API, implemented by the simulator. */
+export interface AdminOps {
+  reset(): void;
+  reseed(options: unknown): SimResponse | undefined;
+  snapshot(): unknown;
+  restore(snapshot: unknown): SimResponse | undefined;
+  describe(): unknown;
+}

@@ -1,0 +1,74 @@
+/**
+ * Account writes (API-NOTES.md "Accounts"): create, get, update, delete, so that inserts, updates and
+ * deletes during a traversal (commerce-api.md §4.3) can be produced on purpose.
+ */
+import { deviates } from '../../engine/deviations.js';
+import { apiError, type ApiError } from '../../engine/errors.js';
+import type { SimRecord } from '../../store/collection.js';
+import { accounts } from '../../store/resources.js';
+import type { Handler, RequestContext } from '../context.js';
+import { error, errors, jsonText, noContent, parseBody } from '../respond.js';
+import { recordJson } from '../serialize.js';
+
+const FIELDS = ['name', 'legal_name', 'registration_id', 'external_ref'] as const;
+
+const selfUrl = (ctx: RequestContext, id: string) => `${ctx.baseUrl}/v2/accounts/${id}`;
+const one = (ctx: RequestContext, r: SimRecord, status: number) => jsonText(status, `{"data":${recordJson(r, accounts, selfUrl(ctx, r.id))}}`);
+
+function readAccount(body: unknown, requireName: boolean): { ok: true; value: Partial<Record<(typeof FIELDS)[number], string>> } | { ok: false; errors: ApiError[] } {
+  const data = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['data'] : undefined;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { ok: false, errors: [apiError('bad-request', "The request body must be a JSON object with a 'data' object", 'data')] };
+  const fields = data as Record<string, unknown>;
+  if (fields['type'] !== 'account') return { ok: false, errors: [apiError('bad-request', "Validation failed: field 'Type' on the 'eq' tag.", 'data.type')] };
+  const out: Partial<Record<(typeof FIELDS)[number], string>> = {};
+  const problems: ApiError[] = [];
+  for (const f of FIELDS) {
+    const v = fields[f];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || v.length === 0) problems.push(apiError('bad-request', `Validation failed: field '${f}' must be a non-empty string.`, `data.${f}`));
+    else out[f] = v;
+  }
+  if (requireName && out.name === undefined) problems.push(apiError('bad-request', "Validation failed: field 'Name' on the 'required' tag.", 'data.name'));
+  return problems.length > 0 ? { ok: false, errors: problems } : { ok: true, value: out };
+}
+
+export const createAccount: Handler = (ctx) => {
+  const body = parseBody(ctx.req.body);
+  if (!body.ok) return body.response;
+  const valid = readAccount(body.value, true);
+  if (!valid.ok) return errors(valid.errors);
+  const now = ctx.project.clock.tick();
+  const { name = '', legal_name = name, registration_id = null, external_ref = null } = valid.value;
+  const record: SimRecord = { id: ctx.project.random.uuid(), createdMs: now, updatedMs: now, attrs: { name, legal_name, registration_id, external_ref } };
+  ctx.project.list(accounts).insert(record);
+  return one(ctx, record, 201);
+};
+
+export const getAccount: Handler = (ctx) => {
+  const record = ctx.project.list(accounts).get(ctx.params['id'] ?? '');
+  return record === undefined ? error('not-found', 'Resource not found') : one(ctx, record, 200);
+};
+
+export const updateAccount: Handler = (ctx) => {
+  const coll = ctx.project.list(accounts);
+  const record = coll.get(ctx.params['id'] ?? '');
+  if (record === undefined) return error('not-found', 'Resource not found');
+  const body = parseBody(ctx.req.body);
+  if (!body.ok) return body.response;
+  const valid = readAccount(body.value, false);
+  if (!valid.ok) return errors(valid.errors);
+  const now = ctx.project.clock.tick();
+  coll.update(record, (r) => {
+    for (const [k, v] of Object.entries(valid.value)) r.attrs[k] = v;
+    if (!deviates(ctx.deviations, 'large-data.updates-during-traversal')) r.updatedMs = now;
+  });
+  return one(ctx, record, 200);
+};
+
+export const deleteAccount: Handler = (ctx) => {
+  const coll = ctx.project.list(accounts);
+  const id = ctx.params['id'] ?? '';
+  if (coll.get(id) === undefined) return error('not-found', 'Resource not found');
+  if (!deviates(ctx.deviations, 'large-data.deletes-invisible')) coll.remove(id);
+  return noContent();
+};

@@ -1,0 +1,116 @@
+/**
+ * Every paginated list (commerce-api.md §2.3, §4.2, §4.3, §8): sort and filter, the page plan, the
+ * adversarial behaviours, and the envelope `{data, meta, links}` joined from cached record JSON.
+ */
+import { deviates } from '../../engine/deviations.js';
+import { parseFilter, type FilterClause } from '../../engine/filter.js';
+import { pageLinks, pageMeta, planPage, skipCount } from '../../engine/pagination.js';
+import { parseSort, type SortSpec } from '../../engine/sort.js';
+import type { Collection, SimRecord } from '../../store/collection.js';
+import { keyOf } from '../../store/collection.js';
+import type { ResourceDef } from '../../store/resources.js';
+import type { RequestContext } from '../context.js';
+import { errors, jsonText } from '../respond.js';
+import type { SimResponse } from '../types.js';
+import { recordJson } from '../serialize.js';
+
+const DEFAULT_SORT: SortSpec = { field: 'created_at', direction: 'asc' };
+const TIMESTAMP_FIELDS = new Set(['created_at', 'updated_at']);
+
+export interface ListSource {
+  readonly resource: ResourceDef;
+  readonly collection: Collection;
+  /** Absolute self link of an item. */
+  readonly selfUrl: (record: SimRecord) => string;
+}
+
+export function servePage(ctx: RequestContext, source: ListSource): SimResponse {
+  const { resource, collection } = source;
+  const { query, deviations, project } = ctx;
+
+  const sortText = query.one('sort');
+  if (!sortText.ok) return errors([sortText.error]);
+  let sort = DEFAULT_SORT;
+  if (sortText.value !== undefined) {
+    const parsed = parseSort(sortText.value, resource.sorts);
+    if (!parsed.ok) return errors([parsed.error]);
+    sort = parsed.value;
+  }
+  if (deviates(deviations, 'sort.ascending') && sort.field === 'name') sort = DEFAULT_SORT;
+
+  const filterText = query.one('filter');
+  if (!filterText.ok) return errors([filterText.error]);
+  let clauses: readonly FilterClause[] = [];
+  if (filterText.value !== undefined) {
+    const parsed = parseFilter(filterText.value, resource.filter);
+    if (!parsed.ok) return errors([parsed.error]);
+    clauses = parsed.value.map((c) => bend(c, ctx));
+  }
+  if (deviates(deviations, 'large-data.keyset.timestamp') && TIMESTAMP_FIELDS.has(sort.field) && clauses.some((c) => c.op === 'ge' && c.field === sort.field)) {
+    sort = { field: 'id', direction: 'asc' };
+  }
+
+  const plan = planPage(query, {
+    pageLength: project.settings.page_length,
+    offsetLimit: { kind: resource.offsetLimit, max: project.settings.page_offset_limit },
+    deviations,
+  });
+  if (!plan.ok) return errors([plan.error]);
+
+  const window = project.adversity.consistencyWindowMs;
+  const horizon = project.clock.now() - window;
+  const visible = window > 0 ? (r: SimRecord) => r.createdMs <= horizon : undefined;
+  const pageQuery = { clauses, sort, offset: skipCount(plan.value, deviations), limit: plan.value.limit, ...(visible ? { visible } : {}) };
+  let result = collection.page(pageQuery);
+
+  if (deviates(deviations, 'large-data.shared-timestamp') && pageQuery.offset > 0 && uniform(result.records, sort.field)) {
+    result = collection.page({ ...pageQuery, offset: 0 });
+  }
+  let records = result.records;
+  let total = result.total;
+  if (deviates(deviations, 'large-data.keyset.id') && sort.field === 'id' && clauses.some((c) => c.op === 'gt' && c.field === 'id')) {
+    const ids = collection.index('id', 'asc');
+    const highest = ids[ids.length - 1];
+    records = records.filter((r) => r !== highest);
+  }
+  if (deviates(deviations, 'filter.results-total') && clauses.length > 0) total = collection.size;
+
+  let data = '';
+  for (const r of records) data += (data.length === 0 ? '' : ',') + recordJson(r, resource, source.selfUrl(r));
+
+  afterRead(ctx, collection);
+
+  if (deviates(deviations, 'pagination.endpoints.listed') && resource.name === 'inventories') return jsonText(200, `{"data":[${data}]}`);
+  if (deviates(deviations, 'pagination.meta.present-when-empty') && records.length === 0) return jsonText(200, `{"data":[]}`);
+  const meta = pageMeta(plan.value, total, records.length, deviations);
+  const links = pageLinks(ctx.baseUrl, ctx.path, query, plan.value, total);
+  return jsonText(200, `{"data":[${data}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`);
+}
+
+/** Deviations of the comparison operators themselves. */
+function bend(clause: FilterClause, ctx: RequestContext): FilterClause {
+  if (clause.op === 'gt' && deviates(ctx.deviations, 'filter.gt')) return { ...clause, op: 'ge' };
+  if (clause.op === 'ge' && deviates(ctx.deviations, 'filter.ge')) return { ...clause, op: 'gt' };
+  return clause;
+}
+
+function uniform(records: readonly SimRecord[], field: string): boolean {
+  const first = records[0];
+  const last = records[records.length - 1];
+  return records.length > 1 && first !== undefined && last !== undefined && keyOf(first, field) === keyOf(last, field);
+}
+
+/** §4.3 "a record updated during processing may appear more than once": seeded updates between reads. */
+function afterRead(ctx: RequestContext, collection: Collection): void {
+  const n = ctx.project.adversity.updatesPerRead;
+  if (n <= 0 || collection.size === 0) return;
+  const ids = collection.index('id', 'asc');
+  for (let i = 0; i < n; i++) {
+    const record = ids[ctx.project.adversityRandom.int(ids.length)];
+    if (record === undefined) continue;
+    const now = ctx.project.clock.tick();
+    collection.update(record, (r) => {
+      r.updatedMs = now;
+    });
+  }
+}

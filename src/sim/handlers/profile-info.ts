@@ -1,0 +1,116 @@
+/**
+ * user-authentication-password-profile-info (commerce-api.md §2.1, §4.1, §9; API-NOTES.md "The password
+ * profile record"): create, list, get, update, delete. The password is hashed and never returned.
+ */
+import { validateCreate, validateUpdate, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../../engine/create.js';
+import { deviates } from '../../engine/deviations.js';
+import { iso } from '../../store/clock.js';
+import type { Collection, SimRecord } from '../../store/collection.js';
+import { hashPassword } from '../../store/credentials.js';
+import { passwordProfileInfo } from '../../store/resources.js';
+import type { Handler, RequestContext } from '../context.js';
+import { error, errors, json, noContent, parseBody } from '../respond.js';
+import type { SimResponse } from '../types.js';
+import { servePage } from './lists.js';
+
+function collectionOf(ctx: RequestContext): Collection | undefined {
+  const { realm, uai } = ctx.params;
+  return realm !== undefined && uai !== undefined ? ctx.project.passwordProfileInfos(realm, uai) : undefined;
+}
+
+/** §2.1: `{base_url}/authentication-realms/.../user-authentication-password-profile-info/<id>`, no /v2. */
+function selfPath(ctx: RequestContext, id: string, withV2: boolean): string {
+  const { realm = '', uai = '' } = ctx.params;
+  return `${ctx.baseUrl}${withV2 ? '/v2' : ''}/authentication-realms/${realm}/user-authentication-info/${uai}/user-authentication-password-profile-info/${id}`;
+}
+
+function view(ctx: RequestContext, record: SimRecord): Record<string, unknown> {
+  return {
+    id: record.id,
+    type: PROFILE_INFO_TYPE,
+    username: record.attrs['username'] ?? null,
+    password_profile_id: record.attrs['password_profile_id'] ?? null,
+    meta: { created_at: iso(record.createdMs), updated_at: iso(record.updatedMs) },
+    links: { self: selfPath(ctx, record.id, false) },
+  };
+}
+
+const notFound = (): SimResponse => error('not-found', 'Resource not found');
+
+export const createProfileInfo: Handler = (ctx) => {
+  if (ctx.trailingSlash && deviates(ctx.deviations, 'create.path.trailing-slash')) return notFound();
+  const coll = collectionOf(ctx);
+  if (coll === undefined) return notFound();
+  const body = parseBody(ctx.req.body);
+  if (!body.ok) return body.response;
+  const valid = validateCreate(body.value, ctx.deviations);
+  if (!valid.ok) return errors(valid.errors);
+  const now = ctx.project.clock.tick();
+  const record: SimRecord = {
+    id: ctx.project.random.uuid(),
+    createdMs: now,
+    updatedMs: now,
+    attrs: { username: valid.value.username, password_profile_id: valid.value.password_profile_id },
+    credential: hashPassword(valid.value.password, ctx.project.random),
+  };
+  coll.insert(record);
+  return json(deviates(ctx.deviations, 'create.status.201') ? 200 : 201, { data: createView(ctx, record, valid.value.password), links: { self: createSelf(ctx, record.id) } });
+};
+
+/** The create response, with the documented rules' deviations applied. */
+function createView(ctx: RequestContext, record: SimRecord, password: string): Record<string, unknown> {
+  const d = (id: string) => deviates(ctx.deviations, id);
+  const created = iso(record.createdMs);
+  const createdAt = d('create.timestamps.format') ? created.replace(/\.\d{3}Z$/, 'Z') : created;
+  const updatedAt = d('create.timestamps.equal') ? iso(record.createdMs + 1) : createdAt;
+  return {
+    id: record.id,
+    type: d('create.type.underscore-echo') ? PROFILE_INFO_TYPE_HYPHEN : PROFILE_INFO_TYPE,
+    ...(d('create.response.fields') ? {} : { username: record.attrs['username'] }),
+    password_profile_id: record.attrs['password_profile_id'] ?? null,
+    ...(d('create.password.not-returned') ? { password } : {}),
+    meta: { created_at: createdAt, updated_at: updatedAt },
+  };
+}
+
+function createSelf(ctx: RequestContext, id: string): string {
+  return selfPath(ctx, id, deviates(ctx.deviations, 'create.links.self'));
+}
+
+export const listProfileInfo: Handler = (ctx) => {
+  const coll = collectionOf(ctx);
+  if (coll === undefined) return notFound();
+  return servePage(ctx, { resource: passwordProfileInfo, collection: coll, selfUrl: (r) => selfPath(ctx, r.id, true) });
+};
+
+export const getProfileInfo: Handler = (ctx) => {
+  const record = collectionOf(ctx)?.get(ctx.params['id'] ?? '');
+  return record === undefined ? notFound() : json(200, { data: view(ctx, record) });
+};
+
+export const updateProfileInfo: Handler = (ctx) => {
+  const coll = collectionOf(ctx);
+  const record = coll?.get(ctx.params['id'] ?? '');
+  if (coll === undefined || record === undefined) return notFound();
+  const body = parseBody(ctx.req.body);
+  if (!body.ok) return body.response;
+  const valid = validateUpdate(body.value, ctx.deviations);
+  if (!valid.ok) return errors(valid.errors);
+  const now = ctx.project.clock.tick();
+  const { username, password_profile_id, password } = valid.value;
+  coll.update(record, (r) => {
+    if (username !== undefined) r.attrs['username'] = username;
+    if (password_profile_id !== undefined) r.attrs['password_profile_id'] = password_profile_id;
+    if (password !== undefined) r.credential = hashPassword(password, ctx.project.random);
+    if (!deviates(ctx.deviations, 'large-data.updates-during-traversal')) r.updatedMs = now;
+  });
+  return json(200, { data: view(ctx, record) });
+};
+
+export const deleteProfileInfo: Handler = (ctx) => {
+  const coll = collectionOf(ctx);
+  const id = ctx.params['id'] ?? '';
+  if (coll === undefined || coll.get(id) === undefined) return notFound();
+  if (!deviates(ctx.deviations, 'large-data.deletes-invisible')) coll.remove(id);
+  return noContent();
+};

@@ -1,0 +1,51 @@
+/**
+ * POST /oauth/access_token (API-NOTES.md "Token endpoint"): client credentials give a read-write token,
+ * implicit a read-only one. Form-encoded as the SDK sends it; a JSON body is accepted too.
+ */
+import type { Simulator } from '../simulator.js';
+import { error, json } from '../respond.js';
+import type { SimRequest, SimResponse } from '../types.js';
+
+const LIFETIME_SECONDS = 3600;
+
+function formOrJson(req: SimRequest): Map<string, string> {
+  const out = new Map<string, string>();
+  const type = req.headers['content-type'] ?? '';
+  if (type.includes('application/json')) {
+    try {
+      const value: unknown = JSON.parse(req.body);
+      if (typeof value === 'object' && value !== null) {
+        for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out.set(k, v);
+      }
+    } catch {
+      // fall through: treated as an empty form, answered 400 below
+    }
+    return out;
+  }
+  for (const [k, v] of new URLSearchParams(req.body)) out.set(k, v);
+  return out;
+}
+
+export function tokenEndpoint(sim: Simulator, req: SimRequest): SimResponse {
+  const form = formOrJson(req);
+  const grant = form.get('grant_type');
+  const clientId = form.get('client_id') ?? '';
+  if (clientId.length === 0) return error('bad-request', 'client_id is required');
+  let scope: 'read-write' | 'read-only';
+  if (grant === 'client_credentials') {
+    if ((form.get('client_secret') ?? '').length === 0) return error('unauthorized', 'client_secret is required for the client_credentials grant');
+    scope = 'read-write';
+  } else if (grant === 'implicit') {
+    scope = 'read-only';
+  } else {
+    return error('bad-request', "grant_type must be 'client_credentials' or 'implicit'");
+  }
+  const token = sim.issueToken(clientId, scope);
+  return json(200, {
+    access_token: token,
+    token_type: 'Bearer',
+    expires: Math.floor(sim.now() / 1000) + LIFETIME_SECONDS,
+    expires_in: LIFETIME_SECONDS,
+    identifier: grant,
+  });
+}

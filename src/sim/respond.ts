@@ -1,0 +1,35 @@
+/** Response builders: JSON bodies with the right headers, and the API's error envelope. */
+import { apiError, type ApiError, type ErrorKind } from '../engine/errors.js';
+import type { SimResponse } from './types.js';
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+
+export function jsonText(status: number, body: string, headers: Readonly<Record<string, string>> = {}): SimResponse {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body };
+}
+
+export function json(status: number, value: unknown, headers: Readonly<Record<string, string>> = {}): SimResponse {
+  return jsonText(status, JSON.stringify(value), headers);
+}
+
+export function errors(list: readonly ApiError[], headers: Readonly<Record<string, string>> = {}): SimResponse {
+  const status = list[0]?.status ?? 400;
+  return json(status, { errors: list }, headers);
+}
+
+export function error(kind: ErrorKind, detail?: string, headers: Readonly<Record<string, string>> = {}): SimResponse {
+  return errors([apiError(kind, detail)], headers);
+}
+
+export function noContent(): SimResponse {
+  return { status: 204, headers: {}, body: '' };
+}
+
+/** Parse a JSON request body; malformed JSON is a 400 in the API's error shape. */
+export function parseBody(body: string): { ok: true; value: unknown } | { ok: false; response: SimResponse } {
+  try {
+    return { ok: true, value: JSON.parse(body) as unknown };
+  } catch {
+    return { ok: false, response: error('bad-request', 'Malformed JSON: the request body could not be parsed') };
+  }
+}

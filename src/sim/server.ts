@@ -1,0 +1,90 @@
+/**
+ * The node:http adapter: reads the body (413 past 1 MiB, without buffering the rest), hands a plain
+ * request to the simulator, writes the plain response. Nothing else happens here.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { error } from './respond.js';
+import type { Simulator } from './simulator.js';
+import { MAX_BODY_BYTES, type SimResponse } from './types.js';
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function send(res: ServerResponse, response: SimResponse, close = false): void {
+  const headers: Record<string, string | number> = { ...response.headers, 'content-length': Buffer.byteLength(response.body) };
+  if (close) headers['connection'] = 'close';
+  res.writeHead(response.status, headers);
+  res.end(response.body);
+}
+
+export function createSimServer(sim: Simulator): Server {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      send(res, error('payload-too-large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`), true);
+      req.resume();
+      return;
+    }
+    req.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        tooLarge = true;
+        send(res, error('payload-too-large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`), true);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (tooLarge) return;
+      let response: SimResponse;
+      try {
+        response = sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body: Buffer.concat(chunks).toString('utf8') });
+      } catch {
+        // A bug must not become a crash or a hang; it is still reported as a JSON error.
+        response = error('bad-request', 'The simulator could not process this request');
+      }
+      send(res, response);
+    });
+    req.on('error', () => res.destroy());
+  });
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+export interface RunningServer {
+  readonly server: Server;
+  readonly baseUrl: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Listen (port 0 picks a free one), then point the simulator's links at the real address. */
+export async function listen(sim: Simulator, port: number, host: string): Promise<RunningServer> {
+  const server = createSimServer(sim);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const baseUrl = `http://${shownHost}:${address.port}`;
+  sim.baseUrl = baseUrl;
+  return {
+    server,
+    baseUrl,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

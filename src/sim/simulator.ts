@@ -1,0 +1,198 @@
+/**
+ * The simulator: `handle(request) → response`, synchronous and free of I/O, so the in-process target
+ * calls it with no socket and the HTTP adapter is a thin translation. Request path:
+ * route → auth → rate limit → query → handler (engine decides, store answers, serializer joins JSON).
+ */
+import { NO_DEVIATIONS, type Deviations } from '../engine/deviations.js';
+import { parseQuery } from '../engine/query.js';
+import { DEFAULT_CLOCK_START, DEFAULT_STEP_MS } from '../store/clock.js';
+import type { DatasetProfile } from '../store/datasets.js';
+import { NO_ADVERSITY, Project, type Adversity, type ProjectOptions } from '../store/project.js';
+import { accounts } from '../store/resources.js';
+import { createAdminOps } from './admin.js';
+import type { Access, AdminOps, Handler } from './context.js';
+import { error, errors } from './respond.js';
+import { buildRouter, type RouteSpec } from './routes.js';
+import type { Router } from './router.js';
+import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
+import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from './types.js';
+import { tokenEndpoint } from './handlers/token.js';
+import { apiError } from '../engine/errors.js';
+
+export interface SimulatorOptions {
+  readonly seed?: number;
+  /** Seed of the data only (admin reseed); tokens and the admin token keep following `seed`. */
+  readonly datasetSeed?: number;
+  /** Origin of absolute links, e.g. `http://127.0.0.1:4747`. */
+  readonly baseUrl?: string;
+  /** Number of seeded accounts (default 120). */
+  readonly accounts?: number;
+  /** Seeded record counts by collection name (`orders`, `files`, ...). */
+  readonly counts?: Readonly<Record<string, number>>;
+  readonly profile?: DatasetProfile;
+  readonly burst?: number;
+  readonly clock?: { readonly mode?: 'virtual' | 'wall'; readonly start?: number; readonly stepMs?: number };
+  readonly deviate?: readonly string[];
+  readonly adversity?: Partial<Adversity>;
+  /** Real time, used only for the token's `expires` (and the clock in wall mode). Injected by adapters. */
+  readonly wallClock: () => number;
+  readonly defaultClientId?: string;
+}
+
+export const DEFAULT_SEED = 42;
+export const DEFAULT_CLIENT_ID = 'commerce-sim';
+
+/** The ids a client needs to call the create operation, and the admin token. */
+export interface SeededIds {
+  readonly realm_id: string;
+  readonly user_authentication_info_id: string;
+  readonly password_profile_id: string;
+}
+
+export class Simulator {
+  private options: SimulatorOptions;
+  private readonly projects = new Map<string, Project>();
+  private readonly tokens: TokenStore;
+  private readonly router: Router<RouteSpec>;
+  readonly deviations: Deviations;
+  readonly adminToken: string;
+  baseUrl: string;
+  private readonly adminOps: AdminOps;
+
+  constructor(options: SimulatorOptions) {
+    this.options = options;
+    this.tokens = new TokenStore(this.seed);
+    this.adminToken = adminTokenFor(this.seed);
+    this.deviations = options.deviate !== undefined && options.deviate.length > 0 ? new Set(options.deviate) : NO_DEVIATIONS;
+    this.router = buildRouter(this.deviations);
+    this.baseUrl = options.baseUrl ?? 'http://127.0.0.1:4747';
+    this.adminOps = createAdminOps(this);
+  }
+
+  get seed(): number {
+    return this.options.seed ?? DEFAULT_SEED;
+  }
+
+  get defaultClientId(): string {
+    return this.options.defaultClientId ?? DEFAULT_CLIENT_ID;
+  }
+
+  get settings(): SimulatorOptions {
+    return this.options;
+  }
+
+  /** Replace the dataset options and forget every project (admin seed/reset). */
+  reconfigure(options: SimulatorOptions): void {
+    this.options = options;
+    this.projects.clear();
+  }
+
+  project(clientId: string): Project {
+    let project = this.projects.get(clientId);
+    if (project === undefined) {
+      project = new Project(this.projectOptions(clientId));
+      this.projects.set(clientId, project);
+    }
+    return project;
+  }
+
+  projectIds(): readonly string[] {
+    return [...this.projects.keys()].sort();
+  }
+
+  issueToken(clientId: string, scope: Scope): string {
+    this.project(clientId);
+    return this.tokens.issue(clientId, scope);
+  }
+
+  seededIds(): SeededIds {
+    const auth = this.project(this.defaultClientId).auth;
+    const realm = auth.realmIds[0] ?? '';
+    return {
+      realm_id: realm,
+      user_authentication_info_id: auth.uaiIds.get(realm)?.[0] ?? '',
+      password_profile_id: auth.passwordProfileIds.get(realm) ?? '',
+    };
+  }
+
+  now(): number {
+    return this.options.wallClock();
+  }
+
+  handle(req: SimRequest): SimResponse {
+    const q = req.url.indexOf('?');
+    const rawPath = q < 0 ? req.url : req.url.slice(0, q);
+    const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
+    if (Buffer.byteLength(req.body) > MAX_BODY_BYTES) return error('payload-too-large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`);
+    const method = req.method.toUpperCase();
+    if (method === 'POST' && (rawPath === '/oauth/access_token' || rawPath === '/oauth/access_token/')) return tokenEndpoint(this, req);
+
+    const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');
+    const path = trailingSlash ? rawPath.slice(0, -1) : rawPath;
+    const found = this.router.match(method, path);
+    if (found.kind === 'not-found') return error('not-found', `No route for ${path}`);
+    if (found.kind === 'method-not-allowed') return error('method-not-allowed', `Use one of: ${found.allow.join(', ')}`, { allow: found.allow.join(', ') });
+    const route = found.handler;
+
+    const who = this.authenticate(req, route);
+    if (!who.ok) return who.response;
+    if (route.write && who.access === 'read-only') return error('forbidden', 'This token is read-only (implicit grant); use client credentials to write');
+
+    const project = who.project;
+    const limited = this.rateLimit(project, route);
+    if (limited !== undefined) return limited;
+
+    const query = parseQuery(rawQuery);
+    if (!query.ok) return errors([query.error]);
+    const params: Record<string, string> = {};
+    for (const [k, v] of Object.entries(found.params)) {
+      try {
+        params[k] = decodeURIComponent(v);
+      } catch {
+        return errors([apiError('bad-request', 'Malformed path: invalid percent-encoding')]);
+      }
+    }
+    const handler: Handler = route.handler;
+    return handler({ req, path, trailingSlash, query: query.value, params, project, access: who.access, baseUrl: this.baseUrl, deviations: this.deviations, admin: this.adminOps });
+  }
+
+  private authenticate(req: SimRequest, route: RouteSpec): { ok: true; project: Project; access: Access } | { ok: false; response: SimResponse } {
+    const token = bearer(req.headers);
+    if (route.auth === 'admin') {
+      if (token !== this.adminToken) return { ok: false, response: error('unauthorized', 'The admin API needs the admin token (printed by `commerce-sim serve`)') };
+      const clientId = new URLSearchParams(req.url.split('?')[1] ?? '').get('client_id') ?? this.defaultClientId;
+      return { ok: true, project: this.project(clientId), access: 'admin' };
+    }
+    if (token === undefined) {
+      if (route.createsProfileInfo && this.deviations.has('auth.required')) return { ok: true, project: this.project(this.defaultClientId), access: 'read-write' };
+      return { ok: false, response: error('unauthorized', 'An Authorization header with a Bearer token is required') };
+    }
+    const grant = this.tokens.lookup(token);
+    if (grant === undefined) return { ok: false, response: error('unauthorized', 'The access token is invalid or has expired') };
+    return { ok: true, project: this.project(grant.clientId), access: grant.scope };
+  }
+
+  /** Seeded 429s (adversity): a share of API requests, never the admin API. */
+  private rateLimit(project: Project, route: RouteSpec): SimResponse | undefined {
+    const share = project.adversity.rateLimitShare;
+    if (share <= 0 || route.auth === 'admin') return undefined;
+    if (project.adversityRandom.next() >= share) return undefined;
+    const seconds = project.adversity.retryAfterSeconds;
+    return error('rate-limited', `Rate limit exceeded; retry after ${seconds} s`, { 'retry-after': String(seconds) });
+  }
+
+  private projectOptions(clientId: string): ProjectOptions {
+    const o = this.options;
+    return {
+      clientId,
+      dataset: {
+        seed: o.datasetSeed ?? this.seed,
+        profile: o.profile ?? 'default',
+        counts: { ...(o.counts ?? {}), ...(o.accounts === undefined ? {} : { [accounts.name]: o.accounts }) },
+        burst: o.burst ?? 150,
+      },
+      clock: { mode: o.clock?.mode ?? 'virtual', start: o.clock?.start ?? DEFAULT_CLOCK_START, stepMs: o.clock?.stepMs ?? DEFAULT_STEP_MS, read: o.wallClock },
+      adversity: { ...NO_ADVERSITY, ...(o.adversity ?? {}) },
+    };
+  }
+}

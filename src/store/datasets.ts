@@ -1,0 +1,66 @@
+/**
+ * Seeded data for the list collections. Each collection draws from its own sub-seed, so the data of
+ * one resource does not depend on which others were generated first.
+ */
+import type { SimRecord } from './collection.js';
+import { createRandom, deriveSeed, type Random } from './random.js';
+import type { ResourceDef } from './resources.js';
+
+/** `default`: distinct creation times. `shared-timestamps`: bursts of records with one timestamp, larger than a page. */
+export type DatasetProfile = 'default' | 'shared-timestamps';
+export const DATASET_PROFILES: readonly DatasetProfile[] = ['default', 'shared-timestamps'];
+
+export interface DatasetOptions {
+  readonly seed: number;
+  readonly profile: DatasetProfile;
+  /** Record counts by collection name; unnamed collections use their default count. */
+  readonly counts: Readonly<Record<string, number>>;
+  /** Size of a shared-timestamp burst (> 100 so that a full page cannot get past it). */
+  readonly burst: number;
+}
+
+/** Seeded records are created over the year before the virtual clock starts. */
+export const DATA_START = Date.UTC(2024, 0, 1, 0, 0, 0, 0);
+const SPACING_MS = 30_000;
+
+const ADJECTIVES = ['Acme', 'Blue', 'Crimson', 'Delta', 'Echo', 'Fjord', 'Granite', 'Harbor', 'Ivory', 'Juniper', 'Kestrel', 'Lumen', 'Meridian', 'Nimbus', 'Orchid', 'Pioneer'] as const;
+const NOUNS = ['Traders', 'Supply', 'Outfitters', 'Goods', 'Partners', 'Labs', 'Works', 'Market', 'Studio', 'Foods', 'Logistics', 'Retail'] as const;
+
+function name(random: Random, i: number): string {
+  return `${random.pick(ADJECTIVES)} ${random.pick(NOUNS)} ${i + 1}`;
+}
+
+export function countFor(resource: ResourceDef, options: DatasetOptions): number {
+  return options.counts[resource.name] ?? resource.defaultCount;
+}
+
+export function generateRecords(resource: ResourceDef, options: DatasetOptions, label = resource.name): SimRecord[] {
+  const random = createRandom(deriveSeed(options.seed, label));
+  const count = countFor(resource, options);
+  const bursty = options.profile === 'shared-timestamps';
+  const records: SimRecord[] = new Array<SimRecord>(count);
+  for (let i = 0; i < count; i++) {
+    const createdMs = bursty ? DATA_START + Math.floor(i / options.burst) * 60_000 : DATA_START + i * SPACING_MS;
+    // Updates land later than creation; in bursts they share the burst's time too.
+    const updatedMs = bursty ? createdMs : createdMs + random.int(20) * SPACING_MS;
+    records[i] = { id: random.uuid(), createdMs, updatedMs, attrs: attributes(resource, random, i) };
+  }
+  return records;
+}
+
+function attributes(resource: ResourceDef, random: Random, i: number): Record<string, string | null> {
+  const n = name(random, i);
+  switch (resource.name) {
+    case 'accounts':
+      return {
+        name: n,
+        legal_name: `${n} Ltd`,
+        registration_id: `REG-${String(i + 1).padStart(8, '0')}`,
+        external_ref: `ext-${random.hex(4)}`,
+      };
+    case 'user-authentication-info':
+      return { name: n, email: `user${i + 1}@example.com` };
+    default:
+      return { name: n };
+  }
+}

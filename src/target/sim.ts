@@ -1,0 +1,62 @@
+/** The in-process simulator as a Target: no socket, the same handler the HTTP server calls. */
+import { DEFAULT_CLIENT_ID, Simulator, type SimulatorOptions } from '../sim/simulator.js';
+import type { DatasetProfile } from '../store/datasets.js';
+import type { Adversity } from '../store/project.js';
+import type { Target, TargetRequest, TargetResponse } from './types.js';
+
+export interface SimTargetOptions {
+  readonly seed?: number;
+  readonly deviate?: readonly string[];
+  readonly accounts?: number;
+  readonly counts?: Readonly<Record<string, number>>;
+  readonly dataset?: string;
+  readonly adversity?: Partial<Adversity>;
+  readonly baseUrl?: string;
+  readonly clientId?: string;
+  /** Real time for the token's `expires`; fixtures pass a fixed one. */
+  readonly wallClock?: () => number;
+}
+
+export const SIM_BASE_URL = 'http://127.0.0.1:4747';
+
+export function simulatorOptions(options: SimTargetOptions): SimulatorOptions {
+  const profile: DatasetProfile | undefined = options.dataset === 'shared-timestamps' ? 'shared-timestamps' : options.dataset === 'default' ? 'default' : undefined;
+  return {
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.deviate === undefined ? {} : { deviate: options.deviate }),
+    ...(options.accounts === undefined ? {} : { accounts: options.accounts }),
+    ...(options.counts === undefined ? {} : { counts: options.counts }),
+    ...(profile === undefined ? {} : { profile }),
+    ...(options.adversity === undefined ? {} : { adversity: options.adversity }),
+    baseUrl: options.baseUrl ?? SIM_BASE_URL,
+    wallClock: options.wallClock ?? (() => Date.now()),
+  };
+}
+
+/** Wrap an existing simulator (tests that also poke the store). */
+export function simTargetOf(sim: Simulator, clientId = DEFAULT_CLIENT_ID): Target & { readonly sim: Simulator } {
+  const token = sim.issueToken(clientId, 'read-write');
+  const ids = sim.seededIds();
+  const vars = { ...ids, admin_token: sim.adminToken, client_id: clientId, base_url: sim.baseUrl };
+  return {
+    kind: 'sim',
+    sim,
+    get baseUrl() {
+      return sim.baseUrl;
+    },
+    vars,
+    send(request: TargetRequest): Promise<TargetResponse> {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(request.headers ?? {})) headers[k.toLowerCase()] = v;
+      if (request.auth !== 'none' && headers['authorization'] === undefined) headers['authorization'] = `Bearer ${token}`;
+      const response = sim.handle({ method: request.method, url: request.url, headers, body: request.body ?? '' });
+      return Promise.resolve(response);
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+export async function createSimTarget(options: SimTargetOptions = {}): Promise<Target & { readonly sim: Simulator }> {
+  const sim = new Simulator(simulatorOptions(options));
+  return simTargetOf(sim, options.clientId ?? DEFAULT_CLIENT_ID);
+}
