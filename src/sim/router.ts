@@ -19,13 +19,18 @@ interface Compiled<H> extends RouteEntry<H> {
 
 export class Router<H> {
   private readonly routes: Compiled<H>[] = [];
+  /** Templates without parameters, by `METHOD path`: most requests never walk the table. */
+  private readonly exact = new Map<string, H>();
 
   add(method: string, template: string, handler: H): this {
     this.routes.push({ method, template, handler, segments: split(template) });
+    if (!template.includes(':') && !this.exact.has(`${method} ${template}`)) this.exact.set(`${method} ${template}`, handler);
     return this;
   }
 
   match(method: string, path: string): RouteResult<H> {
+    const hit = this.exact.get(`${method} ${path}`);
+    if (hit !== undefined) return { kind: 'match', handler: hit, params: {} };
     const segments = split(path);
     const allow: string[] = [];
     for (const route of this.routes) {

@@ -11,15 +11,25 @@ function timestamps(record: SimRecord, placement: ResourceDef['timestamps']): st
   return placement === 'meta' ? `"meta":{${t}}` : `"meta":{"timestamps":{${t}}}`;
 }
 
-/** `{"id":..,"type":..,<attributes>,"meta":{..}` — without the closing brace, so links can follow. */
+/** `{"id":..,"type":..,<attributes>,"meta":{..}` — without the closing brace, so links can follow. Not cached: list items are (listItemJson). */
 export function recordHead(record: SimRecord, resource: ResourceDef): string {
-  if (record.json !== undefined) return record.json;
   let out = `{"id":${JSON.stringify(record.id)},"type":${JSON.stringify(resource.type)}`;
   for (const attr of resource.attributes) out += `,${JSON.stringify(attr)}:${JSON.stringify(record.attrs[attr] ?? null)}`;
   if (resource.name === 'accounts') out += ',"parent_id":null';
   out += `,${timestamps(record, resource.timestamps)}`;
-  record.json = out;
   return out;
+}
+
+/**
+ * A list item, cached whole together with the self-link prefix it was built with: a page of a
+ * collection read through the same path joins ready strings.
+ */
+export function listItemJson(record: SimRecord, resource: ResourceDef, selfPrefix: string): string {
+  if (record.item !== undefined && record.itemPrefix === selfPrefix) return record.item;
+  const item = recordJson(record, resource, selfPrefix + record.id);
+  record.item = item;
+  record.itemPrefix = selfPrefix;
+  return item;
 }
 
 export function recordJson(record: SimRecord, resource: ResourceDef, selfUrl: string): string {

@@ -8,15 +8,23 @@ import { error } from './respond.js';
 import type { Simulator } from './simulator.js';
 import { MAX_BODY_BYTES, type SimResponse } from './types.js';
 
+/** Header names arrive lower-cased from node:http; repeated ones are joined (the simulator reads single values). */
 function headersOf(req: IncomingMessage): Record<string, string> {
+  const raw = req.headers;
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const k in raw) {
+    const v = raw[k];
+    if (v !== undefined) out[k] = typeof v === 'string' ? v : v.join(', ');
+  }
   return out;
 }
 
 function send(res: ServerResponse, response: SimResponse, close = false): void {
-  const headers: Record<string, string | number> = { ...response.headers, 'content-length': Buffer.byteLength(response.body) };
-  if (close) headers['connection'] = 'close';
+  // Flat header array: node skips building and re-validating a header object.
+  const headers: string[] = [];
+  for (const k in response.headers) headers.push(k, response.headers[k] ?? '');
+  headers.push('content-length', String(Buffer.byteLength(response.body)));
+  if (close) headers.push('connection', 'close');
   res.writeHead(response.status, headers);
   res.end(response.body);
 }
@@ -44,9 +52,10 @@ export function createSimServer(sim: Simulator): Server {
     });
     req.on('end', () => {
       if (tooLarge) return;
+      const body = chunks.length === 0 ? '' : chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
       let response: SimResponse;
       try {
-        response = sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body: Buffer.concat(chunks).toString('utf8') });
+        response = sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body });
       } catch {
         // A bug must not become a crash or a hang; it is still reported as a JSON error.
         response = error('bad-request', 'The simulator could not process this request');

@@ -125,7 +125,9 @@ export class Simulator {
     const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
     if (Buffer.byteLength(req.body) > MAX_BODY_BYTES) return error('payload-too-large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`);
     const method = req.method.toUpperCase();
-    if (method === 'POST' && (rawPath === '/oauth/access_token' || rawPath === '/oauth/access_token/')) return tokenEndpoint(this, req);
+    if (rawPath === '/oauth/access_token' || rawPath === '/oauth/access_token/') {
+      return method === 'POST' ? tokenEndpoint(this, req) : error('method-not-allowed', 'Use one of: POST', { allow: 'POST' });
+    }
 
     const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');
     const path = trailingSlash ? rawPath.slice(0, -1) : rawPath;

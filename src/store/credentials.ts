@@ -5,7 +5,7 @@
 import { pbkdf2Sync, timingSafeEqual } from 'node:crypto';
 import type { Random } from './random.js';
 
-const ITERATIONS = 1_000;
+const ITERATIONS = 100;
 
 export function hashPassword(password: string, random: Random): string {
   const salt = random.hex(16);

@@ -16,18 +16,47 @@ export interface Settings {
   readonly filter_limit: number;
 }
 
-/** Adversarial behaviours (commerce-api.md §4.3 caveats), all off by default and all seeded. */
+/** At most `requests` API requests served in each run of `window` consecutive ones; the rest answer 429. */
+export interface RateWindow {
+  readonly requests: number;
+  readonly window: number;
+}
+
+/**
+ * Adversarial behaviours (commerce-api.md §4.3 caveats), all off by default and all seeded. Wire
+ * names and parsing: src/store/adversity-profiles.ts (one parser for the admin API and dataset files).
+ */
 export interface Adversity {
   /** Records created within this many ms of now are not yet visible to list reads. */
   consistencyWindowMs: number;
+  /**
+   * Each record's lag is a seeded share of the window (by its id) instead of the whole window, so a
+   * newer record can show before an older one: a reader that trusts the newest value it saw loses records.
+   */
+  consistencyStagger: boolean;
   /** Records updated (updated_at moved) after each list read, to meet an updated_at traversal twice. */
   updatesPerRead: number;
+  /** Records inserted (created now) after each list read: offset paging repeats records. */
+  insertsPerRead: number;
+  /** Records deleted after each list read: they vanish, and an updated_at sync cannot see it. */
+  deletesPerRead: number;
   /** Share of requests answered 429 with Retry-After (0..1). */
   rateLimitShare: number;
   retryAfterSeconds: number;
+  /** A request rate counted in requests, not wall time, so it stays deterministic; null: off. */
+  rateLimitWindow: RateWindow | null;
 }
 
-export const NO_ADVERSITY: Adversity = { consistencyWindowMs: 0, updatesPerRead: 0, rateLimitShare: 0, retryAfterSeconds: 1 };
+export const NO_ADVERSITY: Adversity = {
+  consistencyWindowMs: 0,
+  consistencyStagger: false,
+  updatesPerRead: 0,
+  insertsPerRead: 0,
+  deletesPerRead: 0,
+  rateLimitShare: 0,
+  retryAfterSeconds: 1,
+  rateLimitWindow: null,
+};
 
 export interface ProjectOptions {
   readonly clientId: string;
@@ -56,6 +85,9 @@ export class Project {
   readonly realms: Collection;
   private readonly uai = new Map<string, Collection>();
   private readonly profileInfos = new Map<string, Collection>();
+  /** The rate window being counted, and how many requests it has seen. */
+  private windowOf: RateWindow | null = null;
+  private windowCount = 0;
 
   constructor(readonly options: ProjectOptions) {
     const c = options.clock;
@@ -96,6 +128,68 @@ export class Project {
     return coll;
   }
 
+  /**
+   * Whether this API request is rate limited (adversity): the seconds for Retry-After, or undefined
+   * when it is served. The window counts requests from when it was set, so runs replay exactly.
+   */
+  throttle(): number | undefined {
+    const a = this.adversity;
+    const w = a.rateLimitWindow;
+    if (w !== null) {
+      if (this.windowOf !== w) {
+        this.windowOf = w;
+        this.windowCount = 0;
+      }
+      const at = this.windowCount++ % Math.max(1, w.window);
+      if (at >= w.requests) return a.retryAfterSeconds;
+    }
+    if (a.rateLimitShare > 0 && this.adversityRandom.next() < a.rateLimitShare) return a.retryAfterSeconds;
+    return undefined;
+  }
+
+  /** Which records list reads show now (eventual consistency); undefined when every record is visible. */
+  visibility(): ((record: SimRecord) => boolean) | undefined {
+    const window = this.adversity.consistencyWindowMs;
+    if (window <= 0) return undefined;
+    const now = this.clock.now();
+    if (!this.adversity.consistencyStagger) {
+      const horizon = now - window;
+      return (r) => r.createdMs <= horizon;
+    }
+    const seed = this.options.dataset.seed;
+    return (r) => r.createdMs + lagOf(seed, r.id, window) <= now;
+  }
+
+  /**
+   * §4.3's caveats, between reads: seeded updates (updated_at moves), inserts (created now, so hidden
+   * for the consistency window) and deletes. Inserts and deletes touch the seeded list collections only,
+   * never the authentication objects a client needs.
+   */
+  afterListRead(resource: ResourceDef, collection: Collection): void {
+    const a = this.adversity;
+    const seeded = listResources.includes(resource);
+    const random = this.adversityRandom;
+    for (let i = 0; i < a.updatesPerRead && collection.size > 0; i++) {
+      const ids = collection.index('id', 'asc');
+      const record = ids[random.int(ids.length)];
+      if (record === undefined) continue;
+      const now = this.clock.tick();
+      collection.update(record, (r) => {
+        r.updatedMs = now;
+      });
+    }
+    if (!seeded) return;
+    for (let i = 0; i < a.insertsPerRead; i++) {
+      const now = this.clock.tick();
+      collection.insert({ id: random.uuid(), createdMs: now, updatedMs: now, attrs: insertedAttributes(resource, random, now) });
+    }
+    for (let i = 0; i < a.deletesPerRead && collection.size > 0; i++) {
+      const ids = collection.index('id', 'asc');
+      const record = ids[random.int(ids.length)];
+      if (record !== undefined) collection.remove(record.id);
+    }
+  }
+
   /** Replace state from a snapshot (admin API). */
   restore(state: ProjectState): void {
     Object.assign(this.settings, { page_length: state.settings.page_length, page_offset_limit: state.settings.page_offset_limit });
@@ -130,6 +224,18 @@ export class Project {
   profileInfoEntries(): IterableIterator<[string, Collection]> {
     return this.profileInfos.entries();
   }
+}
+
+/** A record's share of the consistency window, 0..window ms, fixed by the seed and its id. */
+function lagOf(seed: number, id: string, window: number): number {
+  return Math.floor((deriveSeed(seed, id) / 4294967296) * (window + 1));
+}
+
+/** Attributes of a record inserted by the adversity, unique where the resource wants it (registration_id). */
+function insertedAttributes(resource: ResourceDef, random: Random, now: number): Record<string, string | null> {
+  const tag = `${now.toString(36)}-${random.hex(3)}`;
+  if (resource.name !== 'accounts') return { name: `Inserted ${tag}` };
+  return { name: `Inserted ${tag}`, legal_name: `Inserted ${tag} Ltd`, registration_id: `REG-NEW-${tag}`, external_ref: `ext-${random.hex(4)}` };
 }
 
 function seedAuth(dataset: DatasetOptions): { auth: SeededAuth; realms: Collection; uai: Map<string, Collection> } {

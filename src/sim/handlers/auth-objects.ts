@@ -6,7 +6,7 @@ import { recordJson } from '../serialize.js';
 import { servePage } from './lists.js';
 
 export const listRealms: Handler = (ctx) =>
-  servePage(ctx, { resource: realms, collection: ctx.project.realms, selfUrl: (r) => `${ctx.baseUrl}/v2/authentication-realms/${r.id}` });
+  servePage(ctx, { resource: realms, collection: ctx.project.realms, selfPrefix: `${ctx.baseUrl}/v2/authentication-realms/` });
 
 export const getRealm: Handler = (ctx) => {
   const record = ctx.project.realms.get(ctx.params['realm'] ?? '');
@@ -18,7 +18,7 @@ export const listUserAuthenticationInfo: Handler = (ctx) => {
   const realm = ctx.params['realm'] ?? '';
   const coll = ctx.project.userAuthenticationInfo(realm);
   if (coll === undefined) return error('not-found', 'Resource not found');
-  return servePage(ctx, { resource: userAuthenticationInfo, collection: coll, selfUrl: (r) => `${ctx.baseUrl}/v2/authentication-realms/${realm}/user-authentication-info/${r.id}` });
+  return servePage(ctx, { resource: userAuthenticationInfo, collection: coll, selfPrefix: `${ctx.baseUrl}/v2/authentication-realms/${realm}/user-authentication-info/` });
 };
 
 export const getUserAuthenticationInfo: Handler = (ctx) => {

@@ -12,7 +12,7 @@ import type { ResourceDef } from '../../store/resources.js';
 import type { RequestContext } from '../context.js';
 import { errors, jsonText } from '../respond.js';
 import type { SimResponse } from '../types.js';
-import { recordJson } from '../serialize.js';
+import { listItemJson } from '../serialize.js';
 
 const DEFAULT_SORT: SortSpec = { field: 'created_at', direction: 'asc' };
 const TIMESTAMP_FIELDS = new Set(['created_at', 'updated_at']);
@@ -20,8 +20,8 @@ const TIMESTAMP_FIELDS = new Set(['created_at', 'updated_at']);
 export interface ListSource {
   readonly resource: ResourceDef;
   readonly collection: Collection;
-  /** Absolute self link of an item. */
-  readonly selfUrl: (record: SimRecord) => string;
+  /** Absolute self link of an item, less its id (self = prefix + id). */
+  readonly selfPrefix: string;
 }
 
 export function servePage(ctx: RequestContext, source: ListSource): SimResponse {
@@ -57,9 +57,7 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
   });
   if (!plan.ok) return errors([plan.error]);
 
-  const window = project.adversity.consistencyWindowMs;
-  const horizon = project.clock.now() - window;
-  const visible = window > 0 ? (r: SimRecord) => r.createdMs <= horizon : undefined;
+  const visible = project.visibility();
   const pageQuery = { clauses, sort, offset: skipCount(plan.value, deviations), limit: plan.value.limit, ...(visible ? { visible } : {}) };
   let result = collection.page(pageQuery);
 
@@ -76,9 +74,9 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
   if (deviates(deviations, 'filter.results-total') && clauses.length > 0) total = collection.size;
 
   let data = '';
-  for (const r of records) data += (data.length === 0 ? '' : ',') + recordJson(r, resource, source.selfUrl(r));
+  for (const r of records) data += (data.length === 0 ? '' : ',') + listItemJson(r, resource, source.selfPrefix);
 
-  afterRead(ctx, collection);
+  afterRead(ctx, source);
 
   if (deviates(deviations, 'pagination.endpoints.listed') && resource.name === 'inventories') return jsonText(200, `{"data":[${data}]}`);
   if (deviates(deviations, 'pagination.meta.present-when-empty') && records.length === 0) return jsonText(200, `{"data":[]}`);
@@ -100,17 +98,7 @@ function uniform(records: readonly SimRecord[], field: string): boolean {
   return records.length > 1 && first !== undefined && last !== undefined && keyOf(first, field) === keyOf(last, field);
 }
 
-/** §4.3 "a record updated during processing may appear more than once": seeded updates between reads. */
-function afterRead(ctx: RequestContext, collection: Collection): void {
-  const n = ctx.project.adversity.updatesPerRead;
-  if (n <= 0 || collection.size === 0) return;
-  const ids = collection.index('id', 'asc');
-  for (let i = 0; i < n; i++) {
-    const record = ids[ctx.project.adversityRandom.int(ids.length)];
-    if (record === undefined) continue;
-    const now = ctx.project.clock.tick();
-    collection.update(record, (r) => {
-      r.updatedMs = now;
-    });
-  }
+/** §4.3's caveats between reads (updates, inserts, deletes), when the project's adversity asks for them. */
+function afterRead(ctx: RequestContext, source: ListSource): void {
+  ctx.project.afterListRead(source.resource, source.collection);
 }

@@ -80,7 +80,7 @@ function createSelf(ctx: RequestContext, id: string): string {
 export const listProfileInfo: Handler = (ctx) => {
   const coll = collectionOf(ctx);
   if (coll === undefined) return notFound();
-  return servePage(ctx, { resource: passwordProfileInfo, collection: coll, selfUrl: (r) => selfPath(ctx, r.id, true) });
+  return servePage(ctx, { resource: passwordProfileInfo, collection: coll, selfPrefix: selfPath(ctx, '', true) });
 };
 
 export const getProfileInfo: Handler = (ctx) => {
