@@ -1,15 +1,8 @@
 /** Error answers of the create operation (API-NOTES.md, "Errors"): 400 for bad bodies, 404 for unknown parents. */
 import type { Exchange } from '../target/types.js';
-import { describe, errorBodyProblem, errorDetails, judgeEach } from './inspect.js';
+import { describe, errorDetails, expectError, judgeEach } from './inspect.js';
 import { classifyCreateBody, judgeableCreates, parentOf } from './profile-request.js';
-import { fail, pass, skip, type Outcome, type Rule } from './types.js';
-
-/** `status` with the error array, or a failure naming what differs. */
-export function expectError(ex: Exchange, status: number, why: string): Outcome {
-  if (ex.response.status !== status) return fail(`${describe(ex)} (${why}) answered ${ex.response.status}`, status, ex.response.status);
-  const problem = errorBodyProblem(ex.json, status);
-  return problem === undefined ? pass : fail(`${describe(ex)} (${why}): error body has ${problem}`, '{"errors":[{status,title}]}', problem);
-}
+import { fail, pass, skip, type Rule } from './types.js';
 
 /** A 404 when the parent ids are not given in vars may be an unknown parent: not judged as a 400 case. */
 const parentAllows400 = (ex: Exchange, vars: Readonly<Record<string, unknown>>): boolean => {

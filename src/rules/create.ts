@@ -4,6 +4,7 @@ import {
   at,
   describe,
   instantOf,
+  is2xx,
   isAsideStatus,
   isIsoMillisZ,
   judgeEach,
@@ -34,7 +35,7 @@ import type { Exchange } from '../target/types.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Valid create requests (credentials sent, valid body) whose status can be judged as a success. */
-const validCreates = (ex: Exchange, vars: Readonly<Record<string, unknown>>): boolean =>
+const isValidCreate = (ex: Exchange, vars: Readonly<Record<string, unknown>>): boolean =>
   classifyCreateBody(ex).kind === 'valid' && expectsSuccess(ex, vars);
 
 const status201: Rule = {
@@ -46,7 +47,7 @@ const status201: Rule = {
   check: (ctx) =>
     // judges: every create POST with a valid body and credentials (parent = vars realm_id/uai when given): status 201
     judgeEach(judgeableCreates(ctx), 'no valid create request', (ex) => {
-      if (!validCreates(ex, ctx.vars)) return skip('not a valid create');
+      if (!isValidCreate(ex, ctx.vars)) return skip('not a valid create');
       return ex.response.status === 201 ? pass : fail(`${describe(ex)} answered ${ex.response.status}`, 201, ex.response.status);
     }),
 };
@@ -104,7 +105,7 @@ const hyphenAccepted: Rule = {
   check: (ctx) =>
     // judges: every valid create POST whose data.type is the hyphen form: status 201
     judgeEach(judgeableCreates(ctx), 'no valid create with the hyphenated type', (ex) => {
-      if (!validCreates(ex, ctx.vars) || at(requestJson(ex), 'data', 'type') !== PROFILE_TYPE_HYPHEN) return skip('not a hyphen-type create');
+      if (!isValidCreate(ex, ctx.vars) || at(requestJson(ex), 'data', 'type') !== PROFILE_TYPE_HYPHEN) return skip('not a hyphen-type create');
       return ex.response.status === 201 ? pass : fail(`${describe(ex)} answered ${ex.response.status}`, 201, ex.response.status);
     }),
 };
@@ -216,9 +217,8 @@ const trailingSlash: Rule = {
   check: (ctx) =>
     // judges: every valid create POST whose path ends with '/': status 2xx
     judgeEach(judgeableCreates(ctx), 'no valid create on the trailing-slash path', (ex) => {
-      if (!pathOf(ex.request.url).endsWith('/') || !validCreates(ex, ctx.vars)) return skip('not a trailing-slash create');
-      const ok = ex.response.status >= 200 && ex.response.status < 300;
-      return ok ? pass : fail(`${describe(ex)} answered ${ex.response.status}`, 201, ex.response.status);
+      if (!pathOf(ex.request.url).endsWith('/') || !isValidCreate(ex, ctx.vars)) return skip('not a trailing-slash create');
+      return is2xx(ex.response.status) ? pass : fail(`${describe(ex)} answered ${ex.response.status}`, 201, ex.response.status);
     }),
 };
 
@@ -234,9 +234,9 @@ const minLength: Rule = {
       const pw = requestPassword(ex);
       if (pw === undefined || sentWithoutAuth(ex)) return skip('no password');
       const n = charCount(pw);
-      const ok2xx = ex.response.status >= 200 && ex.response.status < 300;
+      const ok2xx = is2xx(ex.response.status);
       if (n < MIN_PASSWORD_LENGTH) return ok2xx ? fail(`${describe(ex)}: a ${n}-character password created a record`, 'no 2xx', ex.response.status) : pass;
-      if (n !== MIN_PASSWORD_LENGTH || !validCreates(ex, ctx.vars) || isAsideStatus(ex.response.status)) return skip('not the boundary');
+      if (n !== MIN_PASSWORD_LENGTH || !isValidCreate(ex, ctx.vars) || isAsideStatus(ex.response.status)) return skip('not the boundary');
       return ok2xx ? pass : fail(`${describe(ex)}: an 8-character password was refused`, '2xx', ex.response.status);
     }),
 };
@@ -257,7 +257,7 @@ const requiredFields: Rule = {
       const data = at(json, 'data');
       const missing = REQUIRED.filter((f) => at(data, f) === undefined || at(data, f) === null);
       if (missing.length === 0) return skip('nothing missing');
-      const ok2xx = ex.response.status >= 200 && ex.response.status < 300;
+      const ok2xx = is2xx(ex.response.status);
       return ok2xx ? fail(`${describe(ex)}: created without ${missing.join(', ')}`, 'no 2xx', ex.response.status) : pass;
     }),
 };

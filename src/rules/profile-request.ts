@@ -7,6 +7,7 @@ import {
   asString,
   at,
   findKey,
+  is2xx,
   isAsideStatus,
   isCreatePath,
   isObject,
@@ -38,7 +39,7 @@ export function judgeableCreates(ctx: CheckContext): Exchange[] {
 }
 
 export const createsAnswered2xx = (ctx: CheckContext): Exchange[] =>
-  createPosts(ctx).filter((ex) => ex.response.status >= 200 && ex.response.status < 300);
+  createPosts(ctx).filter((ex) => is2xx(ex.response.status));
 
 export type BodyClass =
   | { readonly kind: 'valid'; readonly data: JsonObject }

@@ -1,0 +1,230 @@
+/** Filtering (commerce-api.md §2.3, §4.2; API-NOTES.md, "Filter and sort grammar", "Errors"). */
+import type { Exchange } from '../target/types.js';
+import {
+  asList,
+  clauseHolds,
+  describe,
+  expectError,
+  isAsideStatus,
+  changesState,
+  instantOf,
+  isTimestampField,
+  isListRead,
+  judgeEach,
+  listGets,
+  listQuery,
+  pageMeta,
+  parsedClauses,
+  parseFilterText,
+  pathOf,
+  readSort,
+  recordAttr,
+  recordId,
+  sameValue,
+  type FilterClause,
+} from './inspect.js';
+import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './types.js';
+
+/** Every returned record satisfies each selected clause (clauses that cannot be read are not judged). */
+function recordsSatisfy(ex: Exchange, select: (c: FilterClause, all: readonly FilterClause[]) => boolean): Outcome {
+  const all = parsedClauses(listQuery(ex.request.url).filter);
+  const clauses = all.filter((c) => select(c, all));
+  if (clauses.length === 0) return skip('no such clause');
+  let judged = false;
+  for (const [i, r] of (asList(ex.json)?.data ?? []).entries()) {
+    for (const c of clauses) {
+      const value = recordAttr(r, c.field);
+      const holds = clauseHolds(value, c);
+      if (holds === false) {
+        return fail(`${describe(ex)}: record ${i + 1} (${recordId(r) ?? 'no id'}) breaks ${c.op}(${c.field},${c.values.join(',')})`, `${c.field} satisfying ${c.op}`, value);
+      }
+      if (holds === true) judged = true;
+    }
+  }
+  return judged ? pass : skip('no record to judge');
+}
+
+const gt: Rule = {
+  id: 'filter.gt',
+  family: 'sort-filter',
+  section: '§4.2',
+  level: 'documented',
+  statement: 'filter=gt(attr,v) returns only records with attr > v.',
+  check: (ctx) =>
+    // judges: every list GET answering 200 with a gt clause: every record's attr > v
+    judgeEach(listGets(ctx), 'no filtered read with gt', (ex) => recordsSatisfy(ex, (c) => c.op === 'gt')),
+};
+
+/** Records read so far, by path, field and value (timestamps by instant): linear in the records read. */
+class SeenRecords {
+  private readonly byKey = new Map<string, unknown[]>();
+  constructor(private readonly fields: readonly string[]) {}
+
+  private static key(path: string, field: string, value: string): string {
+    return JSON.stringify([path, field, isTimestampField(field) ? String(instantOf(value) ?? value) : value]);
+  }
+
+  add(ex: Exchange): void {
+    if (ex.response.status !== 200) return;
+    const path = pathOf(ex.request.url);
+    for (const r of asList(ex.json)?.data ?? []) {
+      for (const f of this.fields) {
+        const v = recordAttr(r, f);
+        if (typeof v !== 'string') continue;
+        const k = SeenRecords.key(path, f, v);
+        const list = this.byKey.get(k) ?? [];
+        list.push(r);
+        this.byKey.set(k, list);
+      }
+    }
+  }
+
+  equalTo(path: string, field: string, value: string): readonly unknown[] {
+    return this.byKey.get(SeenRecords.key(path, field, value)) ?? [];
+  }
+}
+
+/**
+ * A record seen earlier whose attr equals v (and that meets the other clauses) must be on the page
+ * when the page holds the whole filtered set, or when it is sorted by attr ascending from offset 0
+ * and reaches past v.
+ */
+function geIncludesEqual(ex: Exchange, seen: SeenRecords): Outcome {
+  const all = parsedClauses(listQuery(ex.request.url).filter);
+  const list = asList(ex.json);
+  const m = pageMeta(ex.json);
+  if (list === undefined || m.offset !== 0) return pass;
+  const ids = new Set(list.data.map(recordId));
+  const whole = m.resultsTotal === list.data.length && m.totalMethod === 'exact';
+  const sort = readSort(listQuery(ex.request.url).sort);
+  for (const c of all.filter((k) => k.op === 'ge')) {
+    const v = c.values[0] ?? '';
+    const pastV = sort?.field === c.field && sort.direction === 'asc' && list.data.some((r) => !sameValue(c.field, recordAttr(r, c.field) ?? v, v));
+    if (!whole && !pastV) continue;
+    for (const r of seen.equalTo(pathOf(ex.request.url), c.field, v)) {
+      const id = recordId(r);
+      if (id === undefined || ids.has(id)) continue;
+      if (all.every((k) => clauseHolds(recordAttr(r, k.field), k) !== false)) {
+        return fail(`${describe(ex)}: a record with ${c.field} equal to ${v} is left out`, `record ${id} included`, 'absent');
+      }
+    }
+  }
+  return pass;
+}
+
+const geClauses = (ex: Exchange): readonly FilterClause[] => parsedClauses(listQuery(ex.request.url).filter).filter((c) => c.op === 'ge');
+
+const ge: Rule = {
+  id: 'filter.ge',
+  family: 'sort-filter',
+  section: '§4.2',
+  level: 'documented',
+  statement: 'filter=ge(attr,v) returns only records with attr ≥ v, including those equal to v.',
+  check: (ctx) => {
+    // judges: every list GET answering 200 with a ge clause: every record's attr ≥ v; without writes or admin actions in ctx, a record with attr = v seen in an earlier read of the same path appears when the page (offset 0) holds the whole set or is sorted by attr and reaches past v
+    const reads = new Set(listGets(ctx).filter((ex) => geClauses(ex).length > 0));
+    if (reads.size === 0) return skip('no filtered read with ge');
+    const writes = ctx.exchanges.some(changesState);
+    const seen = new SeenRecords([...new Set([...reads].flatMap((ex) => geClauses(ex).map((c) => c.field)))]);
+    for (const ex of ctx.exchanges) {
+      if (reads.has(ex)) {
+        const o = recordsSatisfy(ex, (c) => c.op === 'ge');
+        if (o.status === 'fail') return o;
+        const inclusion = writes ? pass : geIncludesEqual(ex, seen);
+        if (inclusion.status === 'fail') return inclusion;
+      }
+      seen.add(ex);
+    }
+    return pass;
+  },
+};
+
+const OTHER_OPS = ['eq', 'like', 'ilike', 'in', 'lt', 'le', 'is_null', 'contains'];
+
+const operators: Rule = {
+  id: 'filter.operators',
+  family: 'sort-filter',
+  section: 'API-NOTES "Filter and sort grammar"',
+  level: 'assumed',
+  statement: 'eq, like, ilike, in, lt, le, is_null, contains hold on every returned record.',
+  check: (ctx) =>
+    // judges: every list GET answering 200 with an eq/like/ilike/in/lt/le/is_null/contains clause: every record satisfies it
+    judgeEach(listGets(ctx), 'no filtered read with eq, like, ilike, in, lt, le, is_null or contains', (ex) => recordsSatisfy(ex, (c) => OTHER_OPS.includes(c.op))),
+};
+
+const and: Rule = {
+  id: 'filter.and',
+  family: 'sort-filter',
+  section: '§4.2, §4.3',
+  level: 'assumed',
+  statement: 'clauses joined by `:` all hold on every returned record.',
+  check: (ctx) =>
+    // judges: every list GET answering 200 whose filter has two or more clauses: every record satisfies all of them
+    judgeEach(listGets(ctx), 'no read with several filter clauses', (ex) => recordsSatisfy(ex, (_c, all) => all.length >= 2)),
+};
+
+/** The results.total of the last unfiltered read of `path` in ctx, and its records. */
+function unfiltered(ctx: CheckContext, path: string): { total: number; records: readonly unknown[] } | undefined {
+  let found: { total: number; records: readonly unknown[] } | undefined;
+  for (const ex of listGets(ctx)) {
+    const total = pageMeta(ex.json).resultsTotal;
+    if (pathOf(ex.request.url) === path && listQuery(ex.request.url).filter === undefined && total !== undefined) found = { total, records: asList(ex.json)?.data ?? [] };
+  }
+  return found;
+}
+
+const resultsTotal: Rule = {
+  id: 'filter.results-total',
+  family: 'sort-filter',
+  section: '§2.3',
+  level: 'documented',
+  statement: 'with a filter, meta.results.total counts the filtered set, not all records.',
+  check: (ctx) =>
+    // judges: every filtered list GET answering 200: a short page (fewer than limit) has total = offset + count; with an unfiltered read of the same path (no writes or admin actions in ctx): total ≤ its total, and < it when that read shows a record the filter excludes
+    judgeEach(listGets(ctx), 'no filtered read', (ex) => {
+      const clauses = parsedClauses(listQuery(ex.request.url).filter);
+      const m = pageMeta(ex.json);
+      const n = asList(ex.json)?.data.length ?? 0;
+      if (clauses.length === 0 || m.resultsTotal === undefined || m.limit === undefined || m.offset === undefined || m.totalMethod !== 'exact') return skip('no filtered read with meta');
+      if (n < m.limit && (n > 0 || m.offset === 0) && m.resultsTotal !== m.offset + n) {
+        return fail(`${describe(ex)}: results.total of a short filtered page`, m.offset + n, m.resultsTotal);
+      }
+      const all = ctx.exchanges.some(changesState) ? undefined : unfiltered(ctx, pathOf(ex.request.url));
+      if (all === undefined) return pass;
+      if (m.resultsTotal > all.total) return fail(`${describe(ex)}: filtered results.total above the unfiltered one`, `at most ${all.total}`, m.resultsTotal);
+      const excluded = all.records.some((r) => clauses.some((c) => clauseHolds(recordAttr(r, c.field), c) === false));
+      return excluded && m.resultsTotal === all.total ? fail(`${describe(ex)}: results.total counts records the filter excludes`, `below ${all.total}`, m.resultsTotal) : pass;
+    }),
+};
+
+/** Filter attributes of the resources whose table API-NOTES.md gives. */
+const FILTERABLE: readonly { readonly path: RegExp; readonly fields: readonly string[] }[] = [
+  { path: /^\/v2\/accounts\/?$/, fields: ['id', 'created_at', 'updated_at', 'name', 'legal_name', 'registration_id', 'external_ref'] },
+];
+
+/** Why a filter is surely refused (unparseable, or an attribute outside a known table), or undefined. */
+function badFilter(ex: Exchange, text: string): string | undefined {
+  const parsed = parseFilterText(text);
+  if (!parsed.ok) return `unparseable filter: ${parsed.reason}`;
+  const table = FILTERABLE.find((f) => f.path.test(pathOf(ex.request.url)));
+  const unknown = table === undefined ? undefined : parsed.clauses.find((c) => !table.fields.includes(c.field));
+  return unknown === undefined ? undefined : `unknown filter attribute ${unknown.field}`;
+}
+
+const invalid400: Rule = {
+  id: 'filter.invalid-400',
+  family: 'sort-filter',
+  section: 'API-NOTES "Errors"',
+  level: 'assumed',
+  statement: 'an unparseable filter, unknown attribute or operator answers 400.',
+  check: (ctx) =>
+    // judges: every list GET whose filter does not parse (unknown operator, broken parentheses/quotes, arity) or names an attribute outside the accounts table on /v2/accounts: 400 + error array
+    judgeEach(ctx.exchanges, 'no read with an invalid filter', (ex) => {
+      const text = listQuery(ex.request.url).filter;
+      if (!isListRead(ex) || text === undefined || isAsideStatus(ex.response.status)) return skip('no filter');
+      const why = badFilter(ex, text);
+      return why === undefined ? skip('filter fine') : expectError(ex, 400, why);
+    }),
+};
+
+export const filterRules: readonly Rule[] = [gt, ge, operators, and, resultsTotal, invalid400];

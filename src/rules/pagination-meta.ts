@@ -1,0 +1,235 @@
+/**
+ * Pagination metadata and links (commerce-api.md §2.3; API-NOTES.md, "Response envelope of list
+ * endpoints"). Page arithmetic is judged only from each response's own meta, never from known data.
+ */
+import type { Exchange } from '../target/types.js';
+import {
+  asList,
+  at,
+  describe,
+  documentedListPath,
+  isGet,
+  judgeEach,
+  linkParam,
+  listQuery,
+  missingPageMembers,
+  pageMeta,
+  paginatedGets,
+  pathOf,
+  readLink,
+  requestedOffset,
+  wholeNumber,
+} from './inspect.js';
+import { fail, pass, skip, type Outcome, type Rule } from './types.js';
+
+const metaPresent: Rule = {
+  id: 'pagination.meta.present',
+  family: 'pagination',
+  section: '§2.3',
+  level: 'documented',
+  statement: 'every list response has numeric meta.page.limit, offset, current, total and meta.results.total.',
+  check: (ctx) =>
+    // judges: every non-empty list GET answering 200 (with meta, or on a paginated path): the five numeric members
+    judgeEach(paginatedGets(ctx), 'no non-empty list response', (ex) => {
+      if (asList(ex.json)?.data.length === 0) return skip('empty (pagination.meta.present-when-empty)');
+      const missing = missingPageMembers(ex.json);
+      return missing.length === 0 ? pass : fail(`${describe(ex)}: pagination members missing`, 'numeric meta.page.{limit,offset,current,total}, meta.results.total', missing);
+    }),
+};
+
+const metaPresentWhenEmpty: Rule = {
+  id: 'pagination.meta.present-when-empty',
+  family: 'pagination',
+  section: '§2.3',
+  level: 'documented',
+  statement: 'the same members are present when the result is empty.',
+  check: (ctx) =>
+    // judges: every empty list GET answering 200 (with meta, or on a paginated path): the five numeric members
+    judgeEach(paginatedGets(ctx), 'no empty list response', (ex) => {
+      if (asList(ex.json)?.data.length !== 0) return skip('not empty');
+      const missing = missingPageMembers(ex.json);
+      return missing.length === 0 ? pass : fail(`${describe(ex)}: pagination members missing on an empty result`, 'numeric meta.page.{limit,offset,current,total}, meta.results.total', missing);
+    }),
+};
+
+const offsetEcho: Rule = {
+  id: 'pagination.offset.echo',
+  family: 'pagination',
+  section: '§2.3',
+  level: 'documented',
+  statement: 'meta.page.offset equals the requested offset (0 without one).',
+  check: (ctx) =>
+    // judges: every list GET answering 200 with a whole-number page[offset] or none: meta.page.offset equals it (0 when absent)
+    judgeEach(paginatedGets(ctx), 'no list response', (ex) => {
+      const wanted = requestedOffset(ex.request.url);
+      const got = pageMeta(ex.json).offset;
+      if (wanted === undefined || got === undefined) return skip('offset not judgeable');
+      return got === wanted ? pass : fail(`${describe(ex)}: meta.page.offset`, wanted, got);
+    }),
+};
+
+const pageTotal: Rule = {
+  id: 'pagination.page.total',
+  family: 'pagination',
+  section: '§2.3',
+  level: 'documented',
+  statement: 'meta.page.total is the page count ceil(results.total / meta.page.limit) (0 when empty).',
+  check: (ctx) =>
+    // judges: every list GET answering 200: meta.page.total = ceil(meta.results.total / meta.page.limit)
+    judgeEach(paginatedGets(ctx), 'no list response', (ex) => {
+      const m = pageMeta(ex.json);
+      if (m.limit === undefined || m.limit <= 0 || m.resultsTotal === undefined || m.total === undefined) return skip('meta incomplete');
+      const expected = Math.ceil(m.resultsTotal / m.limit);
+      return m.total === expected ? pass : fail(`${describe(ex)}: meta.page.total for ${m.resultsTotal} results at ${m.limit} a page`, expected, m.total);
+    }),
+};
+
+const pageCurrent: Rule = {
+  id: 'pagination.page.current',
+  family: 'pagination',
+  section: 'API-NOTES "Response envelope"',
+  level: 'assumed',
+  statement: 'meta.page.current is floor(offset / limit) + 1 (1 when empty).',
+  check: (ctx) =>
+    // judges: every list GET answering 200: meta.page.current = floor(meta.page.offset / meta.page.limit) + 1 (1 also accepted when results.total is 0)
+    judgeEach(paginatedGets(ctx), 'no list response', (ex) => {
+      const m = pageMeta(ex.json);
+      if (m.limit === undefined || m.limit <= 0 || m.offset === undefined || m.current === undefined) return skip('meta incomplete');
+      const expected = Math.floor(m.offset / m.limit) + 1;
+      const ok = m.current === expected || (m.resultsTotal === 0 && m.current === 1);
+      return ok ? pass : fail(`${describe(ex)}: meta.page.current at offset ${m.offset}, limit ${m.limit}`, expected, m.current);
+    }),
+};
+
+const resultsTotal: Rule = {
+  id: 'pagination.results.total',
+  family: 'pagination',
+  section: '§2.3',
+  level: 'documented',
+  statement:
+    'meta.results.total is the number of records in the (filtered) set: walking the set visits that many; a page at offset o holds min(limit, total − o) records.',
+  check: (ctx) =>
+    // judges: every list GET answering 200 whose total_method is exact (or absent): record count = max(0, min(meta.page.limit, results.total − meta.page.offset))
+    judgeEach(paginatedGets(ctx), 'no list response with an exact total', (ex) => {
+      const m = pageMeta(ex.json);
+      const n = asList(ex.json)?.data.length;
+      if (m.limit === undefined || m.offset === undefined || m.resultsTotal === undefined || n === undefined) return skip('meta incomplete');
+      if (m.totalMethod !== 'exact') return skip(`total_method ${m.totalMethod}`);
+      const expected = Math.max(0, Math.min(m.limit, m.resultsTotal - m.offset));
+      return n === expected
+        ? pass
+        : fail(`${describe(ex)}: ${n} records at offset ${m.offset}, limit ${m.limit}, results.total ${m.resultsTotal}`, expected, n);
+    }),
+};
+
+const LINK_NAMES = ['current', 'first', 'last', 'next', 'prev'];
+
+const linksPresent: Rule = {
+  id: 'pagination.links.present',
+  family: 'pagination',
+  section: 'API-NOTES "Response envelope"',
+  level: 'assumed',
+  statement: 'links has current, first, last, next, prev (absolute URL or null).',
+  check: (ctx) =>
+    // judges: every list GET answering 200: links.{current,first,last,next,prev} each an absolute http(s) URL or null
+    judgeEach(paginatedGets(ctx), 'no list response', (ex) => {
+      const links = at(ex.json, 'links');
+      for (const name of LINK_NAMES) {
+        const link = readLink(links, name);
+        if (link.kind === 'missing') return fail(`${describe(ex)}: links.${name} missing`, 'absolute URL or null', 'missing');
+        if (link.kind === 'bad') return fail(`${describe(ex)}: links.${name} is not an absolute URL`, 'absolute URL or null', link.text.slice(0, 200));
+      }
+      return pass;
+    }),
+};
+
+/** The first disagreement between a response's links and its meta, or undefined. */
+function linksProblem(ex: Exchange): { what: string; expected: unknown; actual: unknown } | undefined {
+  const m = pageMeta(ex.json);
+  const links = at(ex.json, 'links');
+  if (m.limit === undefined || m.offset === undefined || m.resultsTotal === undefined) return undefined;
+  const { limit, offset, resultsTotal: total } = m;
+  const q = listQuery(ex.request.url);
+  const urls = new Map<string, URL>();
+  for (const name of LINK_NAMES) {
+    const link = readLink(links, name);
+    if (link.kind === 'url') urls.set(name, link.url);
+  }
+  const offsetOf = (url: URL): number | undefined => {
+    const raw = linkParam(url, 'page[offset]');
+    return raw === undefined ? 0 : wholeNumber(raw);
+  };
+  for (const [name, url] of urls) {
+    const l = wholeNumber(linkParam(url, 'page[limit]'));
+    if (l !== limit) return { what: `links.${name} page[limit]`, expected: limit, actual: linkParam(url, 'page[limit]') ?? 'absent' };
+    for (const kept of ['sort', 'filter'] as const) {
+      const wanted = q[kept];
+      if (wanted !== undefined && linkParam(url, kept) !== wanted) return { what: `links.${name} ${kept}`, expected: wanted, actual: linkParam(url, kept) ?? 'absent' };
+    }
+  }
+  const first = urls.get('first');
+  if (first !== undefined && offsetOf(first) !== 0) return { what: 'links.first page[offset]', expected: 0, actual: offsetOf(first) };
+  const current = urls.get('current');
+  if (current !== undefined && offsetOf(current) !== offset) return { what: 'links.current page[offset]', expected: offset, actual: offsetOf(current) };
+  const prev = urls.get('prev');
+  if (offset === 0 && prev !== undefined) return { what: 'links.prev on the first page', expected: null, actual: prev.href };
+  const prevOffset = prev === undefined ? undefined : offsetOf(prev);
+  if (prevOffset !== undefined && prevOffset >= offset) return { what: 'links.prev page[offset]', expected: `below ${offset}`, actual: prevOffset };
+  if (m.totalMethod !== 'exact') return undefined;
+  const next = urls.get('next');
+  const onLastPage = offset + limit >= total;
+  if (onLastPage && next !== undefined) return { what: 'links.next on the last page', expected: null, actual: next.href };
+  if (!onLastPage && (next === undefined || offsetOf(next) !== offset + limit)) {
+    return { what: 'links.next page[offset]', expected: offset + limit, actual: next === undefined ? null : offsetOf(next) };
+  }
+  const last = urls.get('last');
+  if (total > limit && last === undefined) return { what: 'links.last with several pages', expected: 'a URL', actual: null };
+  const lastOffset = last === undefined ? undefined : offsetOf(last);
+  if (lastOffset !== undefined && lastOffset > Math.max(0, total - 1)) return { what: 'links.last page[offset]', expected: `at most ${Math.max(0, total - 1)}`, actual: lastOffset };
+  return undefined;
+}
+
+const linksConsistent: Rule = {
+  id: 'pagination.links.consistent',
+  family: 'pagination',
+  section: 'API-NOTES "Response envelope"',
+  level: 'assumed',
+  statement:
+    'links agree with meta (parsed as URLs: first offset 0; next offset+limit or null on the last page; prev null on the first page; same limit; other query parameters kept).',
+  check: (ctx) =>
+    // judges: every list GET answering 200 with meta: links parsed as URLs agree with meta (limit, first 0, current, next, prev, last; sort/filter kept)
+    judgeEach(paginatedGets(ctx), 'no list response with meta', (ex): Outcome => {
+      if (pageMeta(ex.json).resultsTotal === undefined) return skip('meta incomplete');
+      const problem = linksProblem(ex);
+      return problem === undefined ? pass : fail(`${describe(ex)}: ${problem.what}`, problem.expected, problem.actual);
+    }),
+};
+
+const endpointsListed: Rule = {
+  id: 'pagination.endpoints.listed',
+  family: 'pagination',
+  section: '§4.2',
+  level: 'documented',
+  statement: 'each list endpoint the document names answers a paginated list (data array plus pagination meta).',
+  check: (ctx) =>
+    // judges: every GET answering 200 on a documented list path (API-NOTES paths table): data array plus numeric meta.page and meta.results
+    judgeEach(ctx.exchanges, 'no GET of a documented list endpoint', (ex) => {
+      const template = documentedListPath(pathOf(ex.request.url));
+      if (!isGet(ex) || ex.response.status !== 200 || template === undefined) return skip('not a documented list GET');
+      if (asList(ex.json) === undefined) return fail(`${describe(ex)} (${template}): no data array`, 'data array', typeof at(ex.json, 'data'));
+      const missing = missingPageMembers(ex.json);
+      return missing.length === 0 ? pass : fail(`${describe(ex)} (${template}): pagination meta missing`, 'numeric meta.page and meta.results.total', missing);
+    }),
+};
+
+export const paginationMetaRules = {
+  metaPresent,
+  metaPresentWhenEmpty,
+  offsetEcho,
+  pageTotal,
+  pageCurrent,
+  resultsTotal,
+  linksPresent,
+  linksConsistent,
+  endpointsListed,
+} as const;
