@@ -10,6 +10,7 @@ const commands: Readonly<Record<string, { summary: string; load: () => Promise<C
   record: { summary: 'record read-only exchanges from a live deployment', load: async () => (await import('./record.js')).record },
   diff: { summary: 'compare two targets or recordings rule by rule', load: async () => (await import('./diff.js')).diff },
   export: { summary: 'export accounts to CSV with the keyset pattern', load: async () => (await import('./export.js')).exportCommand },
+  mutation: { summary: 'prove the suite catches every deviation of the simulator', load: async () => (await import('./mutation.js')).mutation },
   rules: { summary: 'print the rule catalogue', load: async () => (await import('./rules.js')).rules },
   openapi: { summary: 'print an OpenAPI 3.1 document of the simulated surface', load: async () => (await import('./openapi.js')).openapi },
 };

@@ -120,7 +120,7 @@ function scenarioValidator(): ValidateFunction<RawScenario> {
   if (validator !== undefined) return validator;
   const schema: unknown = JSON.parse(readFileSync(new URL('../../schemas/scenario.schema.json', import.meta.url), 'utf8'));
   if (!isSchemaObject(schema)) throw new Error('schemas/scenario.schema.json is not a JSON Schema object');
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false });
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
   validator = ajv.compile<RawScenario>(schema);
   return validator;
@@ -222,7 +222,8 @@ function pointerPath(pointer: string): (string | number)[] {
 }
 
 /**
- * Keeps what a person can act on: a combinator that carries an `x-message` speaks for its branches,
+ * Keeps what a person can act on: a combinator that carries an `x-message` speaks for its branches
+ * (matched by schema path, so such branches are written inline in the schema, not by $ref),
  * `if` branches and property-name errors are folded into one line each.
  */
 function usefulErrors(errors: readonly ErrorObject[]): Problem[] {
@@ -241,6 +242,8 @@ function usefulErrors(errors: readonly ErrorObject[]): Problem[] {
       if (custom !== undefined) for (const o of errors) if (/\/(then|else)\//.test(o.schemaPath.slice(parent.length)) && o.schemaPath.startsWith(parent)) dropped.add(o);
     } else if (e.keyword === 'not' && custom !== undefined) {
       messages.set(e, custom);
+    } else if (e.keyword === 'pattern' && custom !== undefined) {
+      messages.set(e, e.propertyName === undefined ? `${custom}, got ${shown(e.data)}` : `name '${e.propertyName}' ${custom}`);
     } else if (e.keyword === 'propertyNames') {
       dropped.add(e); // the inner error names the property
     }
@@ -250,7 +253,7 @@ function usefulErrors(errors: readonly ErrorObject[]): Problem[] {
 
 function toProblem(e: ErrorObject, custom: string | undefined): Problem {
   const path = pointerPath(e.instancePath);
-  if (custom !== undefined) return { path, message: custom };
+  if (custom !== undefined) return { path: e.propertyName === undefined ? path : [...path, e.propertyName], message: custom };
   const params: Record<string, unknown> = e.params;
   if (e.propertyName !== undefined) return { path: [...path, e.propertyName], message: `name '${e.propertyName}' ${e.message ?? 'is not allowed'}` };
   switch (e.keyword) {

@@ -7,6 +7,8 @@
 import {
   ANY_TEMPLATE,
   DEFAULT_MAX_PAGES,
+  TAG_SIM_ONLY,
+  TAG_WRITES,
   templateRefs,
   type Assertion,
   type ExchangeSpec,
@@ -115,7 +117,7 @@ export function normalise(raw: RawScenario, ctx: NormaliseContext): { scenario: 
     rules.forEach((id, j) => checkRule(id, [...at, 'rules', j]));
     const defaultRule = rules[0] ?? raw.rules[0] ?? '';
     const exchange = (item: { request: RawRequest; expect?: RawExpect; capture?: Record<string, string> }, base: DocPath): ExchangeSpec => {
-      checkCaptures([item.request, item.expect], base, captured, problems);
+      checkCaptures({ request: item.request, expect: item.expect }, base, captured, problems);
       const expect = expectations(item.expect, defaultRule, [...base, 'expect'], problems, checkRule);
       const capture = Object.entries(item.capture ?? {}).map(([name, path]) => ({ name, path }));
       for (const c of capture) captured.add(c.name);
@@ -123,7 +125,7 @@ export function normalise(raw: RawScenario, ctx: NormaliseContext): { scenario: 
     };
     const base = { name: s.name, line: ctx.lineOf(at), rules };
     if (s.walk !== undefined) {
-      checkCaptures([s.walk], [...at, 'walk'], captured, problems);
+      checkCaptures(s.walk, [...at, 'walk'], captured, problems);
       return { ...base, kind: 'walk', walk: walk(s.walk) };
     }
     if (s.sequence !== undefined) {
@@ -137,6 +139,7 @@ export function normalise(raw: RawScenario, ctx: NormaliseContext): { scenario: 
     return { ...base, kind: 'sequence', items: [] };
   });
 
+  checkWriteTag(raw, problems);
   const scenario: Scenario = {
     name: raw.name,
     file: ctx.file,
@@ -146,6 +149,28 @@ export function normalise(raw: RawScenario, ctx: NormaliseContext): { scenario: 
     steps,
   };
   return { scenario, problems };
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Read-only by default against live targets rests on the `writes` tag, so a request that may change
+ * data (any method but GET/HEAD/OPTIONS, the token endpoint aside) needs it, or `sim-only`.
+ */
+function checkWriteTag(raw: RawScenario, problems: Problem[]): void {
+  const tags = raw.tags ?? [];
+  if (tags.includes(TAG_WRITES) || tags.includes(TAG_SIM_ONLY)) return;
+  raw.steps.forEach((s, i) => {
+    const requests: [RawRequest, DocPath][] = [];
+    if (s.request !== undefined) requests.push([s.request, ['steps', i, 'request', 'method']]);
+    s.sequence?.forEach((item, j) => requests.push([item.request, ['steps', i, 'sequence', j, 'request', 'method']]));
+    if (s.walk?.between_pages !== undefined) requests.push([s.walk.between_pages.request, ['steps', i, 'walk', 'between_pages', 'request', 'method']]);
+    for (const [r, path] of requests) {
+      if (!READS.has(r.method) && !r.path.startsWith('/oauth/')) {
+        problems.push({ path, message: `a ${r.method} request may change data: tag the scenario '${TAG_WRITES}' (or '${TAG_SIM_ONLY}')` });
+      }
+    }
+  });
 }
 
 function request(r: RawRequest): RequestSpec {
@@ -243,10 +268,14 @@ function checkTemplates(value: unknown, path: DocPath, problems: Problem[]): voi
   }
 }
 
-function checkCaptures(values: readonly unknown[], path: DocPath, captured: ReadonlySet<string>, problems: Problem[]): void {
-  for (const ref of templateRefs(values)) {
-    if (ref.scope === 'captures' && !captured.has(ref.name)) {
-      problems.push({ path, message: `reads captures.${ref.name}, which no earlier step captures` });
+function checkCaptures(value: unknown, path: DocPath, captured: ReadonlySet<string>, problems: Problem[]): void {
+  if (typeof value === 'string') {
+    for (const ref of templateRefs(value)) {
+      if (ref.scope === 'captures' && !captured.has(ref.name)) problems.push({ path, message: `reads captures.${ref.name}, which no earlier step captures` });
     }
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => checkCaptures(v, [...path, i], captured, problems));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) checkCaptures(v, [...path, k], captured, problems);
   }
 }

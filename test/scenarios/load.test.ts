@@ -1,0 +1,170 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadScenarios, parseScenarioText, ScenarioError } from '../../src/scenarios/load.js';
+
+const known = new Set(['create.status.201', 'create.response.fields', 'pagination.offset.records', 'large-data.keyset.id']);
+const options = { ruleExists: (id: string) => known.has(id) };
+
+const GOOD = `name: create answers 201
+rules: [create.status.201, create.response.fields]
+tags: [writes]
+steps:
+  - name: create a profile
+    request:
+      method: POST
+      path: /v2/authentication-realms/\${{ vars.realm_id }}/user-authentication-info
+      query: { "page[limit]": 5 }
+      headers: { Content-Type: application/json }
+      body: { data: { type: x, password: "12345678" } }
+    expect:
+      status: [200, 201]
+      json:
+        - { path: $.data.type, equals: x, exists: true }
+      schema: password-profile-info
+    rules: [create.response.fields]
+    capture: { last_id: $.data.id }
+  - name: read it back
+    request: { method: GET, path: "/v2/x/\${{ captures.last_id }}", auth: none }
+    expect: { status: 200, rule: create.status.201 }
+  - name: walk
+    walk: { path: /v2/accounts, mode: keyset-id, limit: 7 }
+    rules: [large-data.keyset.id]
+`;
+
+function problemsOf(text: string) {
+  return parseScenarioText(text, 'bad.yaml', options).problems.map((p) => `${p.file}:${p.line}: ${p.yamlPath}: ${p.message}`);
+}
+
+describe('parseScenarioText', () => {
+  it('normalises a valid scenario into tagged unions', () => {
+    const { scenarios, problems } = parseScenarioText(GOOD, 'good.yaml', options);
+    expect(problems).toEqual([]);
+    const [s] = scenarios;
+    expect(s?.name).toBe('create answers 201');
+    expect(s?.tags).toEqual(['writes']);
+    const [create, read, walk] = s?.steps ?? [];
+    expect(create?.kind).toBe('request');
+    if (create?.kind !== 'request') throw new Error('unreachable');
+    expect(create.line).toBe(5);
+    expect(create.exchange.request.headers).toEqual({ 'content-type': 'application/json' });
+    expect(create.exchange.request.query).toEqual([['page[limit]', 5]]);
+    expect(create.exchange.expect.status).toEqual([200, 201]);
+    expect(create.exchange.expect.rule).toBe('create.response.fields'); // the step's first rule
+    expect(create.exchange.expect.json.map((j) => j.assertion.op)).toEqual(['equals', 'exists']);
+    expect(create.exchange.capture).toEqual([{ name: 'last_id', path: '$.data.id' }]);
+    if (read?.kind !== 'request') throw new Error('unreachable');
+    expect(read.exchange.request.auth).toBe('none');
+    expect(read.exchange.expect.rule).toBe('create.status.201');
+    expect(walk).toMatchObject({ kind: 'walk', walk: { mode: 'keyset-id', limit: 7, maxPages: 1000 } });
+  });
+
+  it('defaults expectation attribution to the scenario first rule when the step names none', () => {
+    const text = `name: n\nrules: [create.status.201]\nsteps:\n  - name: s\n    request: { method: GET, path: /v2/accounts }\n    expect: { status: 200 }\n`;
+    const step = parseScenarioText(text, 'f.yaml', options).scenarios[0]?.steps[0];
+    expect(step?.kind === 'request' ? step.exchange.expect.rule : undefined).toBe('create.status.201');
+  });
+
+  it('reports a bad method with file, line and YAML path', () => {
+    const text = GOOD.replace('method: POST', 'method: FETCH');
+    expect(problemsOf(text)).toEqual([
+      'bad.yaml:7: steps[0].request.method: must be one of ["GET","HEAD","POST","PUT","PATCH","DELETE","OPTIONS"], got "FETCH"',
+    ]);
+  });
+
+  it('points an unknown member at its own line and lists the allowed ones', () => {
+    const text = GOOD.replace('    rules: [create.response.fields]\n', '    rules: [create.response.fields]\n    retry: 3\n');
+    const [p] = problemsOf(text);
+    expect(p).toMatch(/^bad\.yaml:18: steps\[0\]\.retry: unknown member 'retry' \(allowed: name, rules, request/);
+  });
+
+  it('says a step needs exactly one of request, sequence, walk', () => {
+    const text = `name: n\nrules: [create.status.201]\nsteps:\n  - name: nothing to do\n`;
+    expect(problemsOf(text)).toEqual(['bad.yaml:4: steps[0]: a step has exactly one of request, sequence, walk']);
+  });
+
+  it('reports a missing member, a bad status and an unknown rule id', () => {
+    const text = `rules: [no.such-rule]\nsteps:\n  - name: s\n    request: { method: GET, path: /x }\n    expect: { status: 999 }\n`;
+    expect(problemsOf(text)).toEqual([
+      "bad.yaml:1: (document): missing member 'name'",
+      'bad.yaml:5: steps[0].expect.status: status is an HTTP status (100..599) or a list of them',
+    ]);
+    const unknownRule = `name: n\nrules: [create.status.201]\nsteps:\n  - name: s\n    rules: [no.such-rule]\n    request: { method: GET, path: /x }\n`;
+    expect(problemsOf(unknownRule)).toEqual([
+      "bad.yaml:5: steps[0].rules[0]: unknown rule id 'no.such-rule' (see docs/rule-ids.md or `commerce-sim rules`)",
+    ]);
+  });
+
+  it('rejects unknown templates, captures read before they exist and bad regular expressions', () => {
+    const text = [
+      'name: n',
+      'rules: [create.status.201]',
+      'steps:',
+      '  - name: s',
+      '    request: { method: GET, path: "/x/${{ env.HOME }}/${{ captures.later }}" }',
+      '    expect:',
+      '      json: [{ path: $.a, matches: "([a-z" }]',
+      '    capture: { later: $.id }',
+    ].join('\n');
+    expect(problemsOf(text)).toEqual([
+      "bad.yaml:5: steps[0].request.path: unknown template '${{ env.HOME }}': write ${{ vars.NAME }} or ${{ captures.NAME }}",
+      'bad.yaml:5: steps[0].request.path: reads captures.later, which no earlier step captures',
+      expect.stringMatching(/^bad\.yaml:7: steps\[0\]\.expect\.json\[0\]\.matches: not a regular expression/),
+    ]);
+  });
+
+  it('requires the writes (or sim-only) tag on a scenario whose requests may change data', () => {
+    const text = GOOD.replace('tags: [writes]\n', '');
+    expect(problemsOf(text)).toEqual(["bad.yaml:6: steps[0].request.method: a POST request may change data: tag the scenario 'writes' (or 'sim-only')"]);
+    const token = `name: t\nrules: [create.status.201]\nsteps:\n  - name: s\n    request: { method: POST, path: /oauth/access_token, raw: grant_type=implicit }\n`;
+    expect(problemsOf(token)).toEqual([]);
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const [p] = problemsOf('name: n\nrules: [a.b\nsteps: {');
+    expect(p).toMatch(/^bad\.yaml:\d+: \(yaml\): /);
+  });
+
+  it('reads several documents from one file', () => {
+    const one = `name: a\nrules: [create.status.201]\nsteps:\n  - name: s\n    request: { method: GET, path: /x }\n`;
+    const { scenarios } = parseScenarioText(`${one}---\n${one.replace('name: a', 'name: b')}`, 'f.yaml', options);
+    expect(scenarios.map((s) => [s.name, s.line])).toEqual([['a', 1], ['b', 7]]);
+  });
+});
+
+describe('loadScenarios', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scenarios-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const scenario = (name: string) => `name: ${name}\nrules: [create.status.201]\nsteps:\n  - name: s\n    request: { method: GET, path: /x }\n`;
+
+  it('walks directories recursively in sorted order, labelling files relative to cwd', async () => {
+    await mkdir(join(dir, 'b'), { recursive: true });
+    await writeFile(join(dir, 'b', 'z.yaml'), scenario('bz'));
+    await writeFile(join(dir, 'a.yml'), scenario('a'));
+    await writeFile(join(dir, 'c.yaml'), scenario('c'));
+    await writeFile(join(dir, 'notes.txt'), 'ignored');
+    const loaded = await loadScenarios([dir], { ...options, cwd: dir });
+    expect(loaded.map((s) => [s.file, s.name])).toEqual([['a.yml', 'a'], ['b/z.yaml', 'bz'], ['c.yaml', 'c']]);
+  });
+
+  it('fails with SCENARIO_INVALID naming the file and line', async () => {
+    await writeFile(join(dir, 'bad.yaml'), 'name: x\nrules: [create.status.201]\nsteps:\n  - name: s\n    request: { method: GET }\n');
+    const error = await loadScenarios([dir], { ...options, cwd: dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScenarioError);
+    expect(error).toMatchObject({ code: 'SCENARIO_INVALID', message: "bad.yaml:5: steps[0].request: missing member 'path'" });
+  });
+
+  it('rejects duplicate scenario names and empty inputs', async () => {
+    await writeFile(join(dir, 'a.yaml'), scenario('same'));
+    await writeFile(join(dir, 'b.yaml'), scenario('same'));
+    await expect(loadScenarios([dir], { ...options, cwd: dir })).rejects.toThrow("b.yaml:1: name: duplicate scenario name 'same' (also in a.yaml:1)");
+    await expect(loadScenarios([join(dir, 'missing')], options)).rejects.toMatchObject({ code: 'SCENARIO_NOT_FOUND' });
+  });
+});
