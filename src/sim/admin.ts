@@ -1,14 +1,15 @@
 /** The simulator-wide admin operations (reseed, snapshot, restore); per-project ones live in the handlers. */
 import { apiError } from '../engine/errors.js';
 import { DATASET_PROFILES, type DatasetProfile } from '../store/datasets.js';
-import type { ProjectState } from '../store/project.js';
 import type { AdminOps } from './context.js';
 import { errors } from './respond.js';
 import type { Simulator, SimulatorOptions } from './simulator.js';
+import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 
 const bad = (detail: string) => errors([apiError('bad-request', detail)]);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isProfile = (v: unknown): v is DatasetProfile => DATASET_PROFILES.some((p) => p === v);
 
 export function createAdminOps(sim: Simulator): AdminOps {
   return {
@@ -27,7 +28,7 @@ export function createAdminOps(sim: Simulator): AdminOps {
       if (seed !== undefined && !isCount(seed)) return bad('seed must be a non-negative whole number');
       if (accounts !== undefined && (!isCount(accounts) || accounts > 2_000_000)) return bad('accounts must be a whole number from 0 to 2000000');
       if (burst !== undefined && (!isCount(burst) || burst < 1)) return bad('burst must be a positive whole number');
-      if (profile !== undefined && !DATASET_PROFILES.includes(profile as DatasetProfile)) return bad(`profile must be one of ${DATASET_PROFILES.join(', ')}`);
+      if (profile !== undefined && !isProfile(profile)) return bad(`profile must be one of ${DATASET_PROFILES.join(', ')}`);
       const nextCounts: Record<string, number> = {};
       if (counts !== undefined) {
         if (!isObject(counts)) return bad('counts must be an object of collection name to count');
@@ -41,29 +42,19 @@ export function createAdminOps(sim: Simulator): AdminOps {
         ...current,
         ...(isCount(accounts) ? { accounts } : {}),
         ...(counts !== undefined ? { counts: nextCounts } : {}),
-        ...(typeof profile === 'string' ? { profile: profile as DatasetProfile } : {}),
+        ...(isProfile(profile) ? { profile } : {}),
         ...(isCount(burst) ? { burst } : {}),
       };
       // A new seed would change tokens and the admin token; the dataset seed changes, the credentials stay.
       sim.reconfigure(isCount(seed) ? { ...next, datasetSeed: seed } : next);
       return undefined;
     },
-    snapshot: () => ({ version: 1, options: optionsView(sim.settings), projects: sim.projectIds().map((id) => sim.project(id).state()) }),
+    snapshot: () => takeSnapshot(sim),
     restore: (body) => {
-      if (!isObject(body) || body['version'] !== 1 || !Array.isArray(body['projects'])) return bad('Not a snapshot taken by GET /__sim/snapshot');
-      try {
-        for (const p of body['projects']) {
-          if (!isObject(p) || typeof p['clientId'] !== 'string') return bad('Not a snapshot taken by GET /__sim/snapshot');
-          sim.project(p['clientId']).restore(p as unknown as ProjectState);
-        }
-      } catch {
-        return bad('The snapshot could not be restored: it is malformed');
-      }
+      const snapshot = readSnapshot(body);
+      if (snapshot === undefined) return bad('Not a snapshot taken by GET /__sim/snapshot');
+      restoreSnapshot(sim, snapshot);
       return undefined;
     },
   };
-}
-
-function optionsView(o: SimulatorOptions): Record<string, unknown> {
-  return { seed: o.seed, accounts: o.accounts, counts: o.counts, profile: o.profile, burst: o.burst };
 }

@@ -28,6 +28,11 @@ export class Router<H> {
     return this;
   }
 
+  /** Every route in the order added (the OpenAPI document is generated from them). */
+  entries(): readonly RouteEntry<H>[] {
+    return this.routes.map(({ method, template, handler }) => ({ method, template, handler }));
+  }
+
   match(method: string, path: string): RouteResult<H> {
     const hit = this.exact.get(`${method} ${path}`);
     if (hit !== undefined) return { kind: 'match', handler: hit, params: {} };

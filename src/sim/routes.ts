@@ -3,7 +3,7 @@
  * resource table (store/resources.ts); everything else is listed here by hand.
  */
 import { deviates, type Deviations } from '../engine/deviations.js';
-import { listResources } from '../store/resources.js';
+import { accounts, listResources, passwordProfileInfo, realms, userAuthenticationInfo, type ResourceDef } from '../store/resources.js';
 import type { Handler } from './context.js';
 import { Router } from './router.js';
 import { servePage } from './handlers/lists.js';
@@ -13,8 +13,14 @@ import { getSettings, putSettings } from './handlers/settings.js';
 import { getRealm, getUserAuthenticationInfo, listRealms, listUserAuthenticationInfo } from './handlers/auth-objects.js';
 import { adminRoutes } from './handlers/admin.js';
 
+/** What a route does, so the OpenAPI document (src/sim/openapi.ts) is generated from this table. */
+export type RouteOp = 'list' | 'create' | 'get' | 'update' | 'delete' | 'settings' | 'admin';
+
 export interface RouteSpec {
   readonly handler: Handler;
+  readonly op: RouteOp;
+  /** The resource a list/create/get/update/delete route serves. */
+  readonly resource?: ResourceDef;
   readonly auth: 'bearer' | 'admin';
   /** Writes need a read-write token (§5, API-NOTES.md "Token endpoint"). */
   readonly write: boolean;
@@ -26,36 +32,36 @@ const PROFILE_INFO = '/v2/authentication-realms/:realm/user-authentication-info/
 
 export function buildRouter(deviations: Deviations): Router<RouteSpec> {
   const router = new Router<RouteSpec>();
-  const read = (handler: Handler): RouteSpec => ({ handler, auth: 'bearer', write: false });
-  const write = (handler: Handler): RouteSpec => ({ handler, auth: 'bearer', write: true });
+  const read = (handler: Handler, op: RouteOp, resource?: ResourceDef): RouteSpec => ({ handler, op, ...(resource ? { resource } : {}), auth: 'bearer', write: false });
+  const write = (handler: Handler, op: RouteOp, resource?: ResourceDef): RouteSpec => ({ handler, op, ...(resource ? { resource } : {}), auth: 'bearer', write: true });
 
-  router.add('POST', PROFILE_INFO, { ...write(createProfileInfo), createsProfileInfo: true });
-  router.add('GET', PROFILE_INFO, read(listProfileInfo));
-  router.add('GET', `${PROFILE_INFO}/:id`, read(getProfileInfo));
-  router.add('PUT', `${PROFILE_INFO}/:id`, write(updateProfileInfo));
-  router.add('DELETE', `${PROFILE_INFO}/:id`, write(deleteProfileInfo));
+  router.add('POST', PROFILE_INFO, { ...write(createProfileInfo, 'create', passwordProfileInfo), createsProfileInfo: true });
+  router.add('GET', PROFILE_INFO, read(listProfileInfo, 'list', passwordProfileInfo));
+  router.add('GET', `${PROFILE_INFO}/:id`, read(getProfileInfo, 'get', passwordProfileInfo));
+  router.add('PUT', `${PROFILE_INFO}/:id`, write(updateProfileInfo, 'update', passwordProfileInfo));
+  router.add('DELETE', `${PROFILE_INFO}/:id`, write(deleteProfileInfo, 'delete', passwordProfileInfo));
 
-  router.add('GET', '/v2/authentication-realms', read(listRealms));
-  router.add('GET', '/v2/authentication-realms/:realm', read(getRealm));
-  router.add('GET', '/v2/authentication-realms/:realm/user-authentication-info', read(listUserAuthenticationInfo));
-  router.add('GET', '/v2/authentication-realms/:realm/user-authentication-info/:uai', read(getUserAuthenticationInfo));
+  router.add('GET', '/v2/authentication-realms', read(listRealms, 'list', realms));
+  router.add('GET', '/v2/authentication-realms/:realm', read(getRealm, 'get', realms));
+  router.add('GET', '/v2/authentication-realms/:realm/user-authentication-info', read(listUserAuthenticationInfo, 'list', userAuthenticationInfo));
+  router.add('GET', '/v2/authentication-realms/:realm/user-authentication-info/:uai', read(getUserAuthenticationInfo, 'get', userAuthenticationInfo));
 
-  router.add('GET', '/v2/settings', read(getSettings));
-  router.add('PUT', '/v2/settings', write(putSettings));
+  router.add('GET', '/v2/settings', read(getSettings, 'settings'));
+  router.add('PUT', '/v2/settings', write(putSettings, 'settings'));
 
-  router.add('POST', '/v2/accounts', write(createAccount));
-  router.add('GET', '/v2/accounts/:id', read(getAccount));
-  router.add('PUT', '/v2/accounts/:id', write(updateAccount));
-  router.add('DELETE', '/v2/accounts/:id', write(deleteAccount));
+  router.add('POST', '/v2/accounts', write(createAccount, 'create', accounts));
+  router.add('GET', '/v2/accounts/:id', read(getAccount, 'get', accounts));
+  router.add('PUT', '/v2/accounts/:id', write(updateAccount, 'update', accounts));
+  router.add('DELETE', '/v2/accounts/:id', write(deleteAccount, 'delete', accounts));
 
   for (const resource of listResources) {
     for (const template of resource.paths) {
       // §9 deviation: one documented /v2 path moved off /v2.
       const path = template === '/v2/files' && deviates(deviations, 'versioning.v2-prefix') ? '/files' : template;
-      router.add('GET', path, read((ctx) => servePage(ctx, { resource, collection: ctx.project.list(resource), selfPrefix: `${ctx.baseUrl}${ctx.path}/` })));
+      router.add('GET', path, read((ctx) => servePage(ctx, { resource, collection: ctx.project.list(resource), selfPrefix: `${ctx.baseUrl}${ctx.path}/` }), 'list', resource));
     }
   }
 
-  for (const [method, path, handler] of adminRoutes) router.add(method, path, { handler, auth: 'admin', write: false });
+  for (const [method, path, handler] of adminRoutes) router.add(method, path, { handler, op: 'admin', auth: 'admin', write: false });
   return router;
 }

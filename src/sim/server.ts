@@ -68,6 +68,9 @@ export function createSimServer(sim: Simulator): Server {
   return server;
 }
 
+/** How long close() waits for requests in flight before cutting their connections. */
+const CLOSE_GRACE_MS = 2_000;
+
 export interface RunningServer {
   readonly server: Server;
   readonly baseUrl: string;
@@ -92,7 +95,13 @@ export async function listen(sim: Simulator, port: number, host: string): Promis
     port: address.port,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // A client holding a request open must not hold the shutdown: what is left is cut after a grace period.
+        const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        cut.unref();
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };

@@ -13,6 +13,17 @@ export interface Random {
   /** `bytes` random bytes as lowercase hex. */
   hex(bytes: number): string;
   pick<T>(items: readonly T[]): T;
+  /** The generator's position, so a snapshot can resume the same sequence (admin snapshot/restore). */
+  save(): RandomState;
+  /** Resume from a saved position. */
+  load(state: RandomState): void;
+}
+
+/** The four 32-bit words of sfc32. */
+export type RandomState = readonly [number, number, number, number];
+
+export function isRandomState(value: unknown): value is RandomState {
+  return Array.isArray(value) && value.length === 4 && value.every((v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff);
 }
 
 function splitmix32(seed: number): () => number {
@@ -66,6 +77,10 @@ export function createRandom(seed: number): Random {
       const item = items[random.int(items.length)];
       if (item === undefined) throw new RangeError('pick from an empty list');
       return item;
+    },
+    save: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0],
+    load: (state) => {
+      [a, b, c, d] = state;
     },
   };
   return random;

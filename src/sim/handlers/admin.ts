@@ -4,6 +4,7 @@
  * Per-project operations name the project with `?client_id=` (default: the simulator's own client id).
  */
 import { apiError } from '../../engine/errors.js';
+import { adversityView, parseAdversityPatch } from '../../store/adversity-profiles.js';
 import type { Handler } from '../context.js';
 import { errors, json, parseBody } from '../respond.js';
 
@@ -52,24 +53,16 @@ const settings: Handler = (ctx) => {
   return json(200, { data: { client_id: ctx.project.options.clientId, ...ctx.project.settings } });
 };
 
+const adversityState: Handler = (ctx) => json(200, { data: { client_id: ctx.project.options.clientId, ...adversityView(ctx.project.adversity) } });
+
+/** Switch §4.3's traps on and off (src/store/adversity-profiles.ts holds the wire names and their checks). */
 const adversity: Handler = (ctx) => {
   const body = objectBody(ctx.req.body);
   if (!body.ok) return body.response;
-  const a = ctx.project.adversity;
-  const v = body.value;
-  const window = v['consistency_window_ms'];
-  const updates = v['updates_per_read'];
-  const share = v['rate_limit_share'];
-  const retry = v['retry_after_seconds'];
-  if (window !== undefined && !isCount(window)) return bad('consistency_window_ms must be a non-negative whole number');
-  if (updates !== undefined && !isCount(updates)) return bad('updates_per_read must be a non-negative whole number');
-  if (share !== undefined && (typeof share !== 'number' || share < 0 || share > 1)) return bad('rate_limit_share must be a number from 0 to 1');
-  if (retry !== undefined && !isCount(retry)) return bad('retry_after_seconds must be a non-negative whole number');
-  if (isCount(window)) a.consistencyWindowMs = window;
-  if (isCount(updates)) a.updatesPerRead = updates;
-  if (typeof share === 'number') a.rateLimitShare = share;
-  if (isCount(retry)) a.retryAfterSeconds = retry;
-  return json(200, { data: { client_id: ctx.project.options.clientId, consistency_window_ms: a.consistencyWindowMs, updates_per_read: a.updatesPerRead, rate_limit_share: a.rateLimitShare, retry_after_seconds: a.retryAfterSeconds } });
+  const patch = parseAdversityPatch(body.value);
+  if (!patch.ok) return bad(patch.message);
+  Object.assign(ctx.project.adversity, patch.value);
+  return json(200, { data: { client_id: ctx.project.options.clientId, ...adversityView(ctx.project.adversity) } });
 };
 
 const snapshot: Handler = (ctx) => json(200, ctx.admin.snapshot());
@@ -86,6 +79,7 @@ export const adminRoutes: readonly (readonly [string, string, Handler])[] = [
   ['POST', '/__sim/seed', seed],
   ['POST', '/__sim/clock', clock],
   ['PUT', '/__sim/settings', settings],
+  ['GET', '/__sim/adversity', adversityState],
   ['PUT', '/__sim/adversity', adversity],
   ['GET', '/__sim/snapshot', snapshot],
   ['POST', '/__sim/restore', restore],

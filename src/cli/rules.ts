@@ -1,0 +1,44 @@
+/** `commerce-sim rules [--json]`: the rule catalogue (src/rules/catalogue.ts) with level and document section. */
+import { parseArgs } from 'node:util';
+import { catalogue } from '../rules/catalogue.js';
+import type { Rule } from '../rules/types.js';
+import { EXIT_OK, UsageError, type Command } from './io.js';
+
+const USAGE = `usage: commerce-sim rules [--json]
+
+Prints every rule: id, level (documented | assumed), section of the API document, statement.
+  --json   one JSON array of {id, family, level, section, statement}`;
+
+const COLUMNS = ['id', 'level', 'section', 'statement'] as const;
+
+/** An aligned table, one rule a line; the statement is last so long ones do not push columns. */
+export function rulesTable(rules: readonly Rule[]): string {
+  const rows = rules.map((r) => [r.id, r.level, r.section, r.statement]);
+  const widths = COLUMNS.map((c, i) => Math.max(c.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join(' | ')
+      .trimEnd();
+  const rule = widths.map((w, i) => '-'.repeat(i === widths.length - 1 ? Math.min(w, 40) : w)).join('-|-');
+  return [line(COLUMNS), rule, ...rows.map(line)].join('\n') + '\n';
+}
+
+export function rulesJson(rules: readonly Rule[]): string {
+  return JSON.stringify(rules.map(({ id, family, level, section, statement }) => ({ id, family, level, section, statement })), null, 2) + '\n';
+}
+
+export const rules: Command = async (argv, io) => {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT_OK;
+  }
+  io.stdout.write(values.json === true ? rulesJson(catalogue) : rulesTable(catalogue));
+  return EXIT_OK;
+};

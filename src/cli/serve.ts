@@ -1,0 +1,214 @@
+/**
+ * `commerce-sim serve`: the simulator over HTTP. Prints what a client needs (base URL, a ready bearer
+ * token, the seeded ids, the admin token, a curl line), or with --json the same as one JSON line.
+ * Stops on SIGINT/SIGTERM: closes the server, exit 0. This adapter is the only place real time
+ * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
+ */
+import { parseArgs } from 'node:util';
+import { DEVIATION_IDS } from '../engine/deviations.js';
+import { listen, type RunningServer } from '../sim/server.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
+import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
+import { resourceByName } from '../store/resources.js';
+import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+
+const USAGE = `usage: commerce-sim serve [options]
+
+  --port N            port to listen on (default 4747; 0 picks a free one)
+  --host H            address to listen on (default 127.0.0.1)
+  --seed N            seed of the data, ids and tokens (default ${DEFAULT_SEED})
+  --accounts N        number of seeded accounts (default 120)
+  --count NAME=N      seeded records of another collection (orders, files, customers, ...); repeatable
+  --dataset NAME|FILE a named dataset (default, shared-timestamps, ...) or a JSON/YAML dataset file
+  --deviate RULE      break one documented rule on purpose; repeatable (see \`commerce-sim rules\`)
+  --clock MODE        virtual (default: fixed start, one step per write) or wall (real time)
+  --clock-step MS     virtual clock step per write in ms (default 1000)
+  --client-id ID      client id of the printed token and of the admin API's default project
+  --json              print one JSON line instead of text (for scripts)`;
+
+export interface ServeOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly json: boolean;
+  readonly clientId: string;
+  readonly dataset?: string;
+  /** Everything but the dataset, which is resolved (maybe from a file) before starting. */
+  readonly simulator: Omit<SimulatorOptions, 'wallClock'>;
+}
+
+function whole(name: string, text: string, max: number): number {
+  if (!/^\d{1,10}$/.test(text) || Number(text) > max) throw new UsageError(`--${name} takes a whole number from 0 to ${max}, got '${text}'`);
+  return Number(text);
+}
+
+function parseCounts(entries: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const entry of entries) {
+    const eq = entry.indexOf('=');
+    const name = entry.slice(0, Math.max(0, eq));
+    if (eq <= 0 || resourceByName(name) === undefined) throw new UsageError(`--count takes NAME=N with NAME a seeded collection (accounts, orders, files, customers, ...), got '${entry}'`);
+    counts[name] = whole('count', entry.slice(eq + 1), 2_000_000);
+  }
+  return counts;
+}
+
+export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        accounts: { type: 'string' },
+        count: { type: 'string', multiple: true },
+        dataset: { type: 'string' },
+        deviate: { type: 'string', multiple: true },
+        clock: { type: 'string' },
+        'clock-step': { type: 'string' },
+        'client-id': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) return 'help';
+  const deviate = values.deviate ?? [];
+  const unknown = deviate.find((id) => !DEVIATION_IDS.includes(id));
+  if (unknown !== undefined) throw new UsageError(`--deviate takes a documented rule id, got '${unknown}'; one of: ${DEVIATION_IDS.join(', ')}`);
+  const clock = values.clock ?? 'virtual';
+  if (clock !== 'virtual' && clock !== 'wall') throw new UsageError(`--clock takes virtual or wall, got '${clock}'`);
+  const clientId = values['client-id'] ?? DEFAULT_CLIENT_ID;
+  if (clientId.length === 0) throw new UsageError('--client-id must not be empty');
+  const counts = parseCounts(values.count ?? []);
+  const stepMs = values['clock-step'] === undefined ? undefined : whole('clock-step', values['clock-step'], 86_400_000);
+  const simulator: Omit<SimulatorOptions, 'wallClock'> = {
+    seed: values.seed === undefined ? DEFAULT_SEED : whole('seed', values.seed, 0xffffffff),
+    ...(values.accounts === undefined ? {} : { accounts: whole('accounts', values.accounts, 2_000_000) }),
+    ...(Object.keys(counts).length > 0 ? { counts } : {}),
+    ...(deviate.length > 0 ? { deviate } : {}),
+    clock: { mode: clock, ...(stepMs === undefined ? {} : { stepMs }) },
+    defaultClientId: clientId,
+  };
+  return {
+    port: values.port === undefined ? 4747 : whole('port', values.port, 65_535),
+    host: values.host ?? '127.0.0.1',
+    json: values.json === true,
+    clientId,
+    ...(values.dataset === undefined ? {} : { dataset: values.dataset }),
+    simulator,
+  };
+}
+
+/** The dataset's profile, counts and adversity, under the explicit --accounts and --count. */
+function withDataset(options: ServeOptions['simulator'], dataset: ResolvedDataset | undefined): ServeOptions['simulator'] {
+  if (dataset === undefined) return options;
+  return {
+    ...options,
+    profile: dataset.profile,
+    ...(dataset.burst === undefined ? {} : { burst: dataset.burst }),
+    counts: { ...(dataset.counts ?? {}), ...(options.counts ?? {}) },
+    adversity: dataset.adversity,
+  };
+}
+
+/** What `serve` prints; the same members in text and in --json. */
+export interface ServeInfo {
+  readonly base_url: string;
+  readonly client_id: string;
+  readonly token: string;
+  readonly realm_id: string;
+  readonly user_authentication_info_id: string;
+  readonly password_profile_id: string;
+  readonly admin_token: string;
+  readonly seed: number;
+  readonly curl: string;
+}
+
+export function formatServeInfo(info: ServeInfo, json: boolean): string {
+  if (json) return `${JSON.stringify(info)}\n`;
+  const rows: [string, string][] = [
+    ['base URL', info.base_url],
+    ['bearer token', `${info.token}  (client id ${info.client_id}, read-write; any client id gets one at POST /oauth/access_token)`],
+    ['realm_id', info.realm_id],
+    ['user_authentication_info_id', info.user_authentication_info_id],
+    ['password_profile_id', info.password_profile_id],
+    ['admin token', `${info.admin_token}  (for /__sim/*)`],
+    ['seed', String(info.seed)],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return [`commerce-sim serving on ${info.base_url}`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`), '', `  try: ${info.curl}`, '', 'Ctrl-C to stop.', ''].join('\n');
+}
+
+export interface ServeSession {
+  readonly info: ServeInfo;
+  readonly server: RunningServer;
+}
+
+/** Parse nothing, print nothing: build the simulator, listen, and describe it. */
+export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'>, wallClock: () => number): Promise<ServeSession> {
+  let dataset: ResolvedDataset | undefined;
+  if (options.dataset !== undefined) {
+    try {
+      dataset = await resolveDataset(options.dataset, { cwd: io.cwd });
+    } catch (error) {
+      if (error instanceof DatasetError) throw new UsageError(`--dataset: ${error.message}`);
+      throw error;
+    }
+  }
+  const sim = new Simulator({ ...withDataset(options.simulator, dataset), wallClock });
+  const server = await listen(sim, options.port, options.host);
+  const token = sim.issueToken(options.clientId, 'read-write');
+  const ids = sim.seededIds();
+  const info: ServeInfo = {
+    base_url: server.baseUrl,
+    client_id: options.clientId,
+    token,
+    ...ids,
+    admin_token: sim.adminToken,
+    seed: sim.seed,
+    curl: `curl -H 'Authorization: Bearer ${token}' '${server.baseUrl}/v2/accounts?page[limit]=3'`,
+  };
+  return { info, server };
+}
+
+/** Resolves on the first SIGINT or SIGTERM, and removes its listeners. */
+function nextStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export const serve: Command = async (argv, io) => {
+  const options = parseServeArgs(argv);
+  if (options === 'help') {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT_OK;
+  }
+  let session: ServeSession;
+  try {
+    session = await startServer(options, io, () => Date.now());
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+    io.stderr.write(`commerce-sim serve: cannot listen on ${options.host}:${options.port}${typeof code === 'string' ? ` (${code})` : ''}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_USAGE;
+  }
+  const stopped = nextStopSignal();
+  io.stdout.write(formatServeInfo(session.info, options.json));
+  const signal = await stopped;
+  await session.server.close();
+  if (!options.json) io.stderr.write(`commerce-sim serve: ${signal}, stopped\n`);
+  return EXIT_OK;
+};

@@ -1,0 +1,159 @@
+/** The `rules`, `openapi` and `serve` commands, called in-process (no socket: `serve` itself is in test/e2e). */
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { openapi } from '../../src/cli/openapi.js';
+import { rules } from '../../src/cli/rules.js';
+import { formatServeInfo, parseServeArgs, type ServeInfo } from '../../src/cli/serve.js';
+import { UsageError, type CliIo } from '../../src/cli/io.js';
+import { DEVIATION_IDS } from '../../src/engine/deviations.js';
+import { catalogue } from '../../src/rules/catalogue.js';
+import { at, parseJson } from './helpers.js';
+
+function capture(): { io: CliIo; out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  const sink = (append: (s: string) => void) =>
+    new Writable({
+      write(chunk: Buffer | string, _enc, done) {
+        append(chunk.toString());
+        done();
+      },
+    });
+  return { io: { stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), env: {}, cwd: process.cwd() }, out: () => out, err: () => err };
+}
+
+describe('commerce-sim rules', () => {
+  it('prints an aligned table: a header, a rule line, one line per rule', async () => {
+    const c = capture();
+    expect(await rules([], c.io)).toBe(0);
+    const lines = c.out().trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^id\s+\| level\s+\| section\s+\| statement$/);
+    expect(lines).toHaveLength(catalogue.length + 2);
+    const bar = (line: string) => [...line.matchAll(/ \| /g)].map((m) => m.index);
+    const header = bar(lines[0] ?? '');
+    for (const line of lines.slice(2)) expect(bar(line).slice(0, 3)).toEqual(header);
+    for (const rule of catalogue) expect(c.out()).toContain(rule.id);
+  });
+
+  it('--json prints the catalogue as one JSON array', async () => {
+    const c = capture();
+    expect(await rules(['--json'], c.io)).toBe(0);
+    const parsed = parseJson(c.out());
+    expect(Array.isArray(parsed)).toBe(true);
+    expect(parsed).toEqual(catalogue.map(({ id, family, level, section, statement }) => ({ id, family, level, section, statement })));
+  });
+
+  it('every deviation id is a documented rule of the catalogue', () => {
+    for (const id of DEVIATION_IDS) expect(catalogue.find((r) => r.id === id)?.level, id).toBe('documented');
+  });
+
+  it('refuses unknown options', async () => {
+    await expect(rules(['--yaml'], capture().io)).rejects.toBeInstanceOf(UsageError);
+  });
+});
+
+describe('commerce-sim openapi', () => {
+  it('prints the OpenAPI document as JSON, with the server URL asked for', async () => {
+    const c = capture();
+    expect(await openapi(['--server', 'http://localhost:9000'], c.io)).toBe(0);
+    const doc = parseJson(c.out());
+    expect(at(doc, 'openapi')).toBe('3.1.0');
+    expect(at(doc, 'servers.0.url')).toBe('http://localhost:9000');
+  });
+
+  it('is byte-identical from run to run', async () => {
+    const a = capture();
+    const b = capture();
+    await openapi([], a.io);
+    await openapi([], b.io);
+    expect(b.out()).toBe(a.out());
+  });
+
+  it('refuses a server that is not a URL', async () => {
+    await expect(openapi(['--server', 'nope'], capture().io)).rejects.toBeInstanceOf(UsageError);
+  });
+});
+
+describe('commerce-sim serve: options', () => {
+  it('defaults: 127.0.0.1:4747, seed 42, virtual clock, the default client id', () => {
+    expect(parseServeArgs([])).toEqual({
+      port: 4747,
+      host: '127.0.0.1',
+      json: false,
+      clientId: 'commerce-sim',
+      simulator: { seed: 42, clock: { mode: 'virtual' }, defaultClientId: 'commerce-sim' },
+    });
+  });
+
+  it('reads every option', () => {
+    const parsed = parseServeArgs([
+      '--port', '0', '--host', '::1', '--seed', '7', '--accounts', '1000', '--count', 'orders=20000', '--count', 'files=3',
+      '--dataset', 'shared-timestamps', '--deviate', 'filter.gt', '--deviate', 'create.status.201', '--clock', 'wall', '--clock-step', '5',
+      '--client-id', 'ci-suite', '--json',
+    ]);
+    expect(parsed).toEqual({
+      port: 0,
+      host: '::1',
+      json: true,
+      clientId: 'ci-suite',
+      dataset: 'shared-timestamps',
+      simulator: {
+        seed: 7,
+        accounts: 1000,
+        counts: { orders: 20000, files: 3 },
+        deviate: ['filter.gt', 'create.status.201'],
+        clock: { mode: 'wall', stepMs: 5 },
+        defaultClientId: 'ci-suite',
+      },
+    });
+  });
+
+  it('--help', () => {
+    expect(parseServeArgs(['--help'])).toBe('help');
+  });
+
+  it.each([
+    [['--port', 'x']],
+    [['--port', '70000']],
+    [['--seed', '-1']],
+    [['--accounts', '1.5']],
+    [['--count', 'orders']],
+    [['--count', 'widgets=3']],
+    [['--count', 'orders=-3']],
+    [['--deviate', 'no.such.rule']],
+    [['--clock', 'fast']],
+    [['--clock-step', 'soon']],
+    [['--client-id', '']],
+    [['--unknown']],
+    [['positional']],
+  ])('refuses %j as a usage error', (argv) => {
+    expect(() => parseServeArgs(argv)).toThrow(UsageError);
+  });
+});
+
+describe('commerce-sim serve: what it prints', () => {
+  const info: ServeInfo = {
+    base_url: 'http://127.0.0.1:4747',
+    client_id: 'commerce-sim',
+    token: 'tok123',
+    realm_id: 'realm-1',
+    user_authentication_info_id: 'uai-1',
+    password_profile_id: 'pp-1',
+    admin_token: 'sim-admin-abc',
+    seed: 42,
+    curl: "curl -H 'Authorization: Bearer tok123' 'http://127.0.0.1:4747/v2/accounts?page[limit]=3'",
+  };
+
+  it('--json: exactly one JSON line with every member', () => {
+    const text = formatServeInfo(info, true);
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text.trimEnd().split('\n')).toHaveLength(1);
+    expect(parseJson(text)).toEqual(info);
+  });
+
+  it('text: the base URL, the token, the three ids, the admin token and a curl line', () => {
+    const text = formatServeInfo(info, false);
+    for (const value of ['http://127.0.0.1:4747', 'tok123', 'realm-1', 'uai-1', 'pp-1', 'sim-admin-abc']) expect(text).toContain(value);
+    expect(text.split('\n').filter((l) => l.includes('curl '))).toHaveLength(1);
+  });
+});
