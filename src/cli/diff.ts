@@ -1,0 +1,116 @@
+/**
+ * `commerce-sim diff --a sim|URL|DIR --b sim|URL|DIR [PATHS...]`: runs the same read-only scenarios
+ * against both sides (a recording directory replays what it saved) and reports behavioural differences
+ * rule by rule. Exit 0: none; 1: some; 2: usage or target error.
+ */
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { behaviouralCount, compareSides, type Side } from '../fixtures/diff.js';
+import { renderDiffJson, renderDiffMarkdown } from '../fixtures/diff-report.js';
+import { loadRecording, RecordingError, type Recording } from '../fixtures/record.js';
+import { ruleById } from '../rules/catalogue.js';
+import type { Scenario } from '../scenarios/format.js';
+import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { liveSettings, recordableScenarios, recordLive, reportError, TARGET_OPTIONS, type LiveSettings } from './record.js';
+
+const USAGE = `usage: commerce-sim diff --a sim|URL|DIR --b sim|URL|DIR [PATHS...] [options]
+
+Runs the same read-only scenarios against both sides (a DIR made by \`commerce-sim record\` replays
+its exchanges) and reports, rule by rule, where they behave differently: statuses, error bodies,
+page sizes, totals, links, ordering, field sets. Ids and timestamps are compared by shape.
+  --a, --b SIDE               sim, a base URL, or a recording directory (both required)
+  --json                      print the JSON report instead of Markdown
+  --out FILE                  also write the report to FILE
+  --deviate-a RULE            (sim side) break RULE on purpose, repeatable; --deviate-b likewise
+  target options as \`commerce-sim record\` (--token-env, --client-id, --client-secret-env, --var,
+  --config, --allow-writes, --budget, --rps, --seed, --grep, --tag); credentials apply to URL sides.
+Exit 0 when no behavioural difference, 1 when there are, 2 on usage or target errors.`;
+
+type SideSpec = { readonly kind: 'sim' } | { readonly kind: 'url'; readonly url: string } | { readonly kind: 'dir'; readonly dir: string };
+
+export const diff: Command = async (argv, io) => {
+  try {
+    return await diffCommand(argv, io);
+  } catch (error) {
+    if (error instanceof RecordingError) {
+      io.stderr.write(`commerce-sim diff: ${error.message} (${error.code})\n`);
+      return EXIT_USAGE;
+    }
+    return reportError('diff', error, io, USAGE);
+  }
+};
+
+async function diffCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        ...TARGET_OPTIONS,
+        a: { type: 'string' },
+        b: { type: 'string' },
+        json: { type: 'boolean' },
+        out: { type: 'string' },
+        'deviate-a': { type: 'string', multiple: true },
+        'deviate-b': { type: 'string', multiple: true },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT_OK;
+  }
+  if (values.a === undefined || values.b === undefined) throw new UsageError('--a and --b are both required');
+  const specA = await sideSpec(values.a, io);
+  const specB = await sideSpec(values.b, io);
+  const deviations = { a: values['deviate-a'] ?? [], b: values['deviate-b'] ?? [] };
+  for (const [side, ids] of Object.entries(deviations)) {
+    const spec = side === 'a' ? specA : specB;
+    if (ids.length > 0 && spec.kind !== 'sim') throw new UsageError(`--deviate-${side} applies to a sim side only`);
+    for (const id of ids) if (ruleById(id) === undefined) throw new UsageError(`--deviate-${side} ${id}: no such rule (see \`commerce-sim rules\`)`);
+  }
+  const settings = await liveSettings(values, io);
+
+  // Recordings first: a live side then runs only the scenarios a recording holds.
+  const recA = specA.kind === 'dir' ? await loadRecording(specA.dir) : undefined;
+  const recB = specB.kind === 'dir' ? await loadRecording(specB.dir) : undefined;
+  let scenarios: Scenario[] | undefined;
+  if (recA === undefined || recB === undefined) {
+    const all = await recordableScenarios(positionals, settings, io);
+    const held = recA ?? recB;
+    scenarios = held === undefined ? all : all.filter((s) => held.scenarios.some((h) => h.name === s.name));
+  }
+  const a: Side = { label: values.a, recording: recA ?? (await live(specA, scenarios ?? [], settings, deviations.a)) };
+  const b: Side = { label: values.b, recording: recB ?? (await live(specB, scenarios ?? [], settings, deviations.b)) };
+
+  const result = compareSides(a, b);
+  const text = values.json === true ? renderDiffJson(result) : renderDiffMarkdown(result);
+  if (values.out !== undefined) {
+    const path = resolve(io.cwd, values.out);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text);
+  }
+  io.stdout.write(text);
+  return behaviouralCount(result) === 0 ? EXIT_OK : EXIT_RULE_FAILED;
+}
+
+async function sideSpec(text: string, io: CliIo): Promise<SideSpec> {
+  if (text === 'sim') return { kind: 'sim' };
+  if (/^https?:\/\//i.test(text)) return { kind: 'url', url: text };
+  const dir = resolve(io.cwd, text);
+  const info = await stat(dir).catch(() => undefined);
+  if (info?.isDirectory() !== true) throw new UsageError(`'${text}' is not sim, an http(s) URL, or a recording directory`);
+  return { kind: 'dir', dir };
+}
+
+async function live(spec: SideSpec, scenarios: readonly Scenario[], settings: LiveSettings, deviate: readonly string[]): Promise<Recording> {
+  if (spec.kind === 'dir') throw new Error('a recording side is loaded, not run');
+  const run = await recordLive(spec.kind === 'sim' ? 'sim' : spec.url, scenarios, settings, deviate.length > 0 ? { deviate } : {});
+  return run.recording;
+}

@@ -1,0 +1,135 @@
+/**
+ * `commerce-sim fixtures [--out fixtures/] [--seed 42] [--check]`: writes the byte-stable fixtures,
+ * or (with --check, for CI) compares them with what is on disk and lists the stale files.
+ */
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateFixtures } from '../fixtures/generate.js';
+import { INDEX_FILE, type FixtureFile } from '../fixtures/format.js';
+import { isObject } from '../rules/inspect.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';
+
+const USAGE = `usage: commerce-sim fixtures [--out DIR] [--seed S] [--check]
+
+Writes one JSON file per documented case plus index.json, byte-identical for the same seed.
+  --out DIR   output directory (default fixtures/)
+  --seed S    simulator seed (default 42)
+  --check     compare with DIR instead of writing; exit 1 listing stale files`;
+
+export interface FixtureOptions {
+  readonly out: string;
+  readonly seed: number;
+  readonly check: boolean;
+}
+
+export function parseFixtureArgs(argv: readonly string[]): FixtureOptions | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: { out: { type: 'string' }, seed: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) return 'help';
+  const seedText = values.seed ?? '42';
+  if (!/^\d{1,9}$/.test(seedText)) throw new UsageError(`--seed takes a whole number, got '${seedText}'`);
+  return { out: values.out ?? 'fixtures', seed: Number(seedText), check: values.check === true };
+}
+
+export const fixtures: Command = async (argv, io) => {
+  const options = parseFixtureArgs(argv);
+  if (options === 'help') {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT_OK;
+  }
+  const dir = resolve(io.cwd, options.out);
+  const files = generateFixtures({ seed: options.seed });
+  if (options.check) return check(dir, files, options, io);
+  const previous = await previouslyGenerated(dir);
+  for (const f of files) {
+    const path = join(dir, ...f.file.split('/'));
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, f.content);
+  }
+  // A case renamed or a keyset page fewer: remove what an earlier run wrote and this one did not.
+  const current = new Set(files.map((f) => f.file));
+  for (const old of previous) if (!current.has(old)) await rm(join(dir, ...old.split('/')), { force: true });
+  io.stdout.write(`wrote ${files.length} files to ${shown(io, dir)} (seed ${options.seed})\n`);
+  return EXIT_OK;
+};
+
+export interface Staleness {
+  readonly changed: readonly string[];
+  readonly missing: readonly string[];
+  readonly extra: readonly string[];
+}
+
+/** Which files on disk differ from a fresh generation: changed, missing, and .json files no case produces. */
+export async function staleFiles(dir: string, files: readonly FixtureFile[]): Promise<Staleness> {
+  const changed: string[] = [];
+  const missing: string[] = [];
+  for (const f of files) {
+    const onDisk = await readFile(join(dir, ...f.file.split('/')), 'utf8').catch(() => undefined);
+    if (onDisk === undefined) missing.push(f.file);
+    else if (onDisk !== f.content) changed.push(f.file);
+  }
+  const expected = new Set(files.map((f) => f.file));
+  const extra = (await jsonFiles(dir)).filter((f) => !expected.has(f));
+  return { changed, missing, extra };
+}
+
+async function check(dir: string, files: readonly FixtureFile[], options: FixtureOptions, io: CliIo): Promise<number> {
+  const stale = await staleFiles(dir, files);
+  const count = stale.changed.length + stale.missing.length + stale.extra.length;
+  if (count === 0) {
+    io.stdout.write(`${shown(io, dir)}: ${files.length} fixtures up to date (seed ${options.seed})\n`);
+    return EXIT_OK;
+  }
+  const lines = [`${shown(io, dir)}: ${count} stale fixture file${count === 1 ? '' : 's'}`];
+  for (const f of stale.changed) lines.push(`  changed  ${f}`);
+  for (const f of stale.missing) lines.push(`  missing  ${f}`);
+  for (const f of stale.extra) lines.push(`  extra    ${f}`);
+  lines.push(`regenerate with: commerce-sim fixtures --out ${options.out} --seed ${options.seed}`);
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT_RULE_FAILED;
+}
+
+/** Every .json file below dir, `/`-separated and sorted. */
+async function jsonFiles(dir: string, root = dir): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const out: string[] = [];
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await jsonFiles(path, root)));
+    else if (e.isFile() && e.name.endsWith('.json')) out.push(relative(root, path).split(sep).join('/'));
+  }
+  return out.sort();
+}
+
+/** Files the index.json of an earlier generation names (only those are ever removed). */
+async function previouslyGenerated(dir: string): Promise<string[]> {
+  const text = await readFile(join(dir, INDEX_FILE), 'utf8').catch(() => undefined);
+  if (text === undefined) return [];
+  let index: unknown;
+  try {
+    index = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const list = isObject(index) && index['kind'] === 'generated' ? index['fixtures'] : undefined;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((e: unknown) => {
+    const file = isObject(e) ? e['file'] : undefined;
+    return typeof file === 'string' && !file.split('/').includes('..') ? [file] : [];
+  });
+}
+
+function shown(io: CliIo, dir: string): string {
+  const rel = relative(io.cwd, dir);
+  return rel === '' ? '.' : rel.startsWith('..') ? dir : rel;
+}
