@@ -176,10 +176,9 @@ export class Simulator {
 
   /** Seeded 429s (adversity): a share of API requests, never the admin API. */
   private rateLimit(project: Project, route: RouteSpec): SimResponse | undefined {
-    const share = project.adversity.rateLimitShare;
-    if (share <= 0 || route.auth === 'admin') return undefined;
-    if (project.adversityRandom.next() >= share) return undefined;
-    const seconds = project.adversity.retryAfterSeconds;
+    if (route.auth === 'admin') return undefined;
+    const seconds = project.throttle();
+    if (seconds === undefined) return undefined;
     return error('rate-limited', `Rate limit exceeded; retry after ${seconds} s`, { 'retry-after': String(seconds) });
   }
 

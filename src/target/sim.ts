@@ -2,6 +2,7 @@
 import { DEFAULT_CLIENT_ID, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import type { DatasetProfile } from '../store/datasets.js';
 import type { Adversity } from '../store/project.js';
+import { resolveDataset } from '../store/adversity-profiles.js';
 import type { Target, TargetRequest, TargetResponse } from './types.js';
 
 export interface SimTargetOptions {
@@ -56,7 +57,19 @@ export function simTargetOf(sim: Simulator, clientId = DEFAULT_CLIENT_ID): Targe
   };
 }
 
+/** `dataset` names a profile of src/store/adversity-profiles.ts (or a file); explicit options win over it. */
 export async function createSimTarget(options: SimTargetOptions = {}): Promise<Target & { readonly sim: Simulator }> {
-  const sim = new Simulator(simulatorOptions(options));
+  let simOptions = simulatorOptions(options);
+  if (options.dataset !== undefined) {
+    const d = await resolveDataset(options.dataset);
+    simOptions = {
+      ...simOptions,
+      profile: d.profile,
+      ...(d.burst === undefined ? {} : { burst: d.burst }),
+      counts: { ...(d.counts ?? {}), ...(options.counts ?? {}) },
+      adversity: { ...d.adversity, ...(options.adversity ?? {}) },
+    };
+  }
+  const sim = new Simulator(simOptions);
   return simTargetOf(sim, options.clientId ?? DEFAULT_CLIENT_ID);
 }

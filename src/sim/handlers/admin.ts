@@ -4,7 +4,7 @@
  * Per-project operations name the project with `?client_id=` (default: the simulator's own client id).
  */
 import { apiError } from '../../engine/errors.js';
-import { adversityView, parseAdversityPatch } from '../../store/adversity-profiles.js';
+import { ADVERSITY_PROFILE_NAMES, adversityPreset, adversityView, parseAdversityPatch } from '../../store/adversity-profiles.js';
 import type { Handler } from '../context.js';
 import { errors, json, parseBody } from '../respond.js';
 
@@ -55,13 +55,20 @@ const settings: Handler = (ctx) => {
 
 const adversityState: Handler = (ctx) => json(200, { data: { client_id: ctx.project.options.clientId, ...adversityView(ctx.project.adversity) } });
 
-/** Switch §4.3's traps on and off (src/store/adversity-profiles.ts holds the wire names and their checks). */
+/**
+ * Switch §4.3's traps on and off (src/store/adversity-profiles.ts holds the wire names and their checks).
+ * `preset: NAME` first sets every field to a named profile's (`hostile`, `rate-limited`, ...; its
+ * dataset shape is POST /__sim/seed's business); the other fields of the body then apply on top.
+ */
 const adversity: Handler = (ctx) => {
   const body = objectBody(ctx.req.body);
   if (!body.ok) return body.response;
-  const patch = parseAdversityPatch(body.value);
+  const { preset, ...fields } = body.value;
+  const base = preset === undefined ? undefined : typeof preset === 'string' ? adversityPreset(preset) : undefined;
+  if (preset !== undefined && base === undefined) return bad(`preset must be one of ${ADVERSITY_PROFILE_NAMES.join(', ')}`);
+  const patch = parseAdversityPatch(fields);
   if (!patch.ok) return bad(patch.message);
-  Object.assign(ctx.project.adversity, patch.value);
+  Object.assign(ctx.project.adversity, base ?? {}, patch.value);
   return json(200, { data: { client_id: ctx.project.options.clientId, ...adversityView(ctx.project.adversity) } });
 };
 
