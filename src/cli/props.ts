@@ -1,0 +1,292 @@
+/**
+ * `commerce-sim props`: the property suites against the simulator or a base URL. Prints the seed
+ * first, a line per property, and for each failure its counterexample, the rules it breaks and one
+ * command that replays it; writes every report format. Exit 0 / 1 (a documented rule failed) / 2.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { PropertyResult, RunReport } from '../report/model.js';
+import { renderJson } from '../report/json.js';
+import { summariseRules, summariseRun } from '../report/summarise.js';
+import { writeReports } from '../report/write.js';
+import { catalogue, ruleById } from '../rules/catalogue.js';
+import { isSecretKey } from '../report/redact.js';
+import { properties, selectProperties } from '../properties/registry.js';
+import { DEFAULT_RUNS, NOT_RUN, runProperties } from '../properties/runner.js';
+import { createTarget, intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile } from '../target/create.js';
+import { TargetError, type Target, type TargetErrorCode } from '../target/types.js';
+import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+
+export const USAGE = `usage: commerce-sim props [options]
+
+Runs the property suites (fast-check) against the embedded simulator or a live base URL, prints
+the seed, each property's verdict and, for a failure, the shrunk counterexample and a replay
+command; writes report.json, junit.xml, report.md and report.html.
+
+target:
+  --target sim|URL            the simulator (default) or a base URL
+  --token-env VAR             read a bearer token from the environment variable VAR
+  --client-id ID              exchange client credentials for a token at /oauth/access_token ...
+  --client-secret-env VAR     ... with the client secret read from the environment variable VAR
+  --var name=value            a variable (realm_id, user_authentication_info_id, password_profile_id,
+                              admin_token for a served simulator's admin API) (repeatable)
+  --config FILE               YAML: {vars: {...}, token_env, client_id, client_secret_env, base_url}
+  --allow-writes              run properties that write against a live target
+  --budget N                  at most N requests to a live target (default 5000)
+  --rps N                     at most N requests per second to a live target
+  --sim-seed N                the simulator's data seed (default 42)
+  --deviate RULE              make the simulator break RULE on purpose (repeatable)
+properties:
+  --grep NAME                 properties whose name contains NAME (${properties.map((p) => p.name).join(', ')})
+  --runs N                    runs per property (default ${DEFAULT_RUNS})
+  --seed S                    fast-check seed (default: a fresh one, printed first)
+  --path P                    replay the failing run at path P (with --grep naming one property)
+output:
+  --strict                    failing assumed rules fail the run (and are shrunk) too
+  --report DIR                report directory (default: reports)
+  --json                      print report.json to stdout instead of the summary
+  -h, --help                  this help`;
+
+const OPTIONS = {
+  target: { type: 'string' },
+  'token-env': { type: 'string' },
+  'client-id': { type: 'string' },
+  'client-secret-env': { type: 'string' },
+  var: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  budget: { type: 'string' },
+  rps: { type: 'string' },
+  'sim-seed': { type: 'string' },
+  deviate: { type: 'string', multiple: true },
+  grep: { type: 'string' },
+  runs: { type: 'string' },
+  seed: { type: 'string' },
+  path: { type: 'string' },
+  strict: { type: 'boolean' },
+  report: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const FATAL: ReadonlySet<TargetErrorCode> = new Set(['TARGET_UNREACHABLE', 'TARGET_BUDGET_EXHAUSTED', 'TARGET_AUTH_FAILED']);
+
+export const props: Command = async (argv, io) => {
+  try {
+    return await propsCommand(argv, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`commerce-sim props: ${error.message}\n\n${USAGE}\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof TargetError) {
+      io.stderr.write(`commerce-sim props: ${error.message} (${error.code})\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+};
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+/** A fresh seed when none is given: the only unseeded value of a run, and it is printed first. */
+const freshSeed = (): number => (Date.now() ^ Math.floor(Math.random() * 0x1_0000_0000)) >>> 0;
+
+async function propsCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parse(argv);
+  if (values.help === true) {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT_OK;
+  }
+  const config: ConfigFile = values.config === undefined ? { vars: {} } : await loadConfig(values.config, io.cwd);
+  const spec = values.target ?? config.baseUrl ?? 'sim';
+  const deviate = values.deviate ?? [];
+  for (const id of deviate) if (ruleById(id) === undefined) throw new UsageError(`--deviate ${id}: no such rule (see \`commerce-sim rules\`)`);
+  if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
+  const suites = selectProperties(values.grep);
+  if (suites.length === 0) throw new UsageError(`--grep ${values.grep ?? ''}: no property matches (${properties.map((p) => p.name).join(', ')})`);
+  if (values.path !== undefined && suites.length !== 1) throw new UsageError('--path replays one property: add --grep with its name');
+  if (values.path !== undefined && !/^\d+(:\d+)*(@[A-Za-z0-9+/:]*)?$/.test(values.path)) throw new UsageError(`--path takes the path a failure printed, such as 4:2:0, got '${values.path}'`);
+  const seed = intOption('--seed', values.seed, 0, 2 ** 32 - 1) ?? freshSeed();
+  const runs = intOption('--runs', values.runs, 1, 1_000_000) ?? DEFAULT_RUNS;
+  const userVars = { ...config.vars, ...parseVarAssignments(values.var ?? []) };
+  const targetOptions = {
+    env: io.env,
+    vars: userVars,
+    seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1),
+    deviate,
+    tokenEnv: values['token-env'] ?? config.tokenEnv,
+    clientId: values['client-id'] ?? config.clientId,
+    clientSecretEnv: values['client-secret-env'] ?? config.clientSecretEnv,
+    budget: intOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER),
+    rps: positiveOption('--rps', values.rps),
+  };
+  const credentials = spec === 'sim' ? {} : readCredentials(targetOptions);
+  const strict = values.strict === true;
+  const allowWrites = values['allow-writes'] === true;
+  // The seed comes first whatever the output: with --json on stderr, so stdout stays one JSON document.
+  const seedLine = `commerce-sim props: seed ${seed} (replay with --seed ${seed}), target ${spec}, ${runs} runs per property\n`;
+  (values.json === true ? io.stderr : io.stdout).write(seedLine);
+
+  const started = Date.now();
+  const target = await createTarget(spec, targetOptions);
+  const counter = countingTarget(target);
+  try {
+    const secrets = [credentials.token, credentials.clientSecret, target.vars['admin_token'], ...Object.entries(userVars).filter(([k]) => isSecretKey(k)).map(([, v]) => v)];
+    const results = await runProperties(suites, {
+      target: counter.target,
+      ruleById,
+      seed,
+      runs,
+      ...(values.path === undefined ? {} : { path: values.path }),
+      strict,
+      allowWrites,
+      secrets: secrets.filter((s): s is string => s !== undefined && s !== ''),
+      command: replayBase(spec, values),
+      ...(values.json === true ? {} : { onResult: (r: PropertyResult) => io.stdout.write(resultText(r)) }),
+    });
+    const rules = summariseRules(catalogue, [], results);
+    const report: RunReport = {
+      schemaVersion: 1,
+      tool: { name: 'commerce-sim', version: await packageVersion() },
+      target: { kind: target.kind, baseUrl: target.baseUrl, ...(deviate.length > 0 ? { deviate: deviate.join(',') } : {}) },
+      options: { strict, allowWrites, seed, ...(values.grep === undefined ? {} : { grep: values.grep }) },
+      summary: summariseRun(rules, [], results, strict),
+      rules,
+      scenarios: [],
+      properties: results,
+      timing: { runId: runId(started, target), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: counter.requests() },
+    };
+    const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
+    if (values.json === true) io.stdout.write(renderJson(report));
+    else io.stdout.write(summaryText(report, resolve(written.dir, 'report.html')));
+    const fatal = counter.fatal();
+    if (fatal !== undefined) {
+      io.stderr.write(`commerce-sim props: stopped: ${fatal.message} (${fatal.code})\n`);
+      return EXIT_USAGE;
+    }
+    const broken = results.filter((r) => r.skipReason?.startsWith(NOT_RUN) === true);
+    if (broken.length > 0) {
+      io.stderr.write(`commerce-sim props: ${broken.map((r) => r.name).join(', ')} could not run; see above\n`);
+      return EXIT_USAGE;
+    }
+    return report.summary.verdict === 'pass' && outsideCatalogue(results).length === 0 ? EXIT_OK : EXIT_RULE_FAILED;
+  } finally {
+    await target.close();
+  }
+}
+
+/** Shell-safe: bare when harmless, else single-quoted. */
+const quote = (s: string): string => (/^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The command that reaches the same target the same way; the runner appends --seed, --path and --grep. */
+export function replayBase(spec: string, v: Values): string {
+  const parts = ['commerce-sim', 'props', '--target', quote(spec)];
+  const add = (flag: string, value: string | undefined) => {
+    if (value !== undefined) parts.push(flag, quote(value));
+  };
+  add('--config', v.config);
+  add('--token-env', v['token-env']);
+  add('--client-id', v['client-id']);
+  add('--client-secret-env', v['client-secret-env']);
+  for (const assignment of v.var ?? []) {
+    const name = assignment.split('=')[0] ?? '';
+    // A secret never goes into a printed command: the reader puts it back.
+    add('--var', isSecretKey(name) ? `${name}=<${name}>` : assignment);
+  }
+  add('--sim-seed', v['sim-seed']);
+  for (const id of v.deviate ?? []) add('--deviate', id);
+  if (v['allow-writes'] === true) parts.push('--allow-writes');
+  add('--runs', v.runs);
+  return parts.join(' ');
+}
+
+function resultText(r: PropertyResult): string {
+  const head = `  ${r.status === 'pass' ? 'PASS' : r.status === 'fail' ? 'FAIL' : 'SKIP'}  ${r.name.padEnd(16)}`;
+  if (r.status === 'pass') return `${head} ${r.numRuns} runs\n`;
+  if (r.status === 'skip') return `${head} skipped: ${r.skipReason ?? ''}\n${r.replay === undefined ? '' : `        replay: ${r.replay}\n`}`;
+  const lines = [`${head} counterexample: ${r.counterexample ?? '(none)'}`];
+  for (const v of r.verdicts) {
+    if (v.outcome.status !== 'fail') continue;
+    const rule = ruleById(v.ruleId);
+    lines.push(`        breaks ${v.ruleId}${rule === undefined ? '' : ` (${rule.level}, ${rule.section})`}: ${v.outcome.message}`);
+  }
+  if (r.replay !== undefined) lines.push(`        replay: ${r.replay}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Failing checks of the simulator itself that no catalogue rule covers (the model test's virtual
+ * clock): the report's rule roll-up cannot show them, so they fail the run here.
+ */
+function outsideCatalogue(results: readonly PropertyResult[]): string[] {
+  return [...new Set(results.flatMap((r) => r.verdicts.filter((v) => v.outcome.status === 'fail' && ruleById(v.ruleId) === undefined).map((v) => v.ruleId)))];
+}
+
+function summaryText(report: RunReport, reportPath: string): string {
+  const { summary } = report;
+  const failing = report.rules.filter((r) => r.status === 'fail');
+  const documented = failing.filter((r) => r.level === 'documented').length;
+  const outside = outsideCatalogue(report.properties);
+  const headline =
+    documented > 0
+      ? `FAIL: ${documented} documented rule${documented === 1 ? '' : 's'} failed`
+      : summary.verdict === 'fail'
+        ? 'FAIL: assumed rules failed (--strict)'
+        : outside.length > 0
+          ? `FAIL: simulator checks outside the rule catalogue failed (${outside.join(', ')})`
+          : 'PASS: every documented rule judged holds';
+  const assumed = summary.assumed.fail > 0 && !report.options.strict ? ` (${summary.assumed.fail} assumed rules failed: observed behaviour, fails the run only with --strict)` : '';
+  return [
+    `commerce-sim props: ${headline}${assumed}`,
+    `  properties: ${summary.cases.pass} pass, ${summary.cases.fail} fail, ${summary.cases.skip} skipped`,
+    `  requests: ${report.timing.requests} in ${(report.timing.durationMs / 1000).toFixed(1)} s`,
+    `  report: ${reportPath}`,
+    '',
+  ].join('\n');
+}
+
+function countingTarget(target: Target) {
+  let requests = 0;
+  let fatal: TargetError | undefined;
+  const wrapped: Target = {
+    kind: target.kind,
+    baseUrl: target.baseUrl,
+    vars: target.vars,
+    async send(request) {
+      requests += 1;
+      try {
+        return await target.send(request);
+      } catch (error) {
+        if (error instanceof TargetError && FATAL.has(error.code)) fatal ??= error;
+        throw error;
+      }
+    },
+    close: () => target.close(),
+  };
+  return { target: wrapped, requests: () => requests, fatal: () => fatal };
+}
+
+function runId(started: number, target: Target): string {
+  const when = new Date(started).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const what = target.kind === 'sim' ? 'sim' : new URL(target.baseUrl).host.replace(/[^A-Za-z0-9.-]/g, '-');
+  return `${when}-${what}-props`;
+}
+
+async function packageVersion(): Promise<string> {
+  try {
+    const pkg: unknown = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
+    return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}

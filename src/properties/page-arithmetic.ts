@@ -1,0 +1,135 @@
+/**
+ * Page arithmetic (commerce-api.md §2.3, §4.2, §8; API-NOTES.md "Page limits", "Response envelope"):
+ * for any page[limit] and page[offset] (zero, negative, above 100, huge, fractional, text, repeated),
+ * a list answers 400 with the error array, or a page whose meta and links follow from the request.
+ * One request per run, so it is also the suite's speed benchmark.
+ */
+import * as fc from 'fast-check';
+import { asList, at, isAsideStatus, isHardOffsetPath, MAX_PAGE_LENGTH, OFFSET_LIMIT, pageMeta, varNumber } from '../rules/inspect.js';
+import type { Exchange } from '../target/types.js';
+import { conflictingLimits, LIST_PATHS, pageParams, pageQuery, queryString, type PageParams } from './arbitraries.js';
+import { defineProperty } from './define.js';
+import type { Trial } from './trial.js';
+import type { PropertyEnv } from './types.js';
+
+export const PAGE_ARITHMETIC = 'page-arithmetic';
+
+export interface PageInput {
+  readonly path: string;
+  readonly params: PageParams;
+  /** A sort kept alongside (accounts only: the sorts API-NOTES.md lists), so links must carry it. */
+  readonly sort: string | undefined;
+}
+
+export const pageInput: fc.Arbitrary<PageInput> = fc.record({
+  path: fc.constantFrom(...LIST_PATHS),
+  params: pageParams,
+  sort: fc.option(fc.constantFrom('created_at', 'id', '-created_at', 'name'), { freq: 5, nil: undefined }),
+});
+
+/** The request URL of an input. */
+export function pageUrl(input: PageInput): string {
+  const sort = input.sort !== undefined && input.path === '/v2/accounts' ? [{ name: 'sort', value: input.sort }] : [];
+  return `${input.path}${queryString([...pageQuery(input.params), ...sort])}`;
+}
+
+const WHOLE = /^\s*\d{1,15}\s*$/;
+
+/** Why a server may refuse the request with 400, or undefined when it must answer a page. */
+function refusalReason(input: PageInput, offsetLimit: number): string | undefined {
+  const { limit, offset } = input.params;
+  if (conflictingLimits(input.params)) return 'page[limit] given twice with different values';
+  if (limit !== undefined && (!WHOLE.test(limit) || Number(limit) === 0)) return `page[limit]=${limit}`;
+  if (offset !== undefined && !WHOLE.test(offset)) return `page[offset]=${offset}`;
+  const o = offset === undefined ? 0 : Number(offset);
+  const max = isHardOffsetPath(input.path) ? OFFSET_LIMIT : offsetLimit;
+  return o > max ? `page[offset] ${o} past the offset limit ${max}` : undefined;
+}
+
+/** The property's own reading of one answer; the oracle's rules judge the rest. */
+export function judgePage(input: PageInput, ex: Exchange, trial: Trial, offsetLimit: number): void {
+  const { status } = ex.response;
+  if (isAsideStatus(status) || status >= 500) return; // credentials and rate limits: not this property's; 5xx: errors.no-5xx
+  if (status === 404) return; // routing: versioning.v2-prefix judges the documented paths
+  const reason = refusalReason(input, offsetLimit);
+  const limit = input.params.limit !== undefined && WHOLE.test(input.params.limit) ? Number(input.params.limit) : undefined;
+  if (status !== 200) {
+    if (reason !== undefined) return;
+    const offset = input.params.offset === undefined ? 0 : Number(input.params.offset);
+    const rule =
+      offset > 0 && !isHardOffsetPath(input.path)
+        ? 'pagination.offset-limit.soft'
+        : limit !== undefined && limit <= MAX_PAGE_LENGTH
+          ? 'pagination.limit.per-call'
+          : 'pagination.params.invalid-400';
+    trial.fail(rule, `${ex.request.method} ${ex.request.url}: valid page parameters answered ${status}`, 'a page (200)', status);
+    return;
+  }
+  const list = asList(ex.json);
+  if (list === undefined) {
+    trial.fail('pagination.endpoints.listed', `${ex.request.url}: a list answer without a data array`, 'data array', typeof at(ex.json, 'data'));
+    return;
+  }
+  const n = list.data.length;
+  const m = pageMeta(ex.json);
+  if (limit !== undefined && !conflictingLimits(input.params) && n > Math.min(limit, MAX_PAGE_LENGTH)) {
+    const rule = limit > MAX_PAGE_LENGTH ? 'pagination.limit.max' : 'pagination.limit.per-call';
+    trial.fail(rule, `${ex.request.url}: more records than page[limit]=${limit} allows`, `at most ${Math.min(limit, MAX_PAGE_LENGTH)}`, n);
+  }
+  if (m.limit !== undefined && n > m.limit) trial.fail('pagination.results.total', `${ex.request.url}: more records than meta.page.limit`, `at most ${m.limit}`, n);
+}
+
+export const pageArithmetic = defineProperty<{ offsetLimit: number }, PageInput>({
+  name: PAGE_ARITHMETIC,
+  summary: 'any page[limit]/page[offset]: a 400 with the error array, or a page whose meta and links follow from the request',
+  rules: [
+    'pagination.limit.max',
+    'pagination.limit.per-call',
+    'pagination.offset.echo',
+    'pagination.page.total',
+    'pagination.page.current',
+    'pagination.results.total',
+    'pagination.meta.present',
+    'pagination.meta.present-when-empty',
+    'pagination.limit.clamp',
+    'pagination.params.invalid-400',
+    'pagination.links.present',
+    'pagination.links.consistent',
+    'pagination.offset-limit.hard',
+    'pagination.offset-limit.soft',
+    'pagination.endpoints.listed',
+    'versioning.v2-prefix',
+    'errors.format',
+    'errors.no-5xx',
+  ],
+  needs: [],
+  prepare: async (env) => ({ offsetLimit: await readOffsetLimit(env) }),
+  arbitrary: () => pageInput,
+  show: (input) => ({ request: `GET ${pageUrl(input)}` }),
+  async run(input, trial, ctx) {
+    // What a server does with page[limit] given twice is not documented: only the generic answer is judged.
+    if (conflictingLimits(input.params)) {
+      trial.excluded.add('pagination.limit.clamp');
+      trial.excluded.add('pagination.offset-limit.soft');
+    }
+    trial.vars['page_offset_limit'] = ctx.offsetLimit;
+    const ex = await trial.send({ method: 'GET', url: pageUrl(input) });
+    judgePage(input, ex, trial, ctx.offsetLimit);
+  },
+});
+
+/** The project's soft offset limit as GET /v2/settings shows it (10,000 when it does not). */
+export async function readOffsetLimit(env: PropertyEnv): Promise<number> {
+  const fromVars = varNumber(env.vars, 'page_offset_limit');
+  if (fromVars !== undefined) return fromVars;
+  const res = await env.target.send({ method: 'GET', url: '/v2/settings' });
+  if (res.status !== 200) return OFFSET_LIMIT;
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    return OFFSET_LIMIT;
+  }
+  const v = at(json, 'data', 'page_offset_limit');
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : OFFSET_LIMIT;
+}

@@ -1,0 +1,184 @@
+/**
+ * Sort and filter (commerce-api.md §2.3, §4.2; API-NOTES.md "Accounts", "Filter and sort grammar"):
+ * for any allowed attribute, operator and value on /v2/accounts, every returned record satisfies the
+ * filter, the page is in the requested order, and results.total counts the filtered set. Values come
+ * from a sample of the target's own records, so equality boundaries are hit; when the sample is the
+ * whole set, totals and pages are compared with a small reference (filter-model.ts).
+ */
+import * as fc from 'fast-check';
+import { asList, idsOf, pageMeta, recordAttr, type FilterClause } from '../rules/inspect.js';
+import { toExchange, type Exchange } from '../target/types.js';
+import { plainText, queryString, type QueryParam } from './arbitraries.js';
+import { defineProperty } from './define.js';
+import { bent, countRange, expectedPage, sampleOf, type SampleRecord } from './filter-model.js';
+import type { Trial } from './trial.js';
+
+export const SORT_FILTER = 'sort-filter';
+const PATH = '/v2/accounts';
+/** Sample pages read before the runs (at 100 records a page). */
+const SAMPLE_PAGES = 5;
+
+/** API-NOTES.md "Accounts": filterable attributes with their operators, and the sorts. */
+const FIELDS: readonly { readonly field: string; readonly ops: readonly string[] }[] = [
+  { field: 'id', ops: ['eq', 'in', 'gt', 'ge', 'lt', 'le'] },
+  { field: 'created_at', ops: ['eq', 'gt', 'ge', 'lt', 'le'] },
+  { field: 'updated_at', ops: ['eq', 'gt', 'ge', 'lt', 'le'] },
+  { field: 'name', ops: ['eq', 'like'] },
+  { field: 'legal_name', ops: ['eq', 'like'] },
+  { field: 'registration_id', ops: ['eq', 'like'] },
+  { field: 'external_ref', ops: ['eq', 'like'] },
+];
+const SORTS = ['created_at', 'id', 'name', 'updated_at'] as const;
+/** Rules that compare a read with the unfiltered sample reads. */
+const CONTEXT_RULES: ReadonlySet<string> = new Set(['filter.results-total', 'filter.ge']);
+
+interface Ctx {
+  readonly sample: readonly SampleRecord[];
+  /** The sample is every record (the reference can compute totals and pages). */
+  readonly complete: boolean;
+  readonly reads: readonly Exchange[];
+}
+
+export interface SortFilterInput {
+  readonly clauses: readonly FilterClause[];
+  readonly sort: { readonly field: string; readonly direction: 'asc' | 'desc' } | undefined;
+  readonly limit: number | undefined;
+  readonly offset: number | undefined;
+}
+
+function shifted(iso: string, ms: number): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : new Date(t + ms).toISOString();
+}
+
+/** Values of one attribute: the sample's (so equality is hit), near them, or made up. */
+function valuesOf(ctx: Ctx, field: string, op: string): fc.Arbitrary<string> {
+  const seen = ctx.sample.map((s) => (field === 'id' ? s.id : recordAttr(s.record, field))).filter((v): v is string => typeof v === 'string' && v !== '');
+  const fromSample = seen.length > 0 ? fc.constantFrom(...seen) : fc.constant('x');
+  if (field === 'created_at' || field === 'updated_at') {
+    const near = fc.tuple(fromSample, fc.constantFrom(-1, 1, -30_000, 30_000)).map(([v, d]) => shifted(v, d));
+    return fc.oneof({ weight: 4, arbitrary: fromSample }, { weight: 2, arbitrary: near }, { weight: 1, arbitrary: fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4e12) }).map((d) => d.toISOString()) });
+  }
+  if (op === 'like') {
+    const pattern = fc.tuple(fromSample, fc.nat(), fc.constantFrom('prefix', 'suffix', 'middle')).map(([v, n, how]) => {
+      const cut = n % (v.length + 1);
+      return how === 'prefix' ? `${v.slice(0, cut)}*` : how === 'suffix' ? `*${v.slice(cut)}` : `*${v.slice(cut, cut + 3)}*`;
+    });
+    return fc.oneof({ weight: 3, arbitrary: pattern }, { weight: 1, arbitrary: fromSample }, { weight: 1, arbitrary: plainText(6).map((t) => `${t}*`) });
+  }
+  const made = field === 'id' ? fc.oneof(fc.uuid(), fc.constantFrom('0', '8', 'f', '')) : plainText(12);
+  return fc.oneof({ weight: 4, arbitrary: fromSample }, { weight: 1, arbitrary: made.filter((v) => v !== '') });
+}
+
+function clauseArb(ctx: Ctx): fc.Arbitrary<FilterClause> {
+  return fc
+    .constantFrom(...FIELDS.flatMap((f) => f.ops.map((op) => ({ field: f.field, op }))))
+    .chain(({ field, op }) =>
+      op === 'in'
+        ? fc.array(valuesOf(ctx, field, op), { minLength: 1, maxLength: 3 }).map((values) => ({ op, field, values }))
+        : valuesOf(ctx, field, op).map((v) => ({ op, field, values: [v] })),
+    );
+}
+
+/** A value as the grammar takes it: quoted when it holds a character the grammar reads. */
+function grammarValue(v: string): string | undefined {
+  if (!/[,()"']/.test(v) && v.trim() === v) return v;
+  if (!v.includes('"')) return `"${v}"`;
+  return v.includes("'") ? undefined : `'${v}'`;
+}
+
+export const filterText = (clauses: readonly FilterClause[]): string => clauses.map((c) => `${c.op}(${c.field},${c.values.map((v) => grammarValue(v) ?? v).join(',')})`).join(':');
+
+function urlOf(i: SortFilterInput): string {
+  const q: QueryParam[] = [];
+  if (i.clauses.length > 0) q.push({ name: 'filter', value: filterText(i.clauses) });
+  if (i.sort !== undefined) q.push({ name: 'sort', value: `${i.sort.direction === 'desc' ? '-' : ''}${i.sort.field}` });
+  if (i.limit !== undefined) q.push({ name: 'page[limit]', value: String(i.limit) });
+  if (i.offset !== undefined) q.push({ name: 'page[offset]', value: String(i.offset) });
+  return `${PATH}${queryString(q)}`;
+}
+
+/** Totals against the reference: a wrong count names the operator a server confused, if that explains it. */
+function judgeTotal(i: SortFilterInput, ex: Exchange, trial: Trial, sample: readonly SampleRecord[]): void {
+  const total = pageMeta(ex.json).resultsTotal;
+  if (total === undefined || i.clauses.length === 0) return;
+  const { lo, hi } = countRange(sample, i.clauses);
+  if (total >= lo && total <= hi) return;
+  const asGe = countRange(sample, bent(i.clauses, 'gt', 'ge')).lo;
+  const asGt = countRange(sample, bent(i.clauses, 'ge', 'gt')).lo;
+  const rule = total > hi && total === asGe ? 'filter.gt' : total < lo && total === asGt ? 'filter.ge' : 'filter.results-total';
+  trial.fail(rule, `GET ${ex.request.url}: results.total against the ${sample.length} records read`, lo === hi ? lo : `${lo}..${hi}`, total);
+}
+
+/** The page itself against the reference, when the order is unambiguous. */
+function judgePage(i: SortFilterInput, ex: Exchange, trial: Trial, sample: readonly SampleRecord[]): void {
+  const limit = pageMeta(ex.json).limit;
+  if (i.sort === undefined || limit === undefined) return;
+  const offset = i.offset ?? 0;
+  const expected = expectedPage(sample, i.clauses, i.sort, offset, limit);
+  if (expected === undefined) return;
+  const got = idsOf(ex.json);
+  if (got.join('\n') === expected.join('\n')) return;
+  const rule = offset > 0 && new Set(got).size === got.length && got.every((id) => sample.some((s) => s.id === id)) ? 'pagination.offset.records' : i.sort.direction === 'asc' ? 'sort.ascending' : 'sort.descending';
+  trial.fail(rule, `GET ${ex.request.url}: not records ${offset + 1}..${offset + limit} of the sorted, filtered set`, expected.slice(0, 5), got.slice(0, 5));
+}
+
+export const sortFilter = defineProperty<Ctx, SortFilterInput>({
+  name: SORT_FILTER,
+  summary: 'any allowed filter and sort on /v2/accounts: records satisfy the filter, in order, results.total counts the filtered set',
+  rules: [
+    'filter.gt',
+    'filter.ge',
+    'filter.results-total',
+    'sort.ascending',
+    'filter.operators',
+    'filter.and',
+    'sort.descending',
+    'pagination.results.total',
+    'pagination.meta.present-when-empty',
+    'errors.no-5xx',
+  ],
+  needs: [],
+  async prepare(env) {
+    const reads: Exchange[] = [];
+    const records: unknown[] = [];
+    let total: number | undefined;
+    for (let page = 0; page < SAMPLE_PAGES; page++) {
+      const request = { method: 'GET', url: `${PATH}?page[limit]=100&page[offset]=${page * 100}` };
+      const response = await env.target.send(request);
+      const ex = toExchange(request, response);
+      const data = response.status === 200 ? asList(ex.json)?.data : undefined;
+      if (data === undefined) break;
+      reads.push(ex);
+      records.push(...data);
+      total = pageMeta(ex.json).resultsTotal;
+      if (data.length < 100) break;
+    }
+    const sample = sampleOf(records);
+    return { sample, complete: total !== undefined && sample.length === total, reads };
+  },
+  arbitrary: (ctx) =>
+    fc.record({
+      clauses: fc.array(clauseArb(ctx), { maxLength: 3 }),
+      sort: fc.option(fc.record({ field: fc.constantFrom(...SORTS), direction: fc.constantFrom<'asc' | 'desc'>('asc', 'desc') }), { freq: 4, nil: undefined }),
+      limit: fc.option(fc.integer({ min: 1, max: 100 }), { freq: 4, nil: undefined }),
+      offset: fc.option(fc.integer({ min: 0, max: 150 }), { freq: 3, nil: undefined }),
+    }),
+  show: (i) => ({ request: `GET ${urlOf(i)}` }),
+  async run(i, trial, ctx) {
+    // The sample reads are the oracle's unfiltered reference (filter.results-total, filter.ge).
+    trial.context = { exchanges: ctx.reads, rules: CONTEXT_RULES };
+    const ex = await trial.send({ method: 'GET', url: urlOf(i) });
+    const status = ex.response.status;
+    if (status === 429 || status >= 500) return;
+    if (status !== 200) {
+      const op = i.clauses[0]?.op;
+      const rule = op === 'gt' ? 'filter.gt' : op === 'ge' ? 'filter.ge' : op !== undefined ? 'filter.operators' : 'sort.ascending';
+      trial.fail(rule, `GET ${ex.request.url}: an allowed filter and sort refused`, 200, status);
+      return;
+    }
+    if (!ctx.complete) return;
+    judgeTotal(i, ex, trial, ctx.sample);
+    if (trial.findings.length === 0) judgePage(i, ex, trial, ctx.sample);
+  },
+});

@@ -1,0 +1,71 @@
+/**
+ * The properties against the simulator's deviations: the catching property fails, names the broken
+ * rule, and prints a replay that reproduces the same failure from its seed and path.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEVIATION_IDS } from '../../src/engine/deviations.js';
+import { deviationCatchers, propertyByName } from '../../src/properties/registry.js';
+import { failing, runOne, SEED } from './helpers.js';
+
+const REPRESENTATIVE: readonly (readonly [string, string])[] = [
+  ['pagination.limit.max', 'page-arithmetic'],
+  ['pagination.page.total', 'page-arithmetic'],
+  ['pagination.offset.echo', 'page-arithmetic'],
+  ['pagination.meta.present', 'page-arithmetic'],
+  ['filter.gt', 'sort-filter'],
+  ['filter.gt', 'keyset'],
+  ['filter.ge', 'sort-filter'],
+  ['filter.ge', 'keyset'],
+  ['sort.ascending', 'sort-filter'],
+  ['large-data.keyset.id', 'keyset'],
+  ['large-data.shared-timestamp', 'keyset'],
+  ['pagination.offset-limit.hard', 'offset-limits'],
+  ['pagination.limit.project-setting', 'page-length'],
+  ['create.password.min-length', 'create'],
+  ['create.password.not-returned', 'create'],
+  ['large-data.deletes-invisible', 'model'],
+  ['large-data.updates-during-traversal', 'model'],
+];
+
+describe('each deviation fails the property that covers it', () => {
+  it.each(REPRESENTATIVE)('%s fails %s, and the printed replay reproduces it', async (rule, name) => {
+    const first = await runOne(name, { deviate: [rule] });
+    expect(first.status).toBe('fail');
+    expect(failing(first)).toContain(rule);
+    const replay = first.replay ?? '';
+    expect(replay.startsWith(`commerce-sim props --target sim --deviate ${rule} --strict --seed ${SEED} --path "`)).toBe(true);
+    const match = /--seed (\d+) --path "([^"]+)" --grep (\S+)$/.exec(replay);
+    expect(match?.[3]).toBe(name);
+    expect(match?.[2]).toBe(first.path);
+
+    const again = await runOne(name, { deviate: [rule], seed: Number(match?.[1]), path: match?.[2], runs: 1 });
+    expect(again.counterexample).toBe(first.counterexample);
+    expect(again.path).toBe(first.path);
+    expect(again.verdicts.filter((v) => v.outcome.status === 'fail')).toEqual(first.verdicts.filter((v) => v.outcome.status === 'fail'));
+  });
+
+  it('the same property passes without the deviation', async () => {
+    for (const name of new Set(REPRESENTATIVE.map(([, n]) => n))) expect((await runOne(name, { runs: 30 })).status, name).toBe('pass');
+  });
+});
+
+describe('deviationCatchers', () => {
+  it('names real deviations and properties, one entry for every deviation the simulator has', () => {
+    expect(Object.keys(deviationCatchers).sort()).toEqual([...DEVIATION_IDS].sort());
+    for (const names of Object.values(deviationCatchers)) {
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) expect(propertyByName(name), name).toBeDefined();
+    }
+  });
+
+  it('every listed property fails under its deviation', async () => {
+    const missed: string[] = [];
+    for (const [rule, names] of Object.entries(deviationCatchers)) {
+      for (const name of names) {
+        const r = await runOne(name, { deviate: [rule], runs: 150 });
+        if (r.status !== 'fail') missed.push(`${rule} not caught by ${name}`);
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+/** The same suites over loopback HTTP: the simulator behind node:http, reached through the live adapter. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { properties, selectProperties } from '../../src/properties/registry.js';
+import { runProperties } from '../../src/properties/runner.js';
+import { ruleById } from '../../src/rules/catalogue.js';
+import { listen, type RunningServer } from '../../src/sim/server.js';
+import { Simulator } from '../../src/sim/simulator.js';
+import { createHttpTarget } from '../../src/target/http.js';
+import type { Target } from '../../src/target/types.js';
+import { failing, SEED } from './helpers.js';
+
+describe('property suites over loopback HTTP', () => {
+  let server: RunningServer;
+  let sim: Simulator;
+  let target: Target;
+
+  beforeAll(async () => {
+    sim = new Simulator({ seed: 42, wallClock: () => 0 });
+    server = await listen(sim, 0, '127.0.0.1');
+    // The admin token among the variables is how a served simulator offers its admin API to the kit.
+    target = await createHttpTarget({
+      baseUrl: server.baseUrl,
+      token: sim.issueToken('commerce-sim', 'read-write'),
+      vars: { ...sim.seededIds(), admin_token: sim.adminToken },
+      retries: 0,
+    });
+  });
+  afterAll(async () => {
+    await target.close();
+    await server.close();
+  });
+
+  it('all pass, writes allowed', async () => {
+    const results = await runProperties(properties, { target, ruleById, seed: SEED, runs: 12, strict: true, allowWrites: true });
+    expect(results.map((r) => [r.name, r.status, failing(r)])).toEqual(properties.map((p) => [p.name, 'pass', []]));
+  });
+
+  it('read-only: writing properties skipped, the rest pass', async () => {
+    const results = await runProperties(selectProperties('robustness').concat(selectProperties('create')), { target, ruleById, seed: SEED, runs: 30, strict: true });
+    expect(results.map((r) => [r.name, r.status])).toEqual([
+      ['robustness', 'pass'],
+      ['create', 'skip'],
+    ]);
+  });
+
+  it('catches a deviation over the wire as in process', async () => {
+    const deviating = new Simulator({ seed: 42, wallClock: () => 0, deviate: ['pagination.limit.max'] });
+    const running = await listen(deviating, 0, '127.0.0.1');
+    const live = await createHttpTarget({ baseUrl: running.baseUrl, token: deviating.issueToken('commerce-sim', 'read-write'), retries: 0 });
+    try {
+      const [r] = await runProperties(selectProperties('page-arithmetic'), { target: live, ruleById, seed: SEED, runs: 100, strict: true, command: `commerce-sim props --target ${running.baseUrl}` });
+      expect(failing(r!)).toContain('pagination.limit.max');
+      expect(r?.replay).toMatch(new RegExp(`^commerce-sim props --target ${running.baseUrl} --strict --seed ${SEED} --path "[\\d:]+" --grep page-arithmetic$`));
+    } finally {
+      await live.close();
+      await running.close();
+    }
+  });
+});
