@@ -3,16 +3,14 @@
  * node:http baseline measured in the same run. Prints Markdown tables (pasted into the README).
  * Options: --quick (shorter loads), --only list,scale,suite,props,export
  */
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { load, type LoadResult } from './load.js';
 import { extraSections } from './sections.js';
+import { child, fmt } from './child.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: true });
 const only = new Set((values.only ?? 'list,scale,suite,props,export').split(','));
 const seconds = values.quick ? 1 : 3;
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 interface ServersReady {
   sim: string;
@@ -24,16 +22,7 @@ interface ServersReady {
   password_profile_id: string;
 }
 
-function child<T>(file: string, args: readonly string[], execArgv: readonly string[] = []): Promise<{ message: T; stop: () => void }> {
-  return new Promise((resolve, reject) => {
-    const proc = fork(here(file), [...args], { execArgv: [...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    proc.once('message', (message) => resolve({ message: message as T, stop: () => proc.send('stop') }));
-    proc.once('error', reject);
-    proc.once('exit', (code) => code !== 0 && reject(new Error(`${file} exited with ${code}`)));
-  });
-}
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function listReads(): Promise<void> {
   const accounts = 100_000;

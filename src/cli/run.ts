@@ -11,6 +11,7 @@ import { renderJson } from '../report/json.js';
 import { summariseRules, summariseRun } from '../report/summarise.js';
 import { writeReports } from '../report/write.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
+import { DATASET_PROFILES } from '../store/datasets.js';
 import { loadScenarios, ScenarioError } from '../scenarios/load.js';
 import { runScenarios, type RunProgress } from '../scenarios/run.js';
 import { parseShard, selectScenarios, type Shard } from '../scenarios/select.js';
@@ -36,6 +37,7 @@ target:
   --concurrency N             scenarios in flight, 1..8 (default 4 over HTTP, 1 in process)
   --seed S                    simulator seed
   --deviate RULE              make the simulator break RULE on purpose (repeatable)
+  --dataset NAME              simulator data: ${DATASET_PROFILES.join(' or ')} (default: default)
 selection:
   --grep TEXT                 scenarios whose name or file contains TEXT (case-insensitive)
   --tag T                     scenarios tagged T (repeatable: any of them)
@@ -64,6 +66,7 @@ const OPTIONS = {
   budget: { type: 'string' },
   seed: { type: 'string' },
   deviate: { type: 'string', multiple: true },
+  dataset: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -110,6 +113,9 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const deviate = values.deviate ?? [];
   for (const id of deviate) if (ruleById(id) === undefined) throw new UsageError(`--deviate ${id}: no such rule (see \`commerce-sim rules\`)`);
   if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
+  const dataset = values.dataset;
+  if (dataset !== undefined && spec !== 'sim') throw new UsageError('--dataset applies to --target sim only');
+  if (dataset !== undefined && !DATASET_PROFILES.some((p) => p === dataset)) throw new UsageError(`--dataset takes ${DATASET_PROFILES.join(' or ')}, got '${dataset}'`);
   let shard: Shard | undefined;
   if (values.shard !== undefined) {
     const parsed = parseShard(values.shard);
@@ -121,6 +127,7 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
     vars: { ...config.vars, ...parseVarAssignments(values.var ?? []) },
     seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1),
     deviate,
+    ...(dataset === undefined ? {} : { dataset }),
     tokenEnv: values['token-env'] ?? config.tokenEnv,
     clientId: values['client-id'] ?? config.clientId,
     clientSecretEnv: values['client-secret-env'] ?? config.clientSecretEnv,

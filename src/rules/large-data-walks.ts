@@ -175,7 +175,7 @@ const sharedTimestamp: Rule = {
         return records.some((r) => {
           const value = recordAttr(r, field);
           return typeof value === 'string' && !sameValue(field, value, v);
-        }) || (limit !== undefined && records.length < limit);
+        }) || records.length === 0 || (limit !== undefined && records.length < limit);
       });
       if (!past) return fail(`the walk never gets past the ${field} ${v} shared from ${describe(uniform)}`, `a later record after ${v}, or a short page`, `${later.length} later page(s) all at ${v}`);
     }

@@ -52,6 +52,7 @@ const updatesDuringTraversal: Rule = {
         const before = walk.filter((p) => (position.get(p) ?? 0) < i);
         const after = walk.filter((p) => (position.get(p) ?? 0) > i);
         if (!before.some((p) => idsOf(p.json).includes(id))) return skip('record not seen before the update');
+        if (after.length === 0) return skip('the walk ended before the update');
         if (after.some((p) => idsOf(p.json).includes(id))) return pass;
         return fail(`${describe(ex)}: the updated record never appears again in the updated_at walk`, `record ${id} in a later page`, `absent from ${after.length} later page(s)`);
       },

@@ -39,8 +39,11 @@ export function settingsPageLength(exchanges: readonly Exchange[], upTo: number)
 function pageLengthIs(ex: Exchange, n: number, why: string): Outcome {
   const limit = pageMeta(ex.json).limit;
   const count = asList(ex.json)?.data.length ?? 0;
+  const tooMany = fail(`${describe(ex)}: more records than the page length ${why}`, `at most ${n}`, count);
+  // A missing meta.page.limit is pagination.meta.present's failure; only the record count is judged here.
+  if (limit === undefined) return count <= n ? skip('meta.page.limit missing (pagination.meta.present)') : tooMany;
   if (limit !== n) return fail(`${describe(ex)}: meta.page.limit ${why}`, n, limit);
-  return count <= n ? pass : fail(`${describe(ex)}: more records than the page length ${why}`, `at most ${n}`, count);
+  return count <= n ? pass : tooMany;
 }
 
 const withIndex = (ctx: CheckContext): { ex: Exchange; i: number }[] => {

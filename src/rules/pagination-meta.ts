@@ -109,16 +109,18 @@ const resultsTotal: Rule = {
   statement:
     'meta.results.total is the number of records in the (filtered) set: walking the set visits that many; a page at offset o holds min(limit, total − o) records.',
   check: (ctx) =>
-    // judges: every list GET answering 200 whose total_method is exact (or absent): record count = max(0, min(meta.page.limit, results.total − meta.page.offset))
+    // judges: every list GET answering 200 whose total_method is exact (or absent): record count = max(0, min(meta.page.limit, results.total − offset)), offset the requested one (else meta.page.offset)
     judgeEach(paginatedGets(ctx), 'no list response with an exact total', (ex) => {
       const m = pageMeta(ex.json);
       const n = asList(ex.json)?.data.length;
-      if (m.limit === undefined || m.offset === undefined || m.resultsTotal === undefined || n === undefined) return skip('meta incomplete');
+      // The requested offset: a wrong meta.page.offset is pagination.offset.echo's failure, not this rule's.
+      const offset = requestedOffset(ex.request.url) ?? m.offset;
+      if (m.limit === undefined || offset === undefined || m.resultsTotal === undefined || n === undefined) return skip('meta incomplete');
       if (m.totalMethod !== 'exact') return skip(`total_method ${m.totalMethod}`);
-      const expected = Math.max(0, Math.min(m.limit, m.resultsTotal - m.offset));
+      const expected = Math.max(0, Math.min(m.limit, m.resultsTotal - offset));
       return n === expected
         ? pass
-        : fail(`${describe(ex)}: ${n} records at offset ${m.offset}, limit ${m.limit}, results.total ${m.resultsTotal}`, expected, n);
+        : fail(`${describe(ex)}: ${n} records at offset ${offset}, limit ${m.limit}, results.total ${m.resultsTotal}`, expected, n);
     }),
 };
 

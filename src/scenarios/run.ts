@@ -45,7 +45,7 @@ export interface RunOptions {
 }
 
 export const SKIP_WRITES = 'writes data: pass --allow-writes';
-export const SKIP_SIM_ONLY = 'needs the simulator (seeded data or admin API)';
+export const SKIP_SIM_ONLY = 'needs the simulator (seeded data or admin API): give --var admin_token=... for a commerce-sim server';
 const NOT_RUN = 'not run: an earlier step could not be sent';
 
 export async function runScenarios(scenarios: readonly Scenario[], options: RunOptions): Promise<ScenarioResult[]> {
@@ -77,9 +77,10 @@ const abortReason = (signal: AbortSignal): string => {
 /** Why a scenario cannot run against this target with these variables, if it cannot. */
 export function scenarioSkipReason(scenario: Scenario, options: Pick<RunOptions, 'target' | 'vars' | 'allowWrites'>): string | undefined {
   const http = options.target.kind === 'http';
-  if (http && scenario.tags.includes(TAG_SIM_ONLY)) return SKIP_SIM_ONLY;
-  if (http && scenario.tags.includes(TAG_WRITES) && options.allowWrites !== true) return SKIP_WRITES;
   const vars = runVars(options);
+  // A commerce-sim server reached over HTTP is still a simulator once its admin token is given.
+  if (http && scenario.tags.includes(TAG_SIM_ONLY) && vars['admin_token'] === undefined) return SKIP_SIM_ONLY;
+  if (http && scenario.tags.includes(TAG_WRITES) && options.allowWrites !== true) return SKIP_WRITES;
   const missing = templateRefs(scenario.steps).find((ref) => ref.scope === 'vars' && vars[ref.name] === undefined);
   return missing === undefined ? undefined : missingReason(missing);
 }

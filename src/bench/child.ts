@@ -1,0 +1,14 @@
+/** Start a bench child process and wait for its first message (its address, or its figures). */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export function child<T>(file: string, args: readonly string[], execArgv: readonly string[] = []): Promise<{ message: T; stop: () => void }> {
+  return new Promise((resolve, reject) => {
+    const proc = fork(fileURLToPath(new URL(file, import.meta.url)), [...args], { execArgv: [...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    proc.once('message', (message) => resolve({ message: message as T, stop: () => proc.send('stop') }));
+    proc.once('error', reject);
+    proc.once('exit', (code) => code !== 0 && reject(new Error(`${file} exited with ${code}`)));
+  });
+}
+
+export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');

@@ -1,0 +1,61 @@
+/**
+ * `commerce-sim mutation`: runs the shipped suite once per deviation of the simulator and prints which
+ * deviations the suite catches. Exit 0 when every one is caught, 1 when one is not, 2 on usage errors.
+ */
+import { parseArgs } from 'node:util';
+import { DEVIATION_IDS } from '../engine/deviations.js';
+import { mutationScore, renderMutationTable, runMutation, type MutationRow } from '../kit/mutation.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type Command } from './io.js';
+
+export const USAGE = `usage: commerce-sim mutation [--markdown] [--deviate ID]... [--seed S]
+
+Runs the shipped scenarios against the simulator once per deviation (the simulator breaking one
+documented rule on purpose) and reports whether the suite caught it, and which other rules failed.
+  --markdown      print a Markdown table (default: an aligned text table)
+  --deviate ID    try only this deviation (repeatable; default: all ${DEVIATION_IDS.length})
+  --seed S        simulator seed
+  -h, --help      this help`;
+
+const OPTIONS = {
+  markdown: { type: 'boolean' },
+  deviate: { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+export const mutation: Command = async (argv, io) => {
+  const values = parse(argv);
+  if (values.help === true) {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT_OK;
+  }
+  const deviations = values.deviate ?? [...DEVIATION_IDS];
+  for (const id of deviations) {
+    if (!DEVIATION_IDS.includes(id)) throw new UsageError(`--deviate ${id}: the simulator has no such deviation (one of: ${DEVIATION_IDS.join(', ')})`);
+  }
+  let seed: number | undefined;
+  if (values.seed !== undefined) {
+    seed = Number(values.seed);
+    if (!/^\d+$/.test(values.seed) || !Number.isSafeInteger(seed) || seed >= 2 ** 32) throw new UsageError(`--seed takes a whole number from 0 to ${2 ** 32 - 1}, got '${values.seed}'`);
+  }
+  const rows = await runMutation({ deviations, ...(seed === undefined ? {} : { seed }) });
+  io.stdout.write(values.markdown === true ? renderMutationTable(rows) : renderText(rows));
+  return rows.every((r) => r.caught) ? EXIT_OK : EXIT_RULE_FAILED;
+};
+
+/** The same rows as aligned text for a terminal. */
+export function renderText(rows: readonly MutationRow[]): string {
+  const cells = rows.map((r) => [r.ruleId, r.caught ? 'caught' : 'MISSED', r.failedRules.filter((id) => id !== r.ruleId).join(', ') || '-']);
+  const header = ['deviation', 'verdict', 'other rules failed'];
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
+  const line = (c: readonly string[]) => c.map((cell, i) => (i === c.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ');
+  return `${[line(header), ...cells.map(line), '', mutationScore(rows)].join('\n')}\n`;
+}

@@ -1,0 +1,106 @@
+/**
+ * Mutation testing of the shipped suite: for every deviation the simulator implements, run the whole
+ * suite against a simulator that breaks that one rule on purpose, and see whether the suite notices.
+ * A deviation is caught when its own rule fails; any other documented rule failing is reported, since
+ * a suite that blames the wrong rule sends its reader to the wrong section of the document.
+ */
+import { fileURLToPath } from 'node:url';
+import { DEVIATION_IDS } from '../engine/deviations.js';
+import type { RuleSummary, ScenarioResult } from '../report/model.js';
+import { summariseRules } from '../report/summarise.js';
+import { catalogue, ruleById } from '../rules/catalogue.js';
+import type { Scenario } from '../scenarios/format.js';
+import { loadScenarios } from '../scenarios/load.js';
+import { runScenarios } from '../scenarios/run.js';
+import { createSimTarget } from '../target/sim.js';
+
+export interface MutationRow {
+  /** The rule the simulator broke (a deviation id). */
+  readonly ruleId: string;
+  /** Whether that rule failed. */
+  readonly caught: boolean;
+  /** Every rule that failed under this deviation, in catalogue order. */
+  readonly failedRules: readonly string[];
+  /** Failed documented rules other than the target. */
+  readonly unrelated: readonly string[];
+}
+
+export interface MutationOptions {
+  /** Scenario files or directories (default: the scenarios shipped with the kit). */
+  readonly scenariosDir?: string;
+  /** Deviation ids to try (default: every id in DEVIATION_IDS). */
+  readonly deviations?: readonly string[];
+  /** Simulator seed (default: the simulator's). */
+  readonly seed?: number;
+}
+
+/** One run of the suite: per-scenario results and the per-rule roll-up. */
+export interface SuiteRun {
+  readonly scenarios: readonly ScenarioResult[];
+  readonly rules: readonly RuleSummary[];
+}
+
+export const SHIPPED_SCENARIOS = fileURLToPath(new URL('../../scenarios', import.meta.url));
+
+export function loadSuite(scenariosDir: string = SHIPPED_SCENARIOS): Promise<Scenario[]> {
+  return loadScenarios([scenariosDir], { ruleExists: (id) => ruleById(id) !== undefined, cwd: scenariosDir });
+}
+
+/** The suite against one in-process simulator (faithful, or breaking the given rules). */
+export async function runSuite(scenarios: readonly Scenario[], options: { readonly deviate?: readonly string[]; readonly seed?: number } = {}): Promise<SuiteRun> {
+  const target = await createSimTarget({
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.deviate === undefined ? {} : { deviate: options.deviate }),
+    // A fixed wall clock: only the token's `expires` reads it, and the verdicts must not depend on it.
+    wallClock: () => Date.UTC(2025, 0, 1),
+  });
+  try {
+    const results = await runScenarios(scenarios, { target, ruleById, concurrency: 1 });
+    return { scenarios: results, rules: summariseRules(catalogue, results, []) };
+  } finally {
+    await target.close();
+  }
+}
+
+/** The suite against the faithful simulator: the baseline every deviation is compared with. */
+export async function faithfulRun(options: Omit<MutationOptions, 'deviations'> = {}): Promise<SuiteRun> {
+  const scenarios = await loadSuite(options.scenariosDir);
+  return runSuite(scenarios, options.seed === undefined ? {} : { seed: options.seed });
+}
+
+export async function runMutation(options: MutationOptions = {}): Promise<MutationRow[]> {
+  const scenarios = await loadSuite(options.scenariosDir);
+  const rows: MutationRow[] = [];
+  for (const ruleId of options.deviations ?? DEVIATION_IDS) {
+    const run = await runSuite(scenarios, { deviate: [ruleId], ...(options.seed === undefined ? {} : { seed: options.seed }) });
+    const failed = run.rules.filter((r) => r.status === 'fail');
+    rows.push({
+      ruleId,
+      caught: failed.some((r) => r.id === ruleId),
+      failedRules: failed.map((r) => r.id),
+      unrelated: failed.filter((r) => r.id !== ruleId && r.level === 'documented').map((r) => r.id),
+    });
+  }
+  return rows;
+}
+
+const code = (id: string): string => `\`${id}\``;
+
+/** The rows as a Markdown table, then the score line. Pure: the same rows give the same text. */
+export function renderMutationTable(rows: readonly MutationRow[]): string {
+  const lines = ['| rule | section | caught | other rules failed |', '| --- | --- | --- | --- |'];
+  for (const row of rows) {
+    const others = row.failedRules.filter((id) => id !== row.ruleId);
+    const section = ruleById(row.ruleId)?.section ?? '?';
+    lines.push(`| ${code(row.ruleId)} | ${section.replace(/\|/g, '\\|')} | ${row.caught ? 'yes' : '**no**'} | ${others.length === 0 ? '—' : others.map(code).join(', ')} |`);
+  }
+  lines.push('', mutationScore(rows));
+  return `${lines.join('\n')}\n`;
+}
+
+/** `mutation score: 33/34 (97%)`, rounded down so that 100% means every deviation was caught. */
+export function mutationScore(rows: readonly MutationRow[]): string {
+  const caught = rows.filter((r) => r.caught).length;
+  const percent = rows.length === 0 ? 100 : Math.floor((caught * 100) / rows.length);
+  return `mutation score: ${caught}/${rows.length} (${percent}%)`;
+}

@@ -1,0 +1,155 @@
+/**
+ * The proof that the shipped suite catches what it claims: for every deviation of the simulator, the
+ * suite fails the deviated rule, and any other documented rule it fails is one the deviation breaks too.
+ */
+import { Writable } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/io.js';
+import { mutation } from '../../src/cli/mutation.js';
+import { DEVIATION_IDS } from '../../src/engine/deviations.js';
+import { mutationScore, renderMutationTable, runMutation, type MutationRow } from '../../src/kit/mutation.js';
+import { documentedRuleIds, ruleById } from '../../src/rules/catalogue.js';
+
+/**
+ * Documented rules a deviation may fail besides its own, each with why. Most deviations have none.
+ * The keyset walks compare what they visited with results.total and continue with gt/ge and page[offset],
+ * so what breaks those breaks the walks too.
+ */
+const ALSO_BROKEN: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'pagination.meta.present': {
+    'pagination.endpoints.listed': 'a documented list endpoint whose meta lacks page.current does not answer a paginated list',
+  },
+  'pagination.offset.records': {
+    'pagination.results.total': 'a page at offset o must hold min(limit, total − o) records, and reading the offset as a page number empties it',
+    'large-data.keyset.timestamp': 'the timestamp walk pages through shared timestamps with page[offset]',
+    'large-data.shared-timestamp': 'further paging on a uniform page is page[offset]',
+  },
+  'pagination.results.total': {
+    'filter.results-total': 'a filtered read reports the same wrong total',
+    'large-data.keyset.id': 'the id walk must visit results.total records',
+    'large-data.keyset.timestamp': 'the timestamp walk must visit results.total records',
+    'large-data.shared-timestamp': 'traps-shared-timestamps.yaml expects the exact total of its reseeded data',
+    'filter.gt': 'traps-shared-timestamps.yaml expects the exact total after gt(created_at,...)',
+  },
+  'filter.gt': {
+    'large-data.keyset.id': 'the id walk continues with gt(id,<last>): read as ge, it repeats the last record of each page',
+  },
+  'filter.ge': {
+    'large-data.keyset.timestamp': 'the timestamp walk continues with ge: read as gt, it skips the records sharing the boundary timestamp',
+    'large-data.shared-timestamp': 'further paging on a uniform page keeps the ge filter: read as gt, it skips the rest of the burst',
+  },
+  'filter.results-total': {
+    'pagination.results.total': 'results.total of a filtered read is the filtered count',
+    'filter.gt': 'traps-shared-timestamps.yaml expects the exact total after gt(created_at,...)',
+  },
+  'large-data.shared-timestamp': {
+    'large-data.keyset.timestamp': 'the timestamp walk cannot get through a burst larger than a page when further paging is ignored',
+  },
+  'pagination.limit.per-call': {
+    'pagination.offset.records': 'traps-offset.yaml expects page[limit]=10 pages of exactly 10 records',
+  },
+  'large-data.deletes-invisible': {
+    'pagination.offset.records': 'traps-offset.yaml expects the records after a delete to shift by one',
+  },
+};
+
+describe('mutation testing of the shipped suite', () => {
+  let rows: MutationRow[];
+  beforeAll(async () => {
+    rows = await runMutation();
+  });
+
+  it('tries every deviation the simulator implements, in order', () => {
+    expect(rows.map((r) => r.ruleId)).toEqual([...DEVIATION_IDS]);
+  });
+
+  it('catches every deviation: the deviated rule fails', () => {
+    expect(rows.filter((r) => !r.caught).map((r) => r.ruleId)).toEqual([]);
+    expect(mutationScore(rows)).toBe(`mutation score: ${DEVIATION_IDS.length}/${DEVIATION_IDS.length} (100%)`);
+  });
+
+  it('fails no other documented rule but those the deviation breaks too', () => {
+    const unexpected = rows.flatMap((r) => r.unrelated.filter((id) => ALSO_BROKEN[r.ruleId]?.[id] === undefined).map((id) => `${r.ruleId} → ${id}`));
+    expect(unexpected).toEqual([]);
+  });
+
+  it('reports unrelated failures as documented rules other than the deviated one', () => {
+    for (const r of rows) {
+      expect(r.failedRules).toContain(r.ruleId);
+      for (const id of r.unrelated) {
+        expect(id).not.toBe(r.ruleId);
+        expect(documentedRuleIds).toContain(id);
+        expect(r.failedRules).toContain(id);
+      }
+    }
+  });
+
+  it('allows only documented rules in its list of rules broken together', () => {
+    for (const [deviation, others] of Object.entries(ALSO_BROKEN)) {
+      expect(DEVIATION_IDS).toContain(deviation);
+      for (const id of Object.keys(others)) expect(ruleById(id)?.level).toBe('documented');
+    }
+  });
+
+  it('renders a Markdown table with one row per deviation and the score', () => {
+    const text = renderMutationTable(rows);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('| rule | section | caught | other rules failed |');
+    expect(lines.filter((l) => /^\| `/.test(l))).toHaveLength(DEVIATION_IDS.length);
+    expect(lines.at(-1)).toBe(mutationScore(rows));
+    expect(text).toContain('| `create.status.201` | §4.1 | yes |');
+  });
+});
+
+describe('renderMutationTable', () => {
+  it('marks a deviation that was not caught and scores it', () => {
+    const text = renderMutationTable([
+      { ruleId: 'filter.gt', caught: false, failedRules: ['large-data.keyset.id'], unrelated: ['large-data.keyset.id'] },
+      { ruleId: 'sort.ascending', caught: true, failedRules: ['sort.ascending'], unrelated: [] },
+    ]);
+    expect(text).toBe(
+      [
+        '| rule | section | caught | other rules failed |',
+        '| --- | --- | --- | --- |',
+        '| `filter.gt` | §4.2 | **no** | `large-data.keyset.id` |',
+        '| `sort.ascending` | §4.2 | yes | — |',
+        '',
+        'mutation score: 1/2 (50%)',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+function capture(): { io: CliIo; out: () => string } {
+  let out = '';
+  const sink = new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      out += chunk.toString();
+      done();
+    },
+  });
+  const discard = new Writable({ write: (_c, _e, done) => done() });
+  return { io: { stdout: sink, stderr: discard, env: {}, cwd: process.cwd() }, out: () => out };
+}
+
+describe('commerce-sim mutation', () => {
+  it('prints the Markdown table for the deviations asked for and exits 0 when all are caught', async () => {
+    const c = capture();
+    expect(await mutation(['--markdown', '--deviate', 'filter.gt', '--deviate', 'create.status.201'], c.io)).toBe(0);
+    const lines = c.out().trimEnd().split('\n');
+    expect(lines.slice(2, 4).map((l) => l.split(' | ')[0])).toEqual(['| `filter.gt`', '| `create.status.201`']);
+    expect(lines.at(-1)).toBe('mutation score: 2/2 (100%)');
+  });
+
+  it('prints an aligned text table by default', async () => {
+    const c = capture();
+    expect(await mutation(['--deviate', 'sort.ascending'], c.io)).toBe(0);
+    expect(c.out()).toMatch(/^deviation {7}verdict {2}other rules failed\nsort\.ascending {2}caught {3}/);
+  });
+
+  it('refuses a deviation the simulator does not have', async () => {
+    await expect(mutation(['--deviate', 'no.such.rule'], capture().io)).rejects.toThrow(/no such deviation/);
+    await expect(mutation(['--deviate', 'pagination.limit.clamp'], capture().io)).rejects.toThrow(/no such deviation/);
+  });
+});
