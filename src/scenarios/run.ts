@@ -54,12 +54,20 @@ export async function runScenarios(scenarios: readonly Scenario[], options: RunO
   const results: (ScenarioResult | undefined)[] = new Array<ScenarioResult | undefined>(total).fill(undefined);
   let next = 0;
   let done = 0;
+  const gate = new Gate();
   const worker = async () => {
     for (let i = next++; i < total; i = next++) {
       const scenario = scenarios[i];
       if (scenario === undefined) continue;
+      const exclusive = changesState(scenario);
+      await gate.enter(exclusive);
       options.onProgress?.({ kind: 'start', index: i, total, scenario });
-      const result = options.signal?.aborted === true ? skipped(scenario, `not run: ${abortReason(options.signal)}`) : await runScenario(scenario, options);
+      let result: ScenarioResult;
+      try {
+        result = options.signal?.aborted === true ? skipped(scenario, `not run: ${abortReason(options.signal)}`) : await runScenario(scenario, options);
+      } finally {
+        gate.leave(exclusive);
+      }
       results[i] = result;
       done += 1;
       options.onProgress?.({ kind: 'done', done, total, result });
@@ -67,6 +75,40 @@ export async function runScenarios(scenarios: readonly Scenario[], options: RunO
   };
   await Promise.all(Array.from({ length: Math.min(width, total) }, worker));
   return results.filter((r): r is ScenarioResult => r !== undefined);
+}
+
+/** Scenarios that write or drive the admin API change what others would observe. */
+const changesState = (scenario: Scenario): boolean => scenario.tags.includes(TAG_WRITES) || scenario.tags.includes(TAG_SIM_ONLY);
+
+/**
+ * Read-only scenarios run side by side; a scenario that changes state runs alone, so no reader sees
+ * another scenario's half-done change (a page_length briefly set to 7, say). Waiting writers hold
+ * back new readers, so writers are not starved.
+ */
+class Gate {
+  private readers = 0;
+  private writing = false;
+  private writersWaiting = 0;
+  private waiters: (() => void)[] = [];
+
+  async enter(exclusive: boolean): Promise<void> {
+    if (exclusive) this.writersWaiting += 1;
+    while (exclusive ? this.writing || this.readers > 0 : this.writing || this.writersWaiting > 0) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+    if (exclusive) {
+      this.writersWaiting -= 1;
+      this.writing = true;
+    } else this.readers += 1;
+  }
+
+  leave(exclusive: boolean): void {
+    if (exclusive) this.writing = false;
+    else this.readers -= 1;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const wake of waiting) wake();
+  }
 }
 
 const abortReason = (signal: AbortSignal): string => {

@@ -37,10 +37,12 @@ export function createAdminOps(sim: Simulator): AdminOps {
           nextCounts[k] = v;
         }
       }
-      const current = sim.settings;
+      // `counts.accounts` and `accounts` say the same thing; the newest word wins over the start-up option.
+      const { accounts: _startAccounts, ...current } = sim.settings;
+      const keptAccounts = isCount(accounts) ? accounts : nextCounts['accounts'] !== undefined ? undefined : _startAccounts;
       const next: SimulatorOptions = {
         ...current,
-        ...(isCount(accounts) ? { accounts } : {}),
+        ...(keptAccounts === undefined ? {} : { accounts: keptAccounts }),
         ...(counts !== undefined ? { counts: nextCounts } : {}),
         ...(isProfile(profile) ? { profile } : {}),
         ...(isCount(burst) ? { burst } : {}),
