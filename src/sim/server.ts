@@ -29,8 +29,25 @@ function send(res: ServerResponse, response: SimResponse, close = false): void {
   res.end(response.body);
 }
 
+function answer(sim: Simulator, req: IncomingMessage, res: ServerResponse, body: string): void {
+  let response: SimResponse;
+  try {
+    response = sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body });
+  } catch {
+    // A bug must not become a crash or a hang; it is still reported as a JSON error.
+    response = error('bad-request', 'The simulator could not process this request');
+  }
+  send(res, response);
+}
+
 export function createSimServer(sim: Simulator): Server {
   const server = createServer((req, res) => {
+    // No body announced (a GET, say): answer now instead of a tick later, after the stream's 'end'.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      req.resume();
+      answer(sim, req, res, '');
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -53,14 +70,7 @@ export function createSimServer(sim: Simulator): Server {
     req.on('end', () => {
       if (tooLarge) return;
       const body = chunks.length === 0 ? '' : chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      let response: SimResponse;
-      try {
-        response = sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body });
-      } catch {
-        // A bug must not become a crash or a hang; it is still reported as a JSON error.
-        response = error('bad-request', 'The simulator could not process this request');
-      }
-      send(res, response);
+      answer(sim, req, res, body);
     });
     req.on('error', () => res.destroy());
   });

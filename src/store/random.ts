@@ -37,7 +37,16 @@ function splitmix32(seed: number): () => number {
   };
 }
 
-const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Strings are built in this buffer and read out once, flat: concatenated strings would be trees of fragments. */
+const SCRATCH = Buffer.alloc(64);
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+const VARIANTS = Buffer.from('89ab', 'latin1');
+const DASH = 45;
+
+/** Write `count` hex digits of `word` (8 digits, most significant first), from digit `from`, at `at`. */
+function nibbles(word: number, from: number, at: number, count: number): void {
+  for (let i = 0; i < count; i++) SCRATCH[at + i] = HEX_DIGITS[(word >>> (28 - 4 * (from + i))) & 15] ?? 48;
+}
 
 export function createRandom(seed: number): Random {
   const init = splitmix32(seed);
@@ -55,23 +64,39 @@ export function createRandom(seed: number): Random {
     return t;
   };
   for (let i = 0; i < 12; i++) u32();
-  const byte = (): string => HEX[u32() & 0xff] ?? '00';
   const random: Random = {
     next: () => u32() / 4294967296,
     int: (n) => Math.floor((u32() / 4294967296) * n),
     hex: (bytes) => {
-      let out = '';
-      for (let i = 0; i < bytes; i++) out += byte();
-      return out;
+      const n = Math.min(bytes, SCRATCH.length / 2);
+      for (let i = 0; i < n; i++) {
+        const v = u32() & 0xff;
+        SCRATCH[2 * i] = HEX_DIGITS[v >>> 4] ?? 48;
+        SCRATCH[2 * i + 1] = HEX_DIGITS[v & 15] ?? 48;
+      }
+      return SCRATCH.toString('latin1', 0, 2 * n);
     },
     uuid: () => {
-      // Four 32-bit draws, hex-formatted, version and variant nibbles set: cheap enough for a million ids.
-      const a = u32().toString(16).padStart(8, '0');
-      const b = u32().toString(16).padStart(8, '0');
-      const c = u32().toString(16).padStart(8, '0');
-      const d = u32().toString(16).padStart(8, '0');
-      const variant = '89ab'[u32() & 3] ?? '8';
-      return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4, 8)}${d}`;
+      // Four 32-bit draws laid out as 8-4-4-4-12 hex digits with the version and variant nibbles set,
+      // written into a byte buffer so the id is one flat string (a million of them stay small).
+      const a = u32();
+      const b = u32();
+      const c = u32();
+      const d = u32();
+      const variant = u32() & 3;
+      nibbles(a, 0, 0, 8);
+      SCRATCH[8] = DASH;
+      nibbles(b, 0, 9, 4);
+      SCRATCH[13] = DASH;
+      SCRATCH[14] = 52; // '4'
+      nibbles(b, 5, 15, 3);
+      SCRATCH[18] = DASH;
+      SCRATCH[19] = VARIANTS[variant] ?? 56;
+      nibbles(c, 1, 20, 3);
+      SCRATCH[23] = DASH;
+      nibbles(c, 4, 24, 4);
+      nibbles(d, 0, 28, 8);
+      return SCRATCH.toString('latin1', 0, 36);
     },
     pick: <T>(items: readonly T[]): T => {
       const item = items[random.int(items.length)];

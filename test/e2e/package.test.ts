@@ -1,0 +1,33 @@
+/**
+ * The published entry points (package.json `main` and `exports`) load from the built package and work
+ * together: a user's first three lines. `npm ci` builds dist/ (the `prepare` script).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const built = existsSync(`${root}dist/index.js`) && existsSync(`${root}dist/client/index.js`);
+
+describe.skipIf(!built)('the package entry points (dist/, built by npm ci)', () => {
+  it('exports the simulator, targets, catalogue and runners from the main entry', async () => {
+    const lib: Record<string, unknown> = await import(pathToFileURL(`${root}dist/index.js`).href);
+    for (const name of ['Simulator', 'listen', 'createSimTarget', 'createHttpTarget', 'ruleById', 'loadScenarios', 'runScenarios', 'runProperties', 'writeReports']) {
+      expect(typeof lib[name], name).toBe('function');
+    }
+    expect(Array.isArray(lib['catalogue'])).toBe(true);
+  });
+
+  it('exports a client that exports accounts from a simulator target', async () => {
+    const lib: Record<string, unknown> = await import(pathToFileURL(`${root}dist/index.js`).href);
+    const client: Record<string, unknown> = await import(pathToFileURL(`${root}dist/client/index.js`).href);
+    const createSimTarget = lib['createSimTarget'];
+    const exportAccounts = client['exportAccounts'];
+    if (typeof createSimTarget !== 'function' || typeof exportAccounts !== 'function') throw new Error('entry points missing');
+    const target: unknown = await createSimTarget({ accounts: 30, wallClock: () => 0 });
+    let csv = '';
+    const result: unknown = await exportAccounts(target, { write: (chunk: string) => void (csv += chunk) });
+    expect(result).toMatchObject({ records: 30 });
+    expect(csv.split('\r\n')[0]).toBe('name,legal_name,registration_id,id');
+  });
+});
