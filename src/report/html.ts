@@ -45,7 +45,7 @@ ${timing(report)}
 const CSS = `
 :root{--pass:#1a7f37;--pass-bg:#dafbe1;--fail:#cf222e;--fail-bg:#ffebe9;--skip:#6e7781;--skip-bg:#eaeef2;--warn:#9a6700;--warn-bg:#fff8c5;--line:#d0d7de}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1f2328;background:#f6f8fa}
-header{padding:16px 24px;color:#fff}header.pass{background:var(--pass)}header.fail{background:var(--fail)}
+header{padding:16px 24px}header.pass,header.fail{color:#fff}header.pass{background:var(--pass)}header.fail{background:var(--fail)}
 header h1{margin:0 0 4px;font-size:22px}header p{margin:0;opacity:.9}
 .counts{display:flex;gap:24px;margin-top:10px;flex-wrap:wrap}.counts div{background:rgba(255,255,255,.15);padding:6px 12px;border-radius:6px}
 main,footer{padding:8px 24px}h2{font-size:17px;margin:20px 0 8px}
