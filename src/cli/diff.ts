@@ -5,14 +5,16 @@
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { behaviouralCount, compareSides, type Side } from '../fixtures/diff.js';
 import { renderDiffJson, renderDiffMarkdown } from '../fixtures/diff-report.js';
 import { loadRecording, RecordingError, type Recording } from '../fixtures/record.js';
 import { ruleById } from '../rules/catalogue.js';
 import type { Scenario } from '../scenarios/format.js';
-import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
-import { liveSettings, recordableScenarios, recordLive, reportError, TARGET_OPTIONS, type LiveSettings } from './record.js';
+import { ScenarioError } from '../scenarios/load.js';
+import { TargetError } from '../target/types.js';
+import { defineCommand, type Values } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';
+import { LIVE_OPTIONS, liveSettings, recordableScenarios, recordLive, type LiveSettings } from './record.js';
 
 const USAGE = `usage: commerce-sim diff --a sim|URL|DIR --b sim|URL|DIR [PATHS...] [options]
 
@@ -29,43 +31,26 @@ Exit 0 when no behavioural difference, 1 when there are, 2 on usage or target er
 
 type SideSpec = { readonly kind: 'sim' } | { readonly kind: 'url'; readonly url: string } | { readonly kind: 'dir'; readonly dir: string };
 
-export const diff: Command = async (argv, io) => {
-  try {
-    return await diffCommand(argv, io);
-  } catch (error) {
-    if (error instanceof RecordingError) {
-      io.stderr.write(`commerce-sim diff: ${error.message} (${error.code})\n`);
-      return EXIT_USAGE;
-    }
-    return reportError('diff', error, io, USAGE);
-  }
-};
+const OPTIONS = {
+  ...LIVE_OPTIONS,
+  a: { type: 'string' },
+  b: { type: 'string' },
+  json: { type: 'boolean' },
+  out: { type: 'string' },
+  'deviate-a': { type: 'string', multiple: true },
+  'deviate-b': { type: 'string', multiple: true },
+} as const;
 
-async function diffCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...TARGET_OPTIONS,
-        a: { type: 'string' },
-        b: { type: 'string' },
-        json: { type: 'boolean' },
-        out: { type: 'string' },
-        'deviate-a': { type: 'string', multiple: true },
-        'deviate-b': { type: 'string', multiple: true },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) {
-    io.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
+export const diff: Command = defineCommand({
+  name: 'diff',
+  usage: USAGE,
+  options: OPTIONS,
+  allowPositionals: true,
+  failures: { usage: 'full', errors: [RecordingError, ScenarioError, TargetError] },
+  main: diffCommand,
+});
+
+async function diffCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   if (values.a === undefined || values.b === undefined) throw new UsageError('--a and --b are both required');
   const specA = await sideSpec(values.a, io);
   const specB = await sideSpec(values.b, io);

@@ -8,15 +8,16 @@ import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
 import { ClientError } from '../client/retry.js';
 import { exportAccounts, type CsvSink, type ExportProgress } from '../client/export.js';
 import { DEFAULT_CLIENT_ID, Simulator } from '../sim/simulator.js';
 import { DatasetError, resolveDataset } from '../store/adversity-profiles.js';
-import { createTarget, intOption, readCredentials } from '../target/create.js';
+import { createTarget, intOption } from '../target/create.js';
 import { simTargetOf } from '../target/sim.js';
 import { TargetError, type Target } from '../target/types.js';
+import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { credentialOptions, CREDENTIAL_OPTIONS, credentialsFor } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim export accounts [options]
 
@@ -45,47 +46,24 @@ const OPTIONS = {
   target: { type: 'string' },
   out: { type: 'string' },
   after: { type: 'string' },
-  'token-env': { type: 'string' },
-  'client-id': { type: 'string' },
-  'client-secret-env': { type: 'string' },
+  ...CREDENTIAL_OPTIONS,
   budget: { type: 'string' },
   retries: { type: 'string' },
   seed: { type: 'string' },
   accounts: { type: 'string' },
   dataset: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
-export const exportCommand: Command = async (argv, io) => {
-  try {
-    return await exportMain(argv, io);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`commerce-sim export: ${error.message}\n\n${USAGE}\n`);
-      return EXIT_USAGE;
-    }
-    if (error instanceof TargetError || error instanceof DatasetError) {
-      io.stderr.write(`commerce-sim export: ${error.message} (${error.code})\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
-};
+export const exportCommand: Command = defineCommand({
+  name: 'export',
+  usage: USAGE,
+  options: OPTIONS,
+  allowPositionals: true,
+  failures: { usage: 'full', errors: [TargetError, DatasetError] },
+  main: exportMain,
+});
 
-function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-async function exportMain(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv);
-  if (values.help === true) {
-    io.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
+async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   const [what, ...extra] = positionals;
   if (what !== 'accounts' || extra.length > 0) throw new UsageError(what === undefined ? 'say what to export: accounts' : `only 'accounts' can be exported, got '${[what, ...extra].join(' ')}'`);
   const spec = values.target ?? 'sim';
@@ -99,11 +77,9 @@ async function exportMain(argv: readonly string[], io: CliIo): Promise<number> {
     env: io.env,
     seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1),
     accounts: intOption('--accounts', values.accounts, 0, 2_000_000),
-    tokenEnv: values['token-env'],
-    clientId: values['client-id'],
-    clientSecretEnv: values['client-secret-env'],
+    ...credentialOptions(values),
   };
-  if (spec !== 'sim') readCredentials(options); // usage errors before any request
+  credentialsFor(spec, options);
 
   const target = await openTarget(spec, { ...options, dataset: values.dataset, budget, cwd: io.cwd });
   const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);

@@ -4,10 +4,10 @@
  */
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { generateFixtures } from '../fixtures/generate.js';
 import { INDEX_FILE, type FixtureFile } from '../fixtures/format.js';
 import { isObject } from '../rules/inspect.js';
+import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';
 
 const USAGE = `usage: commerce-sim fixtures [--out DIR] [--seed S] [--check]
@@ -23,30 +23,18 @@ export interface FixtureOptions {
   readonly check: boolean;
 }
 
-export function parseFixtureArgs(argv: readonly string[]): FixtureOptions | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: { out: { type: 'string' }, seed: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  if (values.help === true) return 'help';
+const OPTIONS = { out: { type: 'string' }, seed: { type: 'string' }, check: { type: 'boolean' } } as const;
+
+export function fixtureOptions(values: Values<typeof OPTIONS>): FixtureOptions {
   const seedText = values.seed ?? '42';
   if (!/^\d{1,9}$/.test(seedText)) throw new UsageError(`--seed takes a whole number, got '${seedText}'`);
   return { out: values.out ?? 'fixtures', seed: Number(seedText), check: values.check === true };
 }
 
-export const fixtures: Command = async (argv, io) => {
-  const options = parseFixtureArgs(argv);
-  if (options === 'help') {
-    io.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
+export const fixtures: Command = defineCommand({ name: 'fixtures', usage: USAGE, options: OPTIONS, main: fixturesCommand });
+
+async function fixturesCommand(values: Values<typeof OPTIONS>, io: CliIo): Promise<number> {
+  const options = fixtureOptions(values);
   const dir = resolve(io.cwd, options.out);
   const files = generateFixtures({ seed: options.seed });
   if (options.check) return check(dir, files, options, io);
@@ -61,7 +49,7 @@ export const fixtures: Command = async (argv, io) => {
   for (const old of previous) if (!current.has(old)) await rm(join(dir, ...old.split('/')), { force: true });
   io.stdout.write(`wrote ${files.length} files to ${shown(io, dir)} (seed ${options.seed})\n`);
   return EXIT_OK;
-};
+}
 
 export interface Staleness {
   readonly changed: readonly string[];

@@ -2,10 +2,10 @@
  * `commerce-sim mutation`: runs the shipped suite once per deviation of the simulator and prints which
  * deviations the suite catches. Exit 0 when every one is caught, 1 when one is not, 2 on usage errors.
  */
-import { parseArgs } from 'node:util';
 import { DEVIATION_IDS } from '../engine/deviations.js';
 import { mutationScore, renderMutationTable, runMutation, type MutationRow } from '../kit/mutation.js';
-import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type Command } from './io.js';
+import { defineCommand, type Values } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';
 
 export const USAGE = `usage: commerce-sim mutation [--markdown] [--deviate ID]... [--seed S]
 
@@ -20,23 +20,11 @@ const OPTIONS = {
   markdown: { type: 'boolean' },
   deviate: { type: 'string', multiple: true },
   seed: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
-function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
+export const mutation: Command = defineCommand({ name: 'mutation', usage: USAGE, options: OPTIONS, main: mutationCommand });
 
-export const mutation: Command = async (argv, io) => {
-  const values = parse(argv);
-  if (values.help === true) {
-    io.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
+async function mutationCommand(values: Values<typeof OPTIONS>, io: CliIo): Promise<number> {
   const deviations = values.deviate ?? [...DEVIATION_IDS];
   for (const id of deviations) {
     if (!DEVIATION_IDS.includes(id)) throw new UsageError(`--deviate ${id}: the simulator has no such deviation (one of: ${DEVIATION_IDS.join(', ')})`);
@@ -49,7 +37,7 @@ export const mutation: Command = async (argv, io) => {
   const rows = await runMutation({ deviations, ...(seed === undefined ? {} : { seed }) });
   io.stdout.write(values.markdown === true ? renderMutationTable(rows) : renderText(rows));
   return rows.every((r) => r.caught) ? EXIT_OK : EXIT_RULE_FAILED;
-};
+}
 
 /** The same rows as aligned text for a terminal. */
 export function renderText(rows: readonly MutationRow[]): string {

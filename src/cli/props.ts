@@ -3,9 +3,7 @@
  * first, a line per property, and for each failure its counterexample, the rules it breaks and one
  * command that replays it; writes every report format. Exit 0 / 1 (a documented rule failed) / 2.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { PropertyResult, RunReport } from '../report/model.js';
 import { renderJson } from '../report/json.js';
 import { summariseRules, summariseRun } from '../report/summarise.js';
@@ -14,9 +12,13 @@ import { catalogue, ruleById } from '../rules/catalogue.js';
 import { isSecretKey } from '../report/redact.js';
 import { properties, selectProperties } from '../properties/registry.js';
 import { DEFAULT_RUNS, NOT_RUN, runProperties } from '../properties/runner.js';
-import { createTarget, intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile } from '../target/create.js';
-import { TargetError, type Target, type TargetErrorCode } from '../target/types.js';
+import { createTarget, intOption } from '../target/create.js';
+import { guardTarget } from '../target/guard.js';
+import { TargetError } from '../target/types.js';
+import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { packageVersion, runId } from './run-meta.js';
+import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim props [options]
 
@@ -50,14 +52,7 @@ output:
 
 const OPTIONS = {
   target: { type: 'string' },
-  'token-env': { type: 'string' },
-  'client-id': { type: 'string' },
-  'client-secret-env': { type: 'string' },
-  var: { type: 'string', multiple: true },
-  config: { type: 'string' },
-  'allow-writes': { type: 'boolean' },
-  budget: { type: 'string' },
-  rps: { type: 'string' },
+  ...TARGET_OPTIONS,
   'sim-seed': { type: 'string' },
   deviate: { type: 'string', multiple: true },
   grep: { type: 'string' },
@@ -67,47 +62,23 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   report: { type: 'string' },
   json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
-const FATAL: ReadonlySet<TargetErrorCode> = new Set(['TARGET_UNREACHABLE', 'TARGET_BUDGET_EXHAUSTED', 'TARGET_AUTH_FAILED']);
+type PropsValues = Values<typeof OPTIONS>;
 
-export const props: Command = async (argv, io) => {
-  try {
-    return await propsCommand(argv, io);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`commerce-sim props: ${error.message}\n\n${USAGE}\n`);
-      return EXIT_USAGE;
-    }
-    if (error instanceof TargetError) {
-      io.stderr.write(`commerce-sim props: ${error.message} (${error.code})\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
-};
-
-function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-type Values = ReturnType<typeof parse>['values'];
+export const props: Command = defineCommand({
+  name: 'props',
+  usage: USAGE,
+  options: OPTIONS,
+  failures: { usage: 'full', errors: [TargetError] },
+  main: propsCommand,
+});
 
 /** A fresh seed when none is given: the only unseeded value of a run, and it is printed first. */
 const freshSeed = (): number => (Date.now() ^ Math.floor(Math.random() * 0x1_0000_0000)) >>> 0;
 
-async function propsCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parse(argv);
-  if (values.help === true) {
-    io.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
-  const config: ConfigFile = values.config === undefined ? { vars: {} } : await loadConfig(values.config, io.cwd);
+async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
+  const config = await configFrom(values, io);
   const spec = values.target ?? config.baseUrl ?? 'sim';
   const deviate = values.deviate ?? [];
   for (const id of deviate) if (ruleById(id) === undefined) throw new UsageError(`--deviate ${id}: no such rule (see \`commerce-sim rules\`)`);
@@ -118,19 +89,9 @@ async function propsCommand(argv: readonly string[], io: CliIo): Promise<number>
   if (values.path !== undefined && !/^\d+(:\d+)*(@[A-Za-z0-9+/:]*)?$/.test(values.path)) throw new UsageError(`--path takes the path a failure printed, such as 4:2:0, got '${values.path}'`);
   const seed = intOption('--seed', values.seed, 0, 2 ** 32 - 1) ?? freshSeed();
   const runs = intOption('--runs', values.runs, 1, 1_000_000) ?? DEFAULT_RUNS;
-  const userVars = { ...config.vars, ...parseVarAssignments(values.var ?? []) };
-  const targetOptions = {
-    env: io.env,
-    vars: userVars,
-    seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1),
-    deviate,
-    tokenEnv: values['token-env'] ?? config.tokenEnv,
-    clientId: values['client-id'] ?? config.clientId,
-    clientSecretEnv: values['client-secret-env'] ?? config.clientSecretEnv,
-    budget: intOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER),
-    rps: positiveOption('--rps', values.rps),
-  };
-  const credentials = spec === 'sim' ? {} : readCredentials(targetOptions);
+  const targetOptions = { ...targetOptionsFrom(values, config, io), seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1), deviate };
+  const userVars = targetOptions.vars;
+  const credentials = credentialsFor(spec, targetOptions);
   const strict = values.strict === true;
   const allowWrites = values['allow-writes'] === true;
   // The seed comes first whatever the output: with --json on stderr, so stdout stays one JSON document.
@@ -139,7 +100,7 @@ async function propsCommand(argv: readonly string[], io: CliIo): Promise<number>
 
   const started = Date.now();
   const target = await createTarget(spec, targetOptions);
-  const counter = countingTarget(target);
+  const counter = guardTarget(target);
   try {
     const secrets = [credentials.token, credentials.clientSecret, target.vars['admin_token'], ...Object.entries(userVars).filter(([k]) => isSecretKey(k)).map(([, v]) => v)];
     const results = await runProperties(suites, {
@@ -164,7 +125,7 @@ async function propsCommand(argv: readonly string[], io: CliIo): Promise<number>
       rules,
       scenarios: [],
       properties: results,
-      timing: { runId: runId(started, target), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: counter.requests() },
+      timing: { runId: runId(started, target, '-props'), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: counter.requests() },
     };
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
     if (values.json === true) io.stdout.write(renderJson(report));
@@ -189,7 +150,7 @@ async function propsCommand(argv: readonly string[], io: CliIo): Promise<number>
 const quote = (s: string): string => (/^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** The command that reaches the same target the same way; the runner appends --seed, --path and --grep. */
-export function replayBase(spec: string, v: Values): string {
+export function replayBase(spec: string, v: PropsValues): string {
   const parts = ['commerce-sim', 'props', '--target', quote(spec)];
   const add = (flag: string, value: string | undefined) => {
     if (value !== undefined) parts.push(flag, quote(value));
@@ -253,40 +214,4 @@ function summaryText(report: RunReport, reportPath: string): string {
     `  report: ${reportPath}`,
     '',
   ].join('\n');
-}
-
-function countingTarget(target: Target) {
-  let requests = 0;
-  let fatal: TargetError | undefined;
-  const wrapped: Target = {
-    kind: target.kind,
-    baseUrl: target.baseUrl,
-    vars: target.vars,
-    async send(request) {
-      requests += 1;
-      try {
-        return await target.send(request);
-      } catch (error) {
-        if (error instanceof TargetError && FATAL.has(error.code)) fatal ??= error;
-        throw error;
-      }
-    },
-    close: () => target.close(),
-  };
-  return { target: wrapped, requests: () => requests, fatal: () => fatal };
-}
-
-function runId(started: number, target: Target): string {
-  const when = new Date(started).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
-  const what = target.kind === 'sim' ? 'sim' : new URL(target.baseUrl).host.replace(/[^A-Za-z0-9.-]/g, '-');
-  return `${when}-${what}-props`;
-}
-
-async function packageVersion(): Promise<string> {
-  try {
-    const pkg: unknown = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
-    return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }

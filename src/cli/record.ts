@@ -6,7 +6,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ACCESS_TOKEN, CLIENT_SECRET, INDEX_FILE, type SecretPlaceholder } from '../fixtures/format.js';
 import { readOnlyScenarios, recordingFiles, recordScenarios, type Recording } from '../fixtures/record.js';
 import { isSecretKey } from '../report/redact.js';
@@ -15,9 +14,12 @@ import { ruleById } from '../rules/catalogue.js';
 import type { Scenario } from '../scenarios/format.js';
 import { loadScenarios, ScenarioError } from '../scenarios/load.js';
 import { selectScenarios } from '../scenarios/select.js';
-import { createTarget, intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type TargetOptions } from '../target/create.js';
-import { TargetError, type Target, type TargetErrorCode } from '../target/types.js';
-import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { createTarget, intOption, type TargetOptions } from '../target/create.js';
+import { guardTarget } from '../target/guard.js';
+import { TargetError } from '../target/types.js';
+import { defineCommand, type Values } from './command.js';
+import { EXIT_OK, UsageError, type CliIo, type Command } from './io.js';
+import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom } from './target-options.js';
 
 const USAGE = `usage: commerce-sim record --target sim|URL [--out DIR] [PATHS...] [options]
 
@@ -36,35 +38,13 @@ and saves each exchange as DIR/<scenario>/<nn>-<step>.json plus DIR/index.json.
   --seed S                    simulator seed
   --grep TEXT, --tag T        select scenarios as run does`;
 
-/** Options every command that runs scenarios against a target takes (record, diff). */
-export const TARGET_OPTIONS = {
-  'token-env': { type: 'string' },
-  'client-id': { type: 'string' },
-  'client-secret-env': { type: 'string' },
-  var: { type: 'string', multiple: true },
-  config: { type: 'string' },
-  'allow-writes': { type: 'boolean' },
-  budget: { type: 'string' },
-  rps: { type: 'string' },
+/** Options of the commands that record scenarios against a target (record, diff). */
+export const LIVE_OPTIONS = {
+  ...TARGET_OPTIONS,
   seed: { type: 'string' },
   grep: { type: 'string' },
   tag: { type: 'string', multiple: true },
-  help: { type: 'boolean', short: 'h' },
 } as const;
-
-export interface TargetValues {
-  readonly 'token-env'?: string;
-  readonly 'client-id'?: string;
-  readonly 'client-secret-env'?: string;
-  readonly var?: string[];
-  readonly config?: string;
-  readonly 'allow-writes'?: boolean;
-  readonly budget?: string;
-  readonly rps?: string;
-  readonly seed?: string;
-  readonly grep?: string;
-  readonly tag?: string[];
-}
 
 export interface LiveSettings {
   readonly options: TargetOptions;
@@ -74,18 +54,9 @@ export interface LiveSettings {
   readonly tags: readonly string[];
 }
 
-export async function liveSettings(values: TargetValues, io: CliIo): Promise<LiveSettings> {
-  const config = values.config === undefined ? { vars: {} } : await loadConfig(values.config, io.cwd);
-  const options: TargetOptions = {
-    env: io.env,
-    vars: { ...config.vars, ...parseVarAssignments(values.var ?? []) },
-    seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1),
-    tokenEnv: values['token-env'] ?? config.tokenEnv,
-    clientId: values['client-id'] ?? config.clientId,
-    clientSecretEnv: values['client-secret-env'] ?? config.clientSecretEnv,
-    budget: intOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER),
-    rps: positiveOption('--rps', values.rps),
-  };
+export async function liveSettings(values: Values<typeof LIVE_OPTIONS>, io: CliIo): Promise<LiveSettings> {
+  const config = await configFrom(values, io);
+  const options: TargetOptions = { ...targetOptionsFrom(values, config, io), seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1) };
   return { options, configBaseUrl: config.baseUrl, allowWrites: values['allow-writes'] === true, grep: values.grep, tags: values.tag ?? [] };
 }
 
@@ -97,9 +68,6 @@ export async function recordableScenarios(paths: readonly string[], settings: Li
   return readOnlyScenarios(selected, settings.allowWrites);
 }
 
-/** Errors after which every further request is pointless. */
-const FATAL: ReadonlySet<TargetErrorCode> = new Set(['TARGET_UNREACHABLE', 'TARGET_BUDGET_EXHAUSTED', 'TARGET_AUTH_FAILED']);
-
 export interface LiveRun {
   readonly recording: Recording;
   /** Literal secrets met, with the placeholder each becomes. */
@@ -109,32 +77,17 @@ export interface LiveRun {
 /** Creates the target, records the scenarios, closes it; a fatal target error is thrown once the run stops. */
 export async function recordLive(spec: string, scenarios: readonly Scenario[], settings: LiveSettings, extra: Partial<TargetOptions> = {}): Promise<LiveRun> {
   const options = { ...settings.options, ...extra };
-  const credentials = spec === 'sim' ? {} : readCredentials(options);
+  const credentials = credentialsFor(spec, options);
   const target = await createTarget(spec, options);
-  const controller = new AbortController();
-  let fatal: TargetError | undefined;
-  const guarded: Target = {
-    ...target,
-    async send(request) {
-      try {
-        return await target.send(request);
-      } catch (error) {
-        if (error instanceof TargetError && FATAL.has(error.code) && fatal === undefined) {
-          fatal = error;
-          controller.abort(error);
-        }
-        throw error;
-      }
-    },
-    close: () => target.close(),
-  };
+  const guarded = guardTarget(target);
   const secrets: SecretPlaceholder[] = [];
   if (credentials.token !== undefined) secrets.push([credentials.token, ACCESS_TOKEN]);
   if (credentials.clientSecret !== undefined) secrets.push([credentials.clientSecret, CLIENT_SECRET]);
   // The admin token, and any variable named like a secret (`--var access_token=...`).
   for (const [name, value] of Object.entries(target.vars)) if (isSecretKey(name) && value !== '') secrets.push([value, `<${name.toLowerCase()}>`]);
   try {
-    const recording = await recordScenarios(scenarios, guarded, { ruleById, secrets, allowWrites: settings.allowWrites, signal: controller.signal });
+    const recording = await recordScenarios(scenarios, guarded.target, { ruleById, secrets, allowWrites: settings.allowWrites, signal: guarded.signal });
+    const fatal = guarded.fatal();
     if (fatal !== undefined) throw fatal;
     return { recording, secrets };
   } finally {
@@ -142,40 +95,18 @@ export async function recordLive(spec: string, scenarios: readonly Scenario[], s
   }
 }
 
-export const record: Command = async (argv, io) => {
-  try {
-    return await recordCommand(argv, io);
-  } catch (error) {
-    return reportError('record', error, io, USAGE);
-  }
-};
+const RECORD_OPTIONS = { ...LIVE_OPTIONS, target: { type: 'string' }, out: { type: 'string' }, 'rename-ids': { type: 'boolean' } } as const;
 
-/** Usage, scenario and target errors as one line each, exit 2; anything else is a bug and is thrown. */
-export function reportError(command: string, error: unknown, io: CliIo, usage: string): number {
-  if (error instanceof UsageError) io.stderr.write(`commerce-sim ${command}: ${error.message}\n\n${usage}\n`);
-  else if (error instanceof ScenarioError) io.stderr.write(`commerce-sim ${command}: ${error.message} (${error.code})\n`);
-  else if (error instanceof TargetError) io.stderr.write(`commerce-sim ${command}: ${error.message} (${error.code})\n`);
-  else throw error;
-  return EXIT_USAGE;
-}
+export const record: Command = defineCommand({
+  name: 'record',
+  usage: USAGE,
+  options: RECORD_OPTIONS,
+  allowPositionals: true,
+  failures: { usage: 'full', errors: [ScenarioError, TargetError] },
+  main: recordCommand,
+});
 
-async function recordCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { ...TARGET_OPTIONS, target: { type: 'string' }, out: { type: 'string' }, 'rename-ids': { type: 'boolean' } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) {
-    io.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
+async function recordCommand(values: Values<typeof RECORD_OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   const settings = await liveSettings(values, io);
   const spec = values.target ?? settings.configBaseUrl;
   if (spec === undefined) throw new UsageError('--target is required (sim or a base URL)');

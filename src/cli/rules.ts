@@ -1,8 +1,8 @@
 /** `commerce-sim rules [--json]`: the rule catalogue (src/rules/catalogue.ts) with level and document section. */
-import { parseArgs } from 'node:util';
 import { catalogue } from '../rules/catalogue.js';
 import type { Rule } from '../rules/types.js';
-import { EXIT_OK, UsageError, type Command } from './io.js';
+import { defineCommand } from './command.js';
+import { EXIT_OK, type Command } from './io.js';
 
 const USAGE = `usage: commerce-sim rules [--json]
 
@@ -28,17 +28,12 @@ export function rulesJson(rules: readonly Rule[]): string {
   return JSON.stringify(rules.map(({ id, family, level, section, statement }) => ({ id, family, level, section, statement })), null, 2) + '\n';
 }
 
-export const rules: Command = async (argv, io) => {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  if (values.help === true) {
-    io.stdout.write(`${USAGE}\n`);
+export const rules: Command = defineCommand({
+  name: 'rules',
+  usage: USAGE,
+  options: { json: { type: 'boolean' } },
+  main: async (values, io) => {
+    io.stdout.write(values.json === true ? rulesJson(catalogue) : rulesTable(catalogue));
     return EXIT_OK;
-  }
-  io.stdout.write(values.json === true ? rulesJson(catalogue) : rulesTable(catalogue));
-  return EXIT_OK;
-};
+  },
+});

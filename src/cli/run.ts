@@ -2,10 +2,8 @@
  * `commerce-sim run`: load scenarios, pick a target, run, write every report format, print a summary.
  * Exit 0 when every documented rule holds, 1 when one fails, 2 on usage or target errors.
  */
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { RuleSummary, RunReport } from '../report/model.js';
 import { renderJson } from '../report/json.js';
 import { summariseRules, summariseRun } from '../report/summarise.js';
@@ -15,9 +13,13 @@ import { DATASET_PROFILES } from '../store/datasets.js';
 import { loadScenarios, ScenarioError } from '../scenarios/load.js';
 import { runScenarios, type RunProgress } from '../scenarios/run.js';
 import { parseShard, selectScenarios, type Shard } from '../scenarios/select.js';
-import { createTarget, intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile } from '../target/create.js';
-import { TargetError, type Target, type TargetErrorCode } from '../target/types.js';
+import { createTarget, intOption } from '../target/create.js';
+import { guardTarget } from '../target/guard.js';
+import { TargetError } from '../target/types.js';
+import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { packageVersion, runId } from './run-meta.js';
+import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim run [PATHS...] [options]
 
@@ -50,65 +52,35 @@ output:
 
 const OPTIONS = {
   target: { type: 'string' },
-  'token-env': { type: 'string' },
-  'client-id': { type: 'string' },
-  'client-secret-env': { type: 'string' },
-  var: { type: 'string', multiple: true },
-  config: { type: 'string' },
-  'allow-writes': { type: 'boolean' },
+  ...TARGET_OPTIONS,
   strict: { type: 'boolean' },
   report: { type: 'string' },
   grep: { type: 'string' },
   tag: { type: 'string', multiple: true },
   shard: { type: 'string' },
   concurrency: { type: 'string' },
-  rps: { type: 'string' },
-  budget: { type: 'string' },
   seed: { type: 'string' },
   deviate: { type: 'string', multiple: true },
   dataset: { type: 'string' },
   json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** Errors that make every further request pointless: the run stops and exits 2. */
-const FATAL: ReadonlySet<TargetErrorCode> = new Set(['TARGET_UNREACHABLE', 'TARGET_BUDGET_EXHAUSTED', 'TARGET_AUTH_FAILED']);
+export const run: Command = defineCommand({
+  name: 'run',
+  usage: USAGE,
+  options: OPTIONS,
+  allowPositionals: true,
+  // The usage is long: a usage error shows its first line and points to --help.
+  failures: {
+    usage: 'hint',
+    errors: [ScenarioError, TargetError],
+    describe: (e) => (e instanceof ScenarioError ? `${e.code === 'SCENARIO_INVALID' ? 'invalid scenario file' : 'no scenarios'} (${e.code}):\n${e.message}` : undefined),
+  },
+  main: runCommand,
+});
 
-export const run: Command = async (argv, io) => {
-  try {
-    return await runCommand(argv, io);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`commerce-sim run: ${error.message}\n${USAGE.split('\n')[0] ?? ''}\nRun \`commerce-sim run --help\` for the options.\n`);
-      return EXIT_USAGE;
-    }
-    if (error instanceof ScenarioError) {
-      io.stderr.write(`commerce-sim run: ${error.code === 'SCENARIO_INVALID' ? 'invalid scenario file' : 'no scenarios'} (${error.code}):\n${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    if (error instanceof TargetError) {
-      io.stderr.write(`commerce-sim run: ${error.message} (${error.code})\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
-};
-
-function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv);
-  if (values.help === true) {
-    io.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
-  const config: ConfigFile = values.config === undefined ? { vars: {} } : await loadConfig(values.config, io.cwd);
+async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
+  const config = await configFrom(values, io);
   const spec = values.target ?? config.baseUrl ?? 'sim';
   const deviate = values.deviate ?? [];
   for (const id of deviate) if (ruleById(id) === undefined) throw new UsageError(`--deviate ${id}: no such rule (see \`commerce-sim rules\`)`);
@@ -123,19 +95,13 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
     shard = parsed.shard;
   }
   const targetOptions = {
-    env: io.env,
-    vars: { ...config.vars, ...parseVarAssignments(values.var ?? []) },
+    ...targetOptionsFrom(values, config, io),
     seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1),
     deviate,
     ...(dataset === undefined ? {} : { dataset }),
-    tokenEnv: values['token-env'] ?? config.tokenEnv,
-    clientId: values['client-id'] ?? config.clientId,
-    clientSecretEnv: values['client-secret-env'] ?? config.clientSecretEnv,
-    budget: intOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER),
-    rps: positiveOption('--rps', values.rps),
     concurrency: intOption('--concurrency', values.concurrency, 1, 8),
   };
-  const credentials = spec === 'sim' ? {} : readCredentials(targetOptions); // usage errors before any work
+  const credentials = credentialsFor(spec, targetOptions);
   const tags = values.tag ?? [];
   const paths = positionals.length > 0 ? positionals : [fileURLToPath(new URL('../../scenarios', import.meta.url))];
   const all = await loadScenarios(paths, { ruleExists: (id) => ruleById(id) !== undefined, cwd: io.cwd });
@@ -143,7 +109,7 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
 
   const started = Date.now();
   const target = await createTarget(spec, targetOptions);
-  const counter = countingTarget(target);
+  const counter = guardTarget(target);
   try {
     const progress = values.json !== true && io.stdout.isTTY === true ? progressLine(io) : undefined;
     const results = await runScenarios(scenarios, {
@@ -174,7 +140,7 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
       rules,
       scenarios: results,
       properties: [],
-      timing: { runId: runId(started, target, shard), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: counter.requests() },
+      timing: { runId: runId(started, target, shard === undefined ? '' : `-shard${shard.index}of${shard.count}`), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: counter.requests() },
     };
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
     const fatal = counter.fatal();
@@ -188,32 +154,6 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   } finally {
     await target.close();
   }
-}
-
-/** Counts requests and stops the run at the first error that makes further requests pointless. */
-function countingTarget(target: Target) {
-  let requests = 0;
-  let fatal: TargetError | undefined;
-  const controller = new AbortController();
-  const wrapped: Target = {
-    kind: target.kind,
-    baseUrl: target.baseUrl,
-    vars: target.vars,
-    async send(request) {
-      requests += 1;
-      try {
-        return await target.send(request);
-      } catch (error) {
-        if (error instanceof TargetError && FATAL.has(error.code) && fatal === undefined) {
-          fatal = error;
-          controller.abort(error);
-        }
-        throw error;
-      }
-    },
-    close: () => target.close(),
-  };
-  return { target: wrapped, signal: controller.signal, requests: () => requests, fatal: () => fatal };
 }
 
 function progressLine(io: CliIo) {
@@ -233,22 +173,6 @@ function progressLine(io: CliIo) {
       io.stdout.write('\r\x1b[K');
     },
   };
-}
-
-/** `20261122T204512Z-sim`: when and against what; the shard keeps parallel CI jobs apart. */
-function runId(started: number, target: Target, shard: Shard | undefined): string {
-  const when = new Date(started).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
-  const what = target.kind === 'sim' ? 'sim' : new URL(target.baseUrl).host.replace(/[^A-Za-z0-9.-]/g, '-');
-  return `${when}-${what}${shard === undefined ? '' : `-shard${shard.index}of${shard.count}`}`;
-}
-
-async function packageVersion(): Promise<string> {
-  try {
-    const pkg: unknown = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
-    return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 function shown(cwd: string, path: string): string {

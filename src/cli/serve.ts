@@ -4,12 +4,12 @@
  * Stops on SIGINT/SIGTERM: closes the server, exit 0. This adapter is the only place real time
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
-import { parseArgs } from 'node:util';
 import { DEVIATION_IDS } from '../engine/deviations.js';
 import { listen, type RunningServer } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { resourceByName } from '../store/resources.js';
+import { HELP_OPTION, parseOptions } from './command.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 
 const USAGE = `usage: commerce-sim serve [options]
@@ -52,31 +52,23 @@ function parseCounts(entries: readonly string[]): Record<string, number> {
   return counts;
 }
 
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  accounts: { type: 'string' },
+  count: { type: 'string', multiple: true },
+  dataset: { type: 'string' },
+  deviate: { type: 'string', multiple: true },
+  clock: { type: 'string' },
+  'clock-step': { type: 'string' },
+  'client-id': { type: 'string' },
+  json: { type: 'boolean' },
+  ...HELP_OPTION,
+} as const;
+
 export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        accounts: { type: 'string' },
-        count: { type: 'string', multiple: true },
-        dataset: { type: 'string' },
-        deviate: { type: 'string', multiple: true },
-        clock: { type: 'string' },
-        'clock-step': { type: 'string' },
-        'client-id': { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const { values } = parseOptions(argv, OPTIONS);
   if (values.help === true) return 'help';
   const deviate = values.deviate ?? [];
   const unknown = deviate.find((id) => !DEVIATION_IDS.includes(id));

@@ -1,0 +1,62 @@
+/**
+ * The target options commands share (credentials, variables, config file, writes, pacing) and their
+ * conversion into createTarget's options; each command adds its own (seed, deviations, ...).
+ */
+import { intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from '../target/create.js';
+import type { Values } from './command.js';
+import type { CliIo } from './io.js';
+
+/** Names of environment variables holding the secrets: a secret itself never goes on a command line. */
+export const CREDENTIAL_OPTIONS = {
+  'token-env': { type: 'string' },
+  'client-id': { type: 'string' },
+  'client-secret-env': { type: 'string' },
+} as const;
+
+/** What run, props, record and diff take besides `--target` (diff has two sides instead). */
+export const TARGET_OPTIONS = {
+  ...CREDENTIAL_OPTIONS,
+  var: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  budget: { type: 'string' },
+  rps: { type: 'string' },
+} as const;
+
+export type TargetValues = Values<typeof TARGET_OPTIONS>;
+
+export async function configFrom(values: Pick<TargetValues, 'config'>, io: CliIo): Promise<ConfigFile> {
+  return values.config === undefined ? { vars: {} } : loadConfig(values.config, io.cwd);
+}
+
+/** The credential options; a flag beats the config file. */
+export interface CredentialNames {
+  readonly tokenEnv: string | undefined;
+  readonly clientId: string | undefined;
+  readonly clientSecretEnv: string | undefined;
+}
+
+export function credentialOptions(values: Values<typeof CREDENTIAL_OPTIONS>, config?: ConfigFile): CredentialNames {
+  return {
+    tokenEnv: values['token-env'] ?? config?.tokenEnv,
+    clientId: values['client-id'] ?? config?.clientId,
+    clientSecretEnv: values['client-secret-env'] ?? config?.clientSecretEnv,
+  };
+}
+
+export type SharedTargetOptions = TargetOptions & { readonly vars: Readonly<Record<string, string>> };
+
+export function targetOptionsFrom(values: TargetValues, config: ConfigFile, io: CliIo): SharedTargetOptions {
+  return {
+    env: io.env,
+    vars: { ...config.vars, ...parseVarAssignments(values.var ?? []) },
+    ...credentialOptions(values, config),
+    budget: intOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER),
+    rps: positiveOption('--rps', values.rps),
+  };
+}
+
+/** Read before any work, so a missing variable is a usage error up front; the simulator needs none. */
+export function credentialsFor(spec: string, options: TargetOptions): Credentials {
+  return spec === 'sim' ? {} : readCredentials(options);
+}
