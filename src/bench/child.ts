@@ -2,10 +2,22 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export function child<T>(file: string, args: readonly string[], execArgv: readonly string[] = []): Promise<{ message: T; stop: () => void }> {
+export interface Child<T> {
+  readonly message: T;
+  stop(): void;
+  /** CPU time (user + system, µs) the child has used so far. */
+  cpu(): Promise<number>;
+}
+
+export function child<T>(file: string, args: readonly string[], execArgv: readonly string[] = []): Promise<Child<T>> {
   return new Promise((resolve, reject) => {
     const proc = fork(fileURLToPath(new URL(file, import.meta.url)), [...args], { execArgv: [...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    proc.once('message', (message) => resolve({ message: message as T, stop: () => proc.send('stop') }));
+    const cpu = () =>
+      new Promise<number>((done) => {
+        proc.once('message', (m) => done(Number(m)));
+        proc.send('cpu');
+      });
+    proc.once('message', (message) => resolve({ message: message as T, stop: () => proc.send('stop'), cpu }));
     proc.once('error', reject);
     proc.once('exit', (code) => code !== 0 && reject(new Error(`${file} exited with ${code}`)));
   });

@@ -1,5 +1,10 @@
-/** A closed-loop load generator on undici: N connections, each sending the next request as soon as the last answered. */
-import { Pool } from 'undici';
+/**
+ * A closed-loop load generator: N keep-alive connections, each sending its next request as soon as the
+ * last answer has arrived. It is a bare HTTP/1.1 client on node:net (it reads the status line and
+ * Content-Length, and skips the body) so that on a 2-core machine the servers, not the client, are what
+ * gets measured. Both servers of a comparison are loaded with it.
+ */
+import { connect, type Socket } from 'node:net';
 
 export interface LoadResult {
   readonly requests: number;
@@ -17,24 +22,58 @@ export interface LoadSpec {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+const HEADER_END = Buffer.from('\r\n\r\n');
+
 export async function load(spec: LoadSpec): Promise<LoadResult> {
-  const pool = new Pool(spec.origin, { connections: spec.connections, pipelining: 1 });
+  const url = new URL(spec.origin);
+  const fixed = Object.entries(spec.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') + `host: ${url.host}\r\n`;
   let requests = 0;
   let non2xx = 0;
   let i = 0;
   const started = process.hrtime.bigint();
   const deadline = started + BigInt(Math.round(spec.seconds * 1e9));
-  const worker = async () => {
-    while (process.hrtime.bigint() < deadline) {
-      const r = spec.request(i++);
-      const res = await pool.request({ origin: spec.origin, method: r.method, path: r.path, headers: spec.headers, ...(r.body === undefined ? {} : { body: r.body }) });
-      await res.body.dump();
-      if (res.statusCode < 200 || res.statusCode >= 300) non2xx++;
-      requests++;
-    }
-  };
-  await Promise.all(Array.from({ length: spec.connections }, worker));
+
+  const connection = () =>
+    new Promise<void>((resolve, reject) => {
+      const socket: Socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true });
+      let pending: Buffer = Buffer.alloc(0);
+      let bodyLeft = -1;
+      const send = () => {
+        if (process.hrtime.bigint() >= deadline) {
+          socket.end();
+          resolve();
+          return;
+        }
+        const r = spec.request(i++);
+        const body = r.body ?? '';
+        const length = r.body === undefined ? '' : `content-length: ${Buffer.byteLength(body)}\r\n`;
+        socket.write(`${r.method} ${r.path} HTTP/1.1\r\n${fixed}${length}\r\n${body}`);
+      };
+      socket.on('connect', send);
+      socket.on('error', reject);
+      socket.on('data', (chunk: Buffer) => {
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        for (;;) {
+          if (bodyLeft < 0) {
+            const end = pending.indexOf(HEADER_END);
+            if (end < 0) return;
+            const head = pending.toString('latin1', 0, end);
+            const status = Number(head.slice(9, 12));
+            if (status < 200 || status >= 300) non2xx++;
+            const match = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+            bodyLeft = match === null ? 0 : Number(match[1]);
+            pending = pending.subarray(end + 4);
+          }
+          if (pending.length < bodyLeft) return;
+          pending = pending.subarray(bodyLeft);
+          bodyLeft = -1;
+          requests++;
+          send();
+        }
+      });
+    });
+
+  await Promise.all(Array.from({ length: spec.connections }, connection));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  await pool.close();
   return { requests, seconds, perSecond: requests / seconds, non2xx };
 }

@@ -12,9 +12,8 @@ const { values } = parseArgs({ options: { quick: { type: 'boolean', default: fal
 const only = new Set((values.only ?? 'list,scale,suite,props,export').split(','));
 const seconds = values.quick ? 1 : 3;
 
-interface ServersReady {
-  sim: string;
-  baseline: string;
+interface Ready {
+  origin: string;
   token: string;
   deep: string;
   realm_id: string;
@@ -22,32 +21,63 @@ interface ServersReady {
   password_profile_id: string;
 }
 
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 64);
 
+type Req = (i: number) => { method: 'GET' | 'POST'; path: string; body?: string };
 
 async function listReads(): Promise<void> {
   const accounts = 100_000;
-  const { message: s, stop } = await child<ServersReady>('./servers-child.js', [String(accounts)]);
-  const auth = { authorization: `Bearer ${s.token}` };
+  const sim = await child<Ready>('./servers-child.js', ['sim', String(accounts)]);
+  const base = await child<Ready>('./servers-child.js', ['baseline', String(accounts)]);
+  const s = { ...sim.message, deep: base.message.deep };
+  const headers = { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' };
   const create = `/v2/authentication-realms/${s.realm_id}/user-authentication-info/${s.user_authentication_info_id}/user-authentication-password-profile-info`;
   const body = (i: number) => JSON.stringify({ data: { type: 'user_authentication_password_profile_info', username: `user${i}`, password: 'correct horse', password_profile_id: s.password_profile_id } });
-  const cases: { name: string; sim: (i: number) => { method: 'GET' | 'POST'; path: string; body?: string }; base: (i: number) => { method: 'GET' | 'POST'; path: string; body?: string } }[] = [
+  const cases: { name: string; sim: Req; base: Req }[] = [
     { name: 'page of 25 at offset 100', sim: () => ({ method: 'GET', path: '/v2/accounts?page[limit]=25&page[offset]=100' }), base: () => ({ method: 'GET', path: '/accounts?limit=25&offset=100' }) },
     { name: 'page of 100', sim: () => ({ method: 'GET', path: '/v2/accounts?page[limit]=100&page[offset]=500' }), base: () => ({ method: 'GET', path: '/accounts?limit=100&offset=500' }) },
     { name: 'keyset page deep in the set (sort=id, gt(id,X), 100)', sim: () => ({ method: 'GET', path: `/v2/accounts?sort=id&filter=gt(id,${s.deep})&page[limit]=100` }), base: () => ({ method: 'GET', path: `/accounts?after=${s.deep}&limit=100` }) },
     { name: 'create (password profile info)', sim: (i) => ({ method: 'POST', path: create, body: body(i) }), base: (i) => ({ method: 'POST', path: '/profile', body: body(i) }) },
   ];
+  // Alternating rounds, median of each: the two servers see the same machine weather. Besides req/s
+  // (which on 2 cores also depends on the client and the kernel), each server's own CPU time per request.
+  const rounds = seconds > 1 ? 3 : 1;
   const rows: string[] = [];
+  const measure = async (server: typeof sim, origin: string, request: Req) => {
+    const before = await server.cpu();
+    const r: LoadResult = await load({ connections: CONNECTIONS, seconds: seconds > 1 ? 2 : 1, headers, origin, request });
+    return { rate: r.perSecond, cpuPerRequest: ((await server.cpu()) - before) / r.requests, bad: r.non2xx };
+  };
   for (const c of cases) {
-    const spec = { connections: 32, seconds, headers: { ...auth, 'content-type': 'application/json' } };
-    const base: LoadResult = await load({ ...spec, origin: s.baseline, request: c.base });
-    const sim: LoadResult = await load({ ...spec, origin: s.sim, request: c.sim });
-    const bad = sim.non2xx + base.non2xx > 0 ? ` (non-2xx: sim ${sim.non2xx}, baseline ${base.non2xx})` : '';
-    rows.push(`| ${c.name} | ${fmt(sim.perSecond)} | ${fmt(base.perSecond)} | ${(sim.perSecond / base.perSecond).toFixed(2)}×${bad} |`);
+    const runs: { sim: Awaited<ReturnType<typeof measure>>; base: Awaited<ReturnType<typeof measure>> }[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const b = await measure(base, base.message.origin, c.base);
+      const m = await measure(sim, s.origin, c.sim);
+      runs.push({ sim: m, base: b });
+    }
+    const simRate = median(runs.map((r) => r.sim.rate));
+    const baseRate = median(runs.map((r) => r.base.rate));
+    const simCpu = median(runs.map((r) => r.sim.cpuPerRequest));
+    const baseCpu = median(runs.map((r) => r.base.cpuPerRequest));
+    const bad = runs.reduce((n, r) => n + r.sim.bad + r.base.bad, 0);
+    rows.push(
+      `| ${c.name} | ${fmt(simRate)} | ${fmt(baseRate)} | ${(simRate / baseRate).toFixed(2)}× | ${simCpu.toFixed(0)} µs | ${baseCpu.toFixed(0)} µs | ${(baseCpu / simCpu).toFixed(2)}× |${bad > 0 ? ` non-2xx: ${bad}` : ''}`,
+    );
   }
-  stop();
-  console.log(`\n### List reads and create over HTTP (${fmt(accounts)} accounts, 32 connections, ${seconds} s each)\n`);
-  console.log('| request | simulator req/s | node:http baseline req/s | ratio |\n|---|---:|---:|---:|');
+  sim.stop();
+  base.stop();
+  console.log(`\n### List reads and create over HTTP (${fmt(accounts)} accounts, ${CONNECTIONS} connections, median of ${rounds} alternating rounds)\n`);
+  console.log('| request | simulator req/s | baseline req/s | req/s ratio | simulator CPU per request | baseline CPU per request | CPU ratio |\n|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) console.log(r);
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+async function handlerWork(): Promise<void> {
+  const { message: rows } = await child<{ name: string; handle: number; stringify: number }[]>('./handler-child.js', []);
+  console.log('\n### Work per request without sockets (100,000 accounts, in-process)\n');
+  console.log('| request | `Simulator.handle` (whole request: route, auth, query, page, links, body) | baseline `JSON.stringify` of the same records | ratio |\n|---|---:|---:|---:|');
+  for (const r of rows) console.log(`| ${r.name} | ${r.handle.toFixed(1)} µs | ${r.stringify.toFixed(1)} µs | ${(r.stringify / r.handle).toFixed(1)}× |`);
 }
 
 interface ScaleReport {
@@ -70,6 +100,7 @@ async function scale(): Promise<void> {
 
 console.log(`# commerce-sim bench (node ${process.version}, ${values.quick ? 'quick' : 'full'})`);
 if (only.has('list')) await listReads();
+if (only.has('list')) await handlerWork();
 if (only.has('scale')) await scale();
 for (const section of extraSections) if (only.has(section.name)) await section.run({ seconds, quick: values.quick === true });
 process.exit(0);

@@ -73,8 +73,10 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
   }
   if (deviates(deviations, 'filter.results-total') && clauses.length > 0) total = collection.size;
 
-  let data = '';
-  for (const r of records) data += (data.length === 0 ? '' : ',') + listItemJson(r, resource, source.selfPrefix);
+  // join, not +=: one flat string, where += would leave a tree of fragments to flatten at write time.
+  const items: string[] = new Array<string>(records.length);
+  for (let i = 0; i < records.length; i++) items[i] = listItemJson(records[i] as SimRecord, resource, source.selfPrefix);
+  const data = items.join(',');
 
   afterRead(ctx, source);
 
