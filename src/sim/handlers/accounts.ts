@@ -7,7 +7,7 @@ import { apiError, type ApiError } from '../../engine/errors.js';
 import type { SimRecord } from '../../store/collection.js';
 import { accounts } from '../../store/resources.js';
 import type { Handler, RequestContext } from '../context.js';
-import { error, errors, jsonText, noContent, parseBody } from '../respond.js';
+import { error, errors, isJsonObject, jsonText, noContent, parseBody } from '../respond.js';
 import { recordJson } from '../serialize.js';
 
 const FIELDS = ['name', 'legal_name', 'registration_id', 'external_ref'] as const;
@@ -16,9 +16,8 @@ const selfUrl = (ctx: RequestContext, id: string) => `${ctx.baseUrl}/v2/accounts
 const one = (ctx: RequestContext, r: SimRecord, status: number) => jsonText(status, `{"data":${recordJson(r, accounts, selfUrl(ctx, r.id))}}`);
 
 function readAccount(body: unknown, requireName: boolean): { ok: true; value: Partial<Record<(typeof FIELDS)[number], string>> } | { ok: false; errors: ApiError[] } {
-  const data = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['data'] : undefined;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { ok: false, errors: [apiError('bad-request', "The request body must be a JSON object with a 'data' object", 'data')] };
-  const fields = data as Record<string, unknown>;
+  const fields = isJsonObject(body) ? body['data'] : undefined;
+  if (!isJsonObject(fields)) return { ok: false, errors: [apiError('bad-request', "The request body must be a JSON object with a 'data' object", 'data')] };
   if (fields['type'] !== 'account') return { ok: false, errors: [apiError('bad-request', "Validation failed: field 'Type' on the 'eq' tag.", 'data.type')] };
   const out: Partial<Record<(typeof FIELDS)[number], string>> = {};
   const problems: ApiError[] = [];

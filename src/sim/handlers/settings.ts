@@ -2,7 +2,7 @@
 import { apiError } from '../../engine/errors.js';
 import { MAX_PAGE_LENGTH } from '../../engine/pagination.js';
 import type { Handler, RequestContext } from '../context.js';
-import { errors, json, parseBody } from '../respond.js';
+import { errors, isJsonObject, json, parseBody } from '../respond.js';
 
 const view = (ctx: RequestContext) => ({ data: { type: 'settings', ...ctx.project.settings } });
 
@@ -11,9 +11,8 @@ export const getSettings: Handler = (ctx) => json(200, view(ctx));
 export const putSettings: Handler = (ctx) => {
   const body = parseBody(ctx.req.body);
   if (!body.ok) return body.response;
-  const data = typeof body.value === 'object' && body.value !== null ? (body.value as Record<string, unknown>)['data'] : undefined;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return errors([apiError('bad-request', "The request body must be a JSON object with a 'data' object", 'data')]);
-  const fields = data as Record<string, unknown>;
+  const fields = isJsonObject(body.value) ? body.value['data'] : undefined;
+  if (!isJsonObject(fields)) return errors([apiError('bad-request', "The request body must be a JSON object with a 'data' object", 'data')]);
   if (fields['page_offset_limit'] !== undefined && fields['page_offset_limit'] !== ctx.project.settings.page_offset_limit) {
     return errors([apiError('bad-request', 'page_offset_limit is read-only; the operator raises it', 'data.page_offset_limit')]);
   }
