@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isJsonObject } from '../engine/json.js';
 
 export interface PlainAccount {
   readonly id: string;
@@ -16,6 +17,8 @@ export interface PlainAccount {
   readonly meta: { readonly timestamps: { readonly created_at: string; readonly updated_at: string } };
   readonly links: { readonly self: string };
 }
+
+const dataOf = (body: unknown): Record<string, unknown> => (isJsonObject(body) && isJsonObject(body['data']) ? body['data'] : {});
 
 /** `records` sorted by id. Understands `/accounts?limit=&offset=` and `/accounts?after=<id>&limit=` (binary search, like the simulator). */
 export async function startBaseline(records: readonly PlainAccount[]): Promise<{ server: Server; origin: string }> {
@@ -39,7 +42,7 @@ export async function startBaseline(records: readonly PlainAccount[]): Promise<{
     req.on('end', () => {
       const body =
         req.method === 'POST'
-          ? JSON.stringify({ data: { ...(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: object }).data, id: 'x' } })
+          ? JSON.stringify({ data: { ...dataOf(JSON.parse(Buffer.concat(chunks).toString('utf8'))), id: 'x' } })
           : JSON.stringify({ data: records.slice(start, start + limit), meta: { page: { limit, offset: start }, results: { total: records.length } } });
       res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);

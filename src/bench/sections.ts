@@ -9,6 +9,8 @@ import { createSimTarget } from '../target/sim.js';
 import { createHttpTarget } from '../target/http.js';
 import { pageArithmeticRunsPerSecond } from '../properties/bench.js';
 import { exportAccounts } from '../client/export.js';
+import { isListRecord } from '../client/records.js';
+import { isJsonObject } from '../engine/json.js';
 import type { ScenarioResult } from '../report/model.js';
 import { child, fmt } from './child.js';
 
@@ -77,10 +79,11 @@ async function bareLoop(origin: string, token: string): Promise<number> {
   for (;;) {
     const filter = last === undefined ? '' : `&filter=gt(id,${last})`;
     const res = await pool.request({ method: 'GET', path: `/v2/accounts?page[limit]=100&sort=id${filter}`, headers: { authorization: `Bearer ${token}` } });
-    const body = (await res.body.json()) as { data: { id: string }[] };
-    if (body.data.length === 0) break;
-    n += body.data.length;
-    last = body.data[body.data.length - 1]?.id;
+    const body: unknown = await res.body.json();
+    const data = isJsonObject(body) && Array.isArray(body['data']) ? body['data'].filter(isListRecord) : [];
+    if (data.length === 0) break;
+    n += data.length;
+    last = data[data.length - 1]?.id;
   }
   await pool.close();
   return n;

@@ -10,10 +10,10 @@ import { resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { ClientError } from '../client/retry.js';
 import { exportAccounts, type CsvSink, type ExportProgress } from '../client/export.js';
-import { DEFAULT_CLIENT_ID, Simulator } from '../sim/simulator.js';
-import { DatasetError, resolveDataset } from '../store/adversity-profiles.js';
+import { DatasetError } from '../store/adversity-profiles.js';
+import { MAX_RECORDS } from '../store/datasets.js';
 import { createTarget, intOption } from '../target/create.js';
-import { simTargetOf } from '../target/sim.js';
+import { createSimTarget } from '../target/sim.js';
 import { TargetError, type Target } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
@@ -76,7 +76,7 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
   const options = {
     env: io.env,
     seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1),
-    accounts: intOption('--accounts', values.accounts, 0, 2_000_000),
+    accounts: intOption('--accounts', values.accounts, 0, MAX_RECORDS),
     ...credentialOptions(values),
   };
   credentialsFor(spec, options);
@@ -137,22 +137,17 @@ interface OpenOptions {
 }
 
 async function openTarget(spec: string, o: OpenOptions): Promise<Target> {
-  if (spec === 'sim' && o.dataset !== undefined) {
-    const dataset = await resolveDataset(o.dataset, { cwd: o.cwd });
-    const sim = new Simulator({
+  if (spec === 'sim') {
+    // --accounts wins over the dataset's count (createSimTarget: explicit options over the dataset).
+    return createSimTarget({
       ...(o.seed === undefined ? {} : { seed: o.seed }),
-      profile: dataset.profile,
-      ...(dataset.burst === undefined ? {} : { burst: dataset.burst }),
-      counts: { ...(dataset.counts ?? {}), ...(o.accounts === undefined ? {} : { accounts: o.accounts }) },
-      adversity: dataset.adversity,
-      wallClock: () => Date.now(),
+      ...(o.accounts === undefined ? {} : { accounts: o.accounts }),
+      ...(o.dataset === undefined ? {} : { dataset: o.dataset }),
+      cwd: o.cwd,
     });
-    return simTargetOf(sim, DEFAULT_CLIENT_ID);
   }
   return createTarget(spec, {
     env: o.env,
-    ...(o.seed === undefined ? {} : { seed: o.seed }),
-    ...(o.accounts === undefined ? {} : { accounts: o.accounts }),
     ...(o.tokenEnv === undefined ? {} : { tokenEnv: o.tokenEnv }),
     ...(o.clientId === undefined ? {} : { clientId: o.clientId }),
     ...(o.clientSecretEnv === undefined ? {} : { clientSecretEnv: o.clientSecretEnv }),

@@ -51,8 +51,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const err = error instanceof Error ? error : new Error(String(error));
-    const code = (err as { code?: unknown }).code;
-    process.stderr.write(`commerce-sim: ${err.message}${typeof code === 'string' ? ` (${code})` : ''}\n`);
+    const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+    process.stderr.write(`commerce-sim: ${err.message}${code === undefined ? '' : ` (${code})`}\n`);
     process.exitCode = EXIT_USAGE;
   },
 );

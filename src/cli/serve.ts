@@ -8,6 +8,7 @@ import { DEVIATION_IDS } from '../engine/deviations.js';
 import { listen, type RunningServer } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
+import { MAX_RECORDS } from '../store/datasets.js';
 import { resourceByName } from '../store/resources.js';
 import { HELP_OPTION, parseOptions } from './command.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
@@ -47,7 +48,7 @@ function parseCounts(entries: readonly string[]): Record<string, number> {
     const eq = entry.indexOf('=');
     const name = entry.slice(0, Math.max(0, eq));
     if (eq <= 0 || resourceByName(name) === undefined) throw new UsageError(`--count takes NAME=N with NAME a seeded collection (accounts, orders, files, customers, ...), got '${entry}'`);
-    counts[name] = whole('count', entry.slice(eq + 1), 2_000_000);
+    counts[name] = whole('count', entry.slice(eq + 1), MAX_RECORDS);
   }
   return counts;
 }
@@ -81,7 +82,7 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
   const stepMs = values['clock-step'] === undefined ? undefined : whole('clock-step', values['clock-step'], 86_400_000);
   const simulator: Omit<SimulatorOptions, 'wallClock'> = {
     seed: values.seed === undefined ? DEFAULT_SEED : whole('seed', values.seed, 0xffffffff),
-    ...(values.accounts === undefined ? {} : { accounts: whole('accounts', values.accounts, 2_000_000) }),
+    ...(values.accounts === undefined ? {} : { accounts: whole('accounts', values.accounts, MAX_RECORDS) }),
     ...(Object.keys(counts).length > 0 ? { counts } : {}),
     ...(deviate.length > 0 ? { deviate } : {}),
     clock: { mode: clock, ...(stepMs === undefined ? {} : { stepMs }) },

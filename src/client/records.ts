@@ -2,6 +2,7 @@
  * Reading list answers for the reference client: the `{"data": [...], "meta": ...}` envelope narrowed
  * from unknown JSON, record timestamps wherever the resource keeps them, and filter values.
  */
+import { isJsonObject } from '../engine/json.js';
 import type { TargetResponse } from '../target/types.js';
 import { ClientError } from './retry.js';
 
@@ -39,37 +40,35 @@ export function parseList(response: TargetResponse, url: string): { data: ListRe
   if (response.status !== 200) {
     throw new ClientError('CLIENT_HTTP_STATUS', `GET ${url} answered ${response.status}${errorDetail(body)}`, { status: response.status });
   }
-  if (!isObject(body) || !Array.isArray(body['data'])) throw new ClientError('CLIENT_BAD_RESPONSE', `GET ${url}: the answer has no data array`, { status: 200 });
+  if (!isJsonObject(body) || !Array.isArray(body['data'])) throw new ClientError('CLIENT_BAD_RESPONSE', `GET ${url}: the answer has no data array`, { status: 200 });
   const data: ListRecord[] = [];
   for (const item of body['data']) {
     if (!isListRecord(item)) throw new ClientError('CLIENT_BAD_RESPONSE', `GET ${url}: a list item has no string id`, { status: 200 });
     data.push(item);
   }
   const meta = body['meta'];
-  const results = isObject(meta) ? meta['results'] : undefined;
-  const total = isObject(results) && typeof results['total'] === 'number' ? results['total'] : undefined;
+  const results = isJsonObject(meta) ? meta['results'] : undefined;
+  const total = isJsonObject(results) && typeof results['total'] === 'number' ? results['total'] : undefined;
   return { data, total };
 }
 
 /** ` (title: detail)` of the API's error array, when there is one. */
 function errorDetail(body: unknown): string {
-  const first = isObject(body) && Array.isArray(body['errors']) ? body['errors'][0] : undefined;
-  if (!isObject(first)) return '';
+  const first = isJsonObject(body) && Array.isArray(body['errors']) ? body['errors'][0] : undefined;
+  if (!isJsonObject(first)) return '';
   const text = [first['title'], first['detail']].filter((s): s is string => typeof s === 'string').join(': ');
   return text === '' ? '' : ` (${text})`;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export function isListRecord(v: unknown): v is ListRecord {
-  return isObject(v) && typeof v['id'] === 'string';
+  return isJsonObject(v) && typeof v['id'] === 'string';
 }
 
 /** A record's timestamp: `meta.timestamps.<attr>` (accounts), `meta.<attr>` (authentication records) or `<attr>`. */
 export function timestampOf(record: ListRecord, attribute: TimestampAttribute): string | undefined {
   const meta = record['meta'];
-  const nested = isObject(meta) && isObject(meta['timestamps']) ? meta['timestamps'][attribute] : undefined;
-  const value = nested ?? (isObject(meta) ? meta[attribute] : undefined) ?? record[attribute];
+  const nested = isJsonObject(meta) && isJsonObject(meta['timestamps']) ? meta['timestamps'][attribute] : undefined;
+  const value = nested ?? (isJsonObject(meta) ? meta[attribute] : undefined) ?? record[attribute];
   return typeof value === 'string' ? value : undefined;
 }
 

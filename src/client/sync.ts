@@ -3,6 +3,7 @@
  * sync with changes, but deletes are not visible"). Each call returns the records created or changed
  * since a checkpoint, each once in its latest version, and the checkpoint to pass next time.
  */
+import { isJsonObject } from '../engine/json.js';
 import type { Target } from '../target/types.js';
 import { iterate, type IterateOptions, type IterationStats, type ListRecord } from './keyset.js';
 import { createRequester } from './retry.js';
@@ -59,10 +60,8 @@ export async function syncSince(target: Target, path: string, checkpoint: SyncCh
 
 /** A checkpoint read back from storage (JSON), or undefined when the value is not one. */
 export function readCheckpoint(value: unknown): SyncCheckpoint | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const attribute: unknown = Reflect.get(value, 'attribute');
-  const at: unknown = Reflect.get(value, 'value');
-  const ids: unknown = Reflect.get(value, 'ids');
+  if (!isJsonObject(value)) return undefined;
+  const { attribute, value: at, ids } = value;
   if (attribute !== 'updated_at' || typeof at !== 'string' || Number.isNaN(Date.parse(at))) return undefined;
   if (!Array.isArray(ids) || !ids.every((id): id is string => typeof id === 'string')) return undefined;
   return { attribute, value: at, ids };

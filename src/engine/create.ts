@@ -4,6 +4,7 @@
  */
 import { deviates, type Deviations } from './deviations.js';
 import { apiError, type ApiError } from './errors.js';
+import { isJsonObject } from './json.js';
 
 /** §2.1: the underscore form is the value on the wire; the hyphen form (the field description's) is accepted. */
 export const PROFILE_INFO_TYPE = 'user_authentication_password_profile_info';
@@ -25,10 +26,6 @@ const LABEL: Readonly<Record<Field | 'type', string>> = { type: 'Type', password
 
 const failed = (field: Field | 'type', tag: string): ApiError => apiError('bad-request', `Validation failed: field '${LABEL[field]}' on the '${tag}' tag.`, `data.${field}`);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function minLength(deviations: Deviations): number {
   return deviates(deviations, 'create.password.min-length') ? 6 : MIN_PASSWORD_LENGTH;
 }
@@ -37,7 +34,7 @@ function minLength(deviations: Deviations): number {
 const length = (text: string): number => [...text].length;
 
 function readData(body: unknown): Validation<Record<string, unknown>> {
-  if (!isObject(body) || !isObject(body['data'])) return { ok: false, errors: [apiError('bad-request', "The request body must be a JSON object with a 'data' object", 'data')] };
+  if (!isJsonObject(body) || !isJsonObject(body['data'])) return { ok: false, errors: [apiError('bad-request', "The request body must be a JSON object with a 'data' object", 'data')] };
   const data = body['data'];
   const type = data['type'];
   if (type === undefined) return { ok: false, errors: [failed('type', 'required')] };

@@ -1,14 +1,13 @@
 /** The simulator-wide admin operations (reseed, snapshot, restore); per-project ones live in the handlers. */
 import { apiError } from '../engine/errors.js';
-import { DATASET_PROFILES, type DatasetProfile } from '../store/datasets.js';
+import { isCount, isJsonObject } from '../engine/json.js';
+import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
 import type { AdminOps } from './context.js';
 import { errors } from './respond.js';
 import type { Simulator, SimulatorOptions } from './simulator.js';
 import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 
 const bad = (detail: string) => errors([apiError('bad-request', detail)]);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isProfile = (v: unknown): v is DatasetProfile => DATASET_PROFILES.some((p) => p === v);
 
 export function createAdminOps(sim: Simulator): AdminOps {
@@ -23,17 +22,17 @@ export function createAdminOps(sim: Simulator): AdminOps {
       deviations: [...sim.deviations].sort(),
     }),
     reseed: (body) => {
-      if (!isObject(body)) return bad('The body must be a JSON object');
+      if (!isJsonObject(body)) return bad('The body must be a JSON object');
       const { seed, accounts, counts, profile, burst } = body;
       if (seed !== undefined && !isCount(seed)) return bad('seed must be a non-negative whole number');
-      if (accounts !== undefined && (!isCount(accounts) || accounts > 2_000_000)) return bad('accounts must be a whole number from 0 to 2000000');
+      if (accounts !== undefined && (!isCount(accounts) || accounts > MAX_RECORDS)) return bad(`accounts must be a whole number from 0 to ${MAX_RECORDS}`);
       if (burst !== undefined && (!isCount(burst) || burst < 1)) return bad('burst must be a positive whole number');
       if (profile !== undefined && !isProfile(profile)) return bad(`profile must be one of ${DATASET_PROFILES.join(', ')}`);
       const nextCounts: Record<string, number> = {};
       if (counts !== undefined) {
-        if (!isObject(counts)) return bad('counts must be an object of collection name to count');
+        if (!isJsonObject(counts)) return bad('counts must be an object of collection name to count');
         for (const [k, v] of Object.entries(counts)) {
-          if (!isCount(v) || v > 2_000_000) return bad(`counts.${k} must be a whole number from 0 to 2000000`);
+          if (!isCount(v) || v > MAX_RECORDS) return bad(`counts.${k} must be a whole number from 0 to ${MAX_RECORDS}`);
           nextCounts[k] = v;
         }
       }

@@ -25,10 +25,7 @@ export function noContent(): SimResponse {
   return { status: 204, headers: {}, body: '' };
 }
 
-/** Narrows parsed JSON to an object (not an array, not null). */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isJsonObject } from '../engine/json.js';
 
 /** Parse a JSON request body; malformed JSON is a 400 in the API's error shape. */
 export function parseBody(body: string): { ok: true; value: unknown } | { ok: false; response: SimResponse } {

@@ -3,7 +3,7 @@
  * calls it with no socket and the HTTP adapter is a thin translation. Request path:
  * route → auth → rate limit → query → handler (engine decides, store answers, serializer joins JSON).
  */
-import { NO_DEVIATIONS, type Deviations } from '../engine/deviations.js';
+import { deviates, NO_DEVIATIONS, type Deviations } from '../engine/deviations.js';
 import { parseQuery } from '../engine/query.js';
 import { DEFAULT_CLOCK_START, DEFAULT_STEP_MS } from '../store/clock.js';
 import type { DatasetProfile } from '../store/datasets.js';
@@ -120,6 +120,15 @@ export class Simulator {
   }
 
   handle(req: SimRequest): SimResponse {
+    try {
+      return this.route(req);
+    } catch {
+      // A bug must not become a crash, a hang or a 5xx, in process or over HTTP: still a JSON error.
+      return error('bad-request', 'The simulator could not process this request');
+    }
+  }
+
+  private route(req: SimRequest): SimResponse {
     const q = req.url.indexOf('?');
     const rawPath = q < 0 ? req.url : req.url.slice(0, q);
     const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
@@ -166,7 +175,7 @@ export class Simulator {
       return { ok: true, project: this.project(clientId), access: 'admin' };
     }
     if (token === undefined) {
-      if (route.createsProfileInfo && this.deviations.has('auth.required')) return { ok: true, project: this.project(this.defaultClientId), access: 'read-write' };
+      if (route.createsProfileInfo && deviates(this.deviations, 'auth.required')) return { ok: true, project: this.project(this.defaultClientId), access: 'read-write' };
       return { ok: false, response: error('unauthorized', 'An Authorization header with a Bearer token is required') };
     }
     const grant = this.tokens.lookup(token);

@@ -3,8 +3,11 @@
  * settings, clock and the positions of its random sources, so that after a restore the same requests
  * give byte-identical responses. A snapshot arrives as JSON: it is checked field by field, never cast.
  */
-import { DATASET_PROFILES, type DatasetProfile } from '../store/datasets.js';
-import type { ProjectState, StoredRecord } from '../store/project.js';
+import { isCount, isJsonObject } from '../engine/json.js';
+import { readStoredAdversity } from '../store/adversity-profiles.js';
+import { isTimeMs } from '../store/clock.js';
+import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
+import { NO_ADVERSITY, type ProjectState, type StoredRecord } from '../store/project.js';
 import { isRandomState, type RandomState } from '../store/random.js';
 import type { Simulator, SimulatorOptions } from './simulator.js';
 
@@ -70,48 +73,48 @@ export function restoreSnapshot(sim: Simulator, snapshot: Snapshot): void {
 
 // ---- Checking a snapshot that came in as JSON ----
 
-type Fields = Readonly<Record<string, unknown>>;
-const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const optional = (v: unknown, guard: (x: unknown) => boolean): boolean => v === undefined || guard(v);
+const isRecordCount = (v: unknown): v is number => isCount(v) && v <= MAX_RECORDS;
 
 function isStoredRecord(v: unknown): v is StoredRecord {
-  if (!isObject(v)) return false;
+  if (!isJsonObject(v)) return false;
   const { id, createdMs, updatedMs, attrs, credential } = v;
   return (
     typeof id === 'string' &&
-    isNumber(createdMs) &&
-    isNumber(updatedMs) &&
-    isObject(attrs) &&
+    // Instants iso() can write: a record past year 9999 would make every read of its list throw.
+    isTimeMs(createdMs) &&
+    isTimeMs(updatedMs) &&
+    isJsonObject(attrs) &&
     Object.values(attrs).every((a) => a === null || typeof a === 'string') &&
     optional(credential, (c) => typeof c === 'string')
   );
 }
 
 function isRecordTable(v: unknown): v is Readonly<Record<string, readonly StoredRecord[]>> {
-  return isObject(v) && Object.values(v).every((list) => Array.isArray(list) && list.every(isStoredRecord));
+  return isJsonObject(v) && Object.values(v).every((list) => Array.isArray(list) && list.every(isStoredRecord));
 }
 
 function isProjectSnapshot(v: unknown): v is ProjectSnapshot {
-  if (!isObject(v)) return false;
+  if (!isJsonObject(v)) return false;
   const { clientId, settings, adversity, now, lists, profileInfos, random, adversityRandom } = v;
-  if (typeof clientId !== 'string' || !isNumber(now) || !isRecordTable(lists) || !isRecordTable(profileInfos)) return false;
-  // The adversity knobs are the adversity module's business (src/store/adversity-profiles.ts); only their container is checked here.
-  if (!isObject(settings) || !isObject(adversity)) return false;
+  if (typeof clientId !== 'string' || !isTimeMs(now) || !isRecordTable(lists) || !isRecordTable(profileInfos)) return false;
+  // The adversity is checked by its own module, with the limits PUT /__sim/adversity applies.
+  if (!isJsonObject(settings) || readStoredAdversity(adversity) === undefined) return false;
   const length = settings['page_length'];
   if (!isCount(length) || length < 1 || length > 100 || !isCount(settings['page_offset_limit']) || settings['page_offset_limit'] < 1 || !isNumber(settings['filter_limit'])) return false;
   return optional(random, isRandomState) && optional(adversityRandom, isRandomState);
 }
 
 function isDatasetView(v: unknown): v is DatasetView {
-  if (!isObject(v)) return false;
+  if (!isJsonObject(v)) return false;
   const { seed, dataset_seed, accounts, counts, profile, burst } = v;
   return (
     optional(seed, isCount) &&
     optional(dataset_seed, isCount) &&
-    optional(accounts, isCount) &&
-    optional(counts, (c) => isObject(c) && Object.values(c).every(isCount)) &&
+    // The limits of POST /__sim/seed: a billion accounts would hang the next read.
+    optional(accounts, isRecordCount) &&
+    optional(counts, (c) => isJsonObject(c) && Object.values(c).every(isRecordCount)) &&
     optional(profile, (p) => DATASET_PROFILES.some((known) => known === p)) &&
     optional(burst, (b) => isCount(b) && b >= 1)
   );
@@ -119,9 +122,10 @@ function isDatasetView(v: unknown): v is DatasetView {
 
 /** The snapshot, or undefined when the value is not one taken by GET /__sim/snapshot. */
 export function readSnapshot(value: unknown): Snapshot | undefined {
-  if (!isObject(value) || value['version'] !== SNAPSHOT_VERSION) return undefined;
+  if (!isJsonObject(value) || value['version'] !== SNAPSHOT_VERSION) return undefined;
   const options = value['options'] ?? {};
   const projects = value['projects'];
   if (!isDatasetView(options) || !Array.isArray(projects) || !projects.every(isProjectSnapshot)) return undefined;
-  return { version: SNAPSHOT_VERSION, options, projects };
+  // Only the known adversity fields go on: a restore assigns them onto the project's own.
+  return { version: SNAPSHOT_VERSION, options, projects: projects.map((p) => ({ ...p, adversity: readStoredAdversity(p.adversity) ?? NO_ADVERSITY })) };
 }

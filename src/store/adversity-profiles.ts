@@ -3,7 +3,8 @@
  * form, shared by the admin API (PUT /__sim/adversity), dataset files and scenario setup. Each profile
  * switches on one of §4.3's traps (commerce-api.md) on purpose; `hostile` switches on all of them.
  */
-import { DATASET_PROFILES, type DatasetProfile } from './datasets.js';
+import { isCount, isJsonObject } from '../engine/json.js';
+import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from './datasets.js';
 import { NO_ADVERSITY, type Adversity, type RateWindow } from './project.js';
 
 /** What a dataset name or file resolves to: the simulator options it sets. */
@@ -110,9 +111,6 @@ export async function resolveDataset(nameOrFile: string, options: ResolveOptions
 
 type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-const MAX_RECORDS = 2_000_000;
 /** More changes per read than this would only make every read slow. */
 const MAX_PER_READ = 1000;
 
@@ -125,7 +123,7 @@ const DATASET_FIELDS = ['extends', 'profile', 'burst', 'accounts', 'counts', 'ad
 
 /** A dataset file's content (already parsed from JSON/YAML) into simulator options. */
 export function parseDatasetSpec(value: unknown, name: string): Parsed<ResolvedDataset> {
-  if (!isObject(value)) return { ok: false, message: 'the file must hold an object with extends, profile, burst, accounts, counts, adversity' };
+  if (!isJsonObject(value)) return { ok: false, message: 'the file must hold an object with extends, profile, burst, accounts, counts, adversity' };
   const extra = unknownKeys(value, DATASET_FIELDS, '');
   if (extra !== undefined) return { ok: false, message: extra };
   const { extends: base, profile, burst, accounts, counts, adversity } = value;
@@ -140,7 +138,7 @@ export function parseDatasetSpec(value: unknown, name: string): Parsed<ResolvedD
   if (accounts !== undefined && (!isCount(accounts) || accounts > MAX_RECORDS)) return { ok: false, message: `accounts: must be a whole number from 0 to ${MAX_RECORDS}` };
   const nextCounts: Record<string, number> = { ...(start.counts ?? {}) };
   if (counts !== undefined) {
-    if (!isObject(counts)) return { ok: false, message: 'counts: must map collection names to record counts' };
+    if (!isJsonObject(counts)) return { ok: false, message: 'counts: must map collection names to record counts' };
     for (const [k, v] of Object.entries(counts)) {
       if (!isCount(v) || v > MAX_RECORDS) return { ok: false, message: `counts.${k}: must be a whole number from 0 to ${MAX_RECORDS}` };
       nextCounts[k] = v;
@@ -181,7 +179,7 @@ export const ADVERSITY_FIELDS = [
 
 /** A partial adversity in wire form → the fields it sets; unknown fields and bad values are refused. */
 export function parseAdversityPatch(value: unknown, where = ''): Parsed<Partial<Adversity>> {
-  if (!isObject(value)) return { ok: false, message: `${where || 'the body'}: must be an object` };
+  if (!isJsonObject(value)) return { ok: false, message: `${where || 'the body'}: must be an object` };
   const extra = unknownKeys(value, ADVERSITY_FIELDS, where);
   if (extra !== undefined) return { ok: false, message: extra };
   const out: Partial<Adversity> = {};
@@ -223,13 +221,34 @@ export function parseAdversityPatch(value: unknown, where = ''): Parsed<Partial<
     if (rate === null) out.rateLimitWindow = null;
     else {
       const what = 'null or {requests, window_requests}: at most `requests` served of every `window_requests` consecutive requests (1 ≤ window_requests, requests < window_requests)';
-      if (!isObject(rate) || unknownKeys(rate, ['requests', 'window_requests'], '') !== undefined) return bad('rate_limit_per_window', what);
+      if (!isJsonObject(rate) || unknownKeys(rate, ['requests', 'window_requests'], '') !== undefined) return bad('rate_limit_per_window', what);
       const { requests, window_requests: span } = rate;
       if (!isCount(requests) || !isCount(span) || span < 1 || requests >= span) return bad('rate_limit_per_window', what);
       out.rateLimitWindow = { requests, window: span };
     }
   }
   return { ok: true, value: out };
+}
+
+/**
+ * A whole adversity as a snapshot holds it (the Adversity fields, src/store/project.ts) → checked with the
+ * same limits as the wire form, so a restore cannot switch on what PUT /__sim/adversity would refuse
+ * (a million updates per read would hang every list read). undefined when a field is out of bounds.
+ */
+export function readStoredAdversity(value: unknown): Adversity | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const w = value['rateLimitWindow'];
+  const parsed = parseAdversityPatch({
+    consistency_window_ms: value['consistencyWindowMs'],
+    consistency_stagger: value['consistencyStagger'],
+    updates_per_read: value['updatesPerRead'],
+    inserts_per_read: value['insertsPerRead'],
+    deletes_per_read: value['deletesPerRead'],
+    rate_limit_share: value['rateLimitShare'],
+    retry_after_seconds: value['retryAfterSeconds'],
+    rate_limit_per_window: isJsonObject(w) ? { requests: w['requests'], window_requests: w['window'] } : w,
+  });
+  return parsed.ok ? { ...NO_ADVERSITY, ...parsed.value } : undefined;
 }
 
 /** The adversity in wire form (the admin API's answer). */

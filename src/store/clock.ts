@@ -6,6 +6,17 @@
 export const DEFAULT_CLOCK_START = Date.UTC(2025, 0, 1, 0, 0, 0, 0);
 export const DEFAULT_STEP_MS = 1000;
 
+/**
+ * The instants a record may carry: years 0000–9999, which `iso` writes in the plain 24-character form
+ * and the filter grammar reads back (engine/filter.ts). Beyond them toISOString throws or changes form.
+ */
+export const MIN_TIME_MS = Date.parse('0000-01-01T00:00:00.000Z');
+export const MAX_TIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+export function isTimeMs(value: unknown): value is number {
+  return typeof value === 'number' && value >= MIN_TIME_MS && value <= MAX_TIME_MS;
+}
+
 export interface Clock {
   /** Milliseconds since the epoch, now. */
   now(): number;
@@ -21,8 +32,9 @@ export function virtualClock(start = DEFAULT_CLOCK_START, stepMs = DEFAULT_STEP_
   return {
     mode: 'virtual',
     now: () => now,
-    tick: () => (now += stepMs),
-    advance: (ms) => (now += Math.max(0, ms)),
+    // Capped, so no write can carry an instant past year 9999 (the admin API refuses such advances).
+    tick: () => (now = Math.min(MAX_TIME_MS, now + stepMs)),
+    advance: (ms) => (now = Math.min(MAX_TIME_MS, now + Math.max(0, ms))),
   };
 }
 

@@ -9,6 +9,8 @@ import type { ResourceDef } from './resources.js';
 /** `default`: distinct creation times. `shared-timestamps`: bursts of records with one timestamp, larger than a page. */
 export type DatasetProfile = 'default' | 'shared-timestamps';
 export const DATASET_PROFILES: readonly DatasetProfile[] = ['default', 'shared-timestamps'];
+/** Most records one collection may be seeded with (CLI, admin API, dataset files, snapshots). */
+export const MAX_RECORDS = 2_000_000;
 
 export interface DatasetOptions {
   readonly seed: number;

@@ -11,6 +11,8 @@ export interface SimTargetOptions {
   readonly accounts?: number;
   readonly counts?: Readonly<Record<string, number>>;
   readonly dataset?: string;
+  /** Directory a relative dataset file is read from (default: the process's). */
+  readonly cwd?: string;
   readonly adversity?: Partial<Adversity>;
   readonly baseUrl?: string;
   readonly clientId?: string;
@@ -61,7 +63,7 @@ export function simTargetOf(sim: Simulator, clientId = DEFAULT_CLIENT_ID): Targe
 export async function createSimTarget(options: SimTargetOptions = {}): Promise<Target & { readonly sim: Simulator }> {
   let simOptions = simulatorOptions(options);
   if (options.dataset !== undefined) {
-    const d = await resolveDataset(options.dataset);
+    const d = await resolveDataset(options.dataset, options.cwd === undefined ? {} : { cwd: options.cwd });
     simOptions = {
       ...simOptions,
       profile: d.profile,

@@ -1,6 +1,6 @@
 /** The admin API under /__sim/ (reset, seed, clock, settings, adversity, snapshot/restore), guarded by its own token. */
 import { describe, expect, it } from 'vitest';
-import { at, expectErrorShape, harness, ids, items, num, profileBody, profilePath, str, type Harness } from './helpers.js';
+import { at, expectErrorShape, harness, ids, items, num, parseJson, profileBody, profilePath, str, type Harness } from './helpers.js';
 
 const ADMIN_ROUTES: readonly [string, string, unknown?][] = [
   ['GET', '/__sim/state'],
@@ -139,6 +139,14 @@ describe('the virtual clock', () => {
     expectErrorShape(harness().admin('POST', '/__sim/clock', body), 400);
   });
 
+  it('refuses to move past year 9999, and the simulator keeps answering reads and writes', () => {
+    const h = harness();
+    expectErrorShape(h.admin('POST', '/__sim/clock', { advance_ms: 1e300 }), 400);
+    expect(h.post('/v2/accounts', { data: { type: 'account', name: 'After' } }).status).toBe(201);
+    expect(h.get('/v2/accounts?sort=-created_at&page[limit]=1').status).toBe(200);
+    expect(h.admin('GET', '/__sim/state').status).toBe(200);
+  });
+
   it('wall-clock mode takes time from the injected clock only', () => {
     let now = Date.UTC(2030, 0, 1);
     const h = harness({ clock: { mode: 'wall' }, wallClock: () => now });
@@ -251,5 +259,31 @@ describe('snapshot and restore', () => {
     h.put('/v2/settings', { data: { type: 'settings', page_length: 9 } });
     expectErrorShape(h.admin('POST', '/__sim/restore', body), 400);
     expect(num(h.get('/v2/accounts').json, 'meta.page.limit')).toBe(9);
+  });
+
+  /** A real snapshot (with a write in it) with the value at a dotted path replaced. */
+  const bent = (path: string, value: unknown, options: Parameters<typeof harness>[0] = {}): unknown => {
+    const h = harness(options);
+    h.post('/v2/accounts', { data: { type: 'account', name: 'Snapshotted' } });
+    const snap = parseJson(h.admin('GET', '/__sim/snapshot').body);
+    const keys = path.split('.');
+    const last = keys.pop() ?? '';
+    const parent = at(snap, keys.join('.'));
+    if (typeof parent !== 'object' || parent === null || !(last in parent)) throw new Error(`no ${path} in the snapshot`);
+    Reflect.set(parent, last, value);
+    return snap;
+  };
+
+  it.each([
+    // PUT /__sim/adversity refuses more than 1000 per read: a trillion would hang the next list read.
+    ['an adversity PUT /__sim/adversity would refuse', bent('projects.0.adversity.updatesPerRead', 1e12)],
+    ['a clock past year 9999', bent('projects.0.now', 1e20)],
+    ['a record past year 9999', bent('projects.0.lists.accounts.0.createdMs', 1e20)],
+    ['more accounts than POST /__sim/seed allows', bent('options.accounts', 1e9, { accounts: 5 })],
+  ])('restore refuses %s with 400, and reads keep working', (_name, body) => {
+    const h = harness();
+    expectErrorShape(h.admin('POST', '/__sim/restore', body), 400);
+    expect(h.get('/v2/accounts?sort=-created_at&page[limit]=1').status).toBe(200);
+    expect(h.admin('GET', '/__sim/state').status).toBe(200);
   });
 });

@@ -1,7 +1,9 @@
 /** Bad input never crashes the simulator and never gets a 5xx; every error is JSON (API-NOTES.md "Errors"). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CLIENT_ID } from '../../src/sim/simulator.js';
 import { MAX_BODY_BYTES } from '../../src/sim/types.js';
+import { accounts } from '../../src/store/resources.js';
 import { at, expectErrorShape, harness, parseJson, profileBody, profilePath } from './helpers.js';
 
 describe('routing errors', () => {
@@ -103,6 +105,16 @@ describe('fuzzing handle() (seeded)', () => {
       }),
       { seed: 4747, numRuns: 2000 },
     );
+  });
+});
+
+describe('a failure inside the simulator', () => {
+  it('is a 400 JSON error from handle(), never a throw (the in-process target calls it directly)', () => {
+    const h = harness();
+    // A record no request can make (its time is past what toISOString writes), put straight into the store.
+    h.sim.project(DEFAULT_CLIENT_ID).list(accounts).insert({ id: 'broken', createdMs: 1e20, updatedMs: 1e20, attrs: { name: 'Broken' } });
+    const res = h.get('/v2/accounts?sort=-created_at');
+    expectErrorShape(res, 400);
   });
 });
 

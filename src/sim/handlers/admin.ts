@@ -4,6 +4,8 @@
  * Per-project operations name the project with `?client_id=` (default: the simulator's own client id).
  */
 import { apiError } from '../../engine/errors.js';
+import { isCount, isJsonObject } from '../../engine/json.js';
+import { MAX_TIME_MS } from '../../store/clock.js';
 import { ADVERSITY_PROFILE_NAMES, adversityPreset, adversityView, parseAdversityPatch } from '../../store/adversity-profiles.js';
 import type { Handler } from '../context.js';
 import { errors, json, parseBody } from '../respond.js';
@@ -15,12 +17,11 @@ function objectBody(text: string): { ok: true; value: Body } | { ok: false; resp
   const parsed = parseBody(text);
   if (!parsed.ok) return parsed;
   const v = parsed.value;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { ok: false, response: errors([apiError('bad-request', 'The body must be a JSON object')]) };
+  if (!isJsonObject(v)) return { ok: false, response: errors([apiError('bad-request', 'The body must be a JSON object')]) };
   return { ok: true, value: Object.fromEntries(Object.entries(v)) };
 }
 
 const bad = (detail: string) => errors([apiError('bad-request', detail)]);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 const state: Handler = (ctx) => json(200, { data: ctx.admin.describe() });
 
@@ -40,6 +41,7 @@ const clock: Handler = (ctx) => {
   if (!body.ok) return body.response;
   const ms = body.value['advance_ms'];
   if (!isCount(ms)) return bad('advance_ms must be a non-negative whole number of milliseconds');
+  if (ms > MAX_TIME_MS - ctx.project.clock.now()) return bad('advance_ms must not move the clock past 9999-12-31T23:59:59.999Z');
   const now = ctx.project.clock.advance(ms);
   return json(200, { data: { client_id: ctx.project.options.clientId, now: new Date(now).toISOString() } });
 };

@@ -78,7 +78,8 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
   for (let i = 0; i < records.length; i++) items[i] = listItemJson(records[i] as SimRecord, resource, source.selfPrefix);
   const data = items.join(',');
 
-  afterRead(ctx, source);
+  // §4.3's caveats between reads (updates, inserts, deletes), when the project's adversity asks for them.
+  project.afterListRead(resource, collection);
 
   if (deviates(deviations, 'pagination.endpoints.listed') && resource.name === 'inventories') return jsonText(200, `{"data":[${data}]}`);
   if (deviates(deviations, 'pagination.meta.present-when-empty') && records.length === 0) return jsonText(200, `{"data":[]}`);
@@ -98,9 +99,4 @@ function uniform(records: readonly SimRecord[], field: string): boolean {
   const first = records[0];
   const last = records[records.length - 1];
   return records.length > 1 && first !== undefined && last !== undefined && keyOf(first, field) === keyOf(last, field);
-}
-
-/** §4.3's caveats between reads (updates, inserts, deletes), when the project's adversity asks for them. */
-function afterRead(ctx: RequestContext, source: ListSource): void {
-  ctx.project.afterListRead(source.resource, source.collection);
 }

@@ -3,7 +3,7 @@
  * implicit a read-only one. Form-encoded as the SDK sends it; a JSON body is accepted too.
  */
 import type { Simulator } from '../simulator.js';
-import { error, json } from '../respond.js';
+import { error, isJsonObject, json } from '../respond.js';
 import type { SimRequest, SimResponse } from '../types.js';
 
 const LIFETIME_SECONDS = 3600;
@@ -14,7 +14,7 @@ function formOrJson(req: SimRequest): Map<string, string> {
   if (type.includes('application/json')) {
     try {
       const value: unknown = JSON.parse(req.body);
-      if (typeof value === 'object' && value !== null) {
+      if (isJsonObject(value)) {
         for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out.set(k, v);
       }
     } catch {
