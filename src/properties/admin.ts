@@ -5,7 +5,7 @@
  */
 import { at, isObject } from '../rules/inspect.js';
 import { accounts as accountsResource } from '../store/resources.js';
-import type { Exchange, Target, TargetRequest, TargetResponse } from '../target/types.js';
+import { parseJsonOrUndefined, type Exchange, type Target, type TargetRequest, type TargetResponse } from '../target/types.js';
 import type { AdminAccess, PropertyEnv } from './types.js';
 
 export const adminHeaders = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
@@ -52,8 +52,8 @@ const DEFAULT_BURST = 150;
 export async function readBaseline(target: Target, token: string): Promise<SeedBody> {
   const state = await call(target, token, 'GET', '/__sim/state');
   const snapshot = await call(target, token, 'GET', '/__sim/snapshot');
-  const seed = at(parse(state.body), 'data', 'seed');
-  const options = at(parse(snapshot.body), 'options');
+  const seed = at(parseJsonOrUndefined(state.body), 'data', 'seed');
+  const options = at(parseJsonOrUndefined(snapshot.body), 'options');
   const accounts = at(options, 'accounts');
   const counts = at(options, 'counts');
   const profile = at(options, 'profile');
@@ -72,14 +72,6 @@ export async function readBaseline(target: Target, token: string): Promise<SeedB
 /** Every project back to a fresh state of the baseline data (settings, clock and writes forgotten). */
 export async function restoreBaseline(target: Target, token: string, baseline: SeedBody): Promise<void> {
   await call(target, token, 'POST', '/__sim/seed', baseline);
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The seed body of a data set on top of the baseline's other options. */

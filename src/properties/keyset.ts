@@ -7,7 +7,7 @@
  */
 import * as fc from 'fast-check';
 import { asList, idsOf, instantOf, pageMeta, recordAttr, recordId } from '../rules/inspect.js';
-import { adminRequest, requireAdmin, seedWith } from './admin.js';
+import { AdminError, adminRequest, requireAdmin, seedWith } from './admin.js';
 import { queryString, type QueryParam } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
@@ -116,7 +116,7 @@ export const keyset = defineProperty<undefined, KeysetInput>({
     const seeded = await trial.sendAside(
       adminRequest(admin.token, 'POST', '/__sim/seed', seedWith(admin.baseline, { seed: i.dataSeed, accounts: i.count, profile: i.profile, burst: i.burst })),
     );
-    if (seeded.response.status !== 200) throw new Error(`seeding the walk's data answered ${seeded.response.status}`);
+    if (seeded.response.status !== 200) throw new AdminError(`seeding the walk's data answered ${seeded.response.status}`);
     const all = await get(trial, [{ name: 'page[limit]', value: '1' }]);
     const total = pageMeta(all.json).resultsTotal;
     const seen = new Set<string>();

@@ -6,7 +6,7 @@
  */
 import * as fc from 'fast-check';
 import { varString } from '../rules/inspect.js';
-import { adminRequest, requireAdmin } from './admin.js';
+import { AdminError, adminRequest, requireAdmin } from './admin.js';
 import { NEEDS_IDS } from './create.js';
 import { plainText } from './arbitraries.js';
 import { defineProperty, PropertySetupError } from './define.js';
@@ -68,7 +68,7 @@ export const model = defineProperty<{ collection: string; ppid: string }, Iterab
   async run(cmds, trial, ctx) {
     const admin = requireAdmin(trial.env);
     const reset = await trial.send(adminRequest(admin.token, 'POST', '/__sim/reset'));
-    if (reset.response.status !== 200) throw new Error(`POST /__sim/reset answered ${reset.response.status}`);
+    if (reset.response.status !== 200) throw new AdminError(`POST /__sim/reset answered ${reset.response.status}`);
     const state: Model = { records: new Map(), pageLength: 25, lastMs: 0, advancedMs: 0 };
     const real: Real = { trial, collection: ctx.collection, ppid: ctx.ppid, adminToken: admin.token };
     try {

@@ -6,7 +6,7 @@
  */
 import * as fc from 'fast-check';
 import { isAsideStatus, isHardOffsetPath, OFFSET_LIMIT } from '../rules/inspect.js';
-import { adminRequest, seedWith } from './admin.js';
+import { AdminError, adminRequest, seedWith } from './admin.js';
 import { HARD_LIMIT_PATHS, queryString, SOFT_LIMIT_PATHS } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import { readOffsetLimit } from './page-arithmetic.js';
@@ -66,7 +66,7 @@ export const offsetLimits = defineProperty<Ctx, OffsetInput>({
     if (admin !== undefined) {
       const counts = { ...(admin.baseline.counts ?? {}), orders: SEEDED_PAST_LIMIT, files: SEEDED_PAST_LIMIT, customers: SEEDED_PAST_LIMIT, promotions: SEEDED_PAST_LIMIT };
       const res = await env.target.send(adminRequest(admin.token, 'POST', '/__sim/seed', seedWith(admin.baseline, { counts })));
-      if (res.status !== 200) throw new Error(`seeding ${SEEDED_PAST_LIMIT} records answered ${res.status}`);
+      if (res.status !== 200) throw new AdminError(`seeding ${SEEDED_PAST_LIMIT} records answered ${res.status}`);
     }
     return { offsetLimit: await readOffsetLimit(env), admin };
   },

@@ -5,8 +5,8 @@
  * One request per run, so it is also the suite's speed benchmark.
  */
 import * as fc from 'fast-check';
-import { asList, at, isAsideStatus, isHardOffsetPath, MAX_PAGE_LENGTH, OFFSET_LIMIT, pageMeta, varNumber } from '../rules/inspect.js';
-import type { Exchange } from '../target/types.js';
+import { asList, at, isAsideStatus, isHardOffsetPath, MAX_PAGE_LENGTH, OFFSET_LIMIT, pageMeta, varNumber, wholeNumber } from '../rules/inspect.js';
+import { parseJsonOrUndefined, type Exchange } from '../target/types.js';
 import { conflictingLimits, LIST_PATHS, pageParams, pageQuery, queryString, type PageParams } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
@@ -33,15 +33,13 @@ export function pageUrl(input: PageInput): string {
   return `${input.path}${queryString([...pageQuery(input.params), ...sort])}`;
 }
 
-const WHOLE = /^\s*\d{1,15}\s*$/;
-
 /** Why a server may refuse the request with 400, or undefined when it must answer a page. */
 function refusalReason(input: PageInput, offsetLimit: number): string | undefined {
   const { limit, offset } = input.params;
   if (conflictingLimits(input.params)) return 'page[limit] given twice with different values';
-  if (limit !== undefined && (!WHOLE.test(limit) || Number(limit) === 0)) return `page[limit]=${limit}`;
-  if (offset !== undefined && !WHOLE.test(offset)) return `page[offset]=${offset}`;
-  const o = offset === undefined ? 0 : Number(offset);
+  if (limit !== undefined && (wholeNumber(limit) ?? 0) === 0) return `page[limit]=${limit}`;
+  const o = offset === undefined ? 0 : wholeNumber(offset);
+  if (o === undefined) return `page[offset]=${offset}`;
   const max = isHardOffsetPath(input.path) ? OFFSET_LIMIT : offsetLimit;
   return o > max ? `page[offset] ${o} past the offset limit ${max}` : undefined;
 }
@@ -52,10 +50,10 @@ export function judgePage(input: PageInput, ex: Exchange, trial: Trial, offsetLi
   if (isAsideStatus(status) || status >= 500) return; // credentials and rate limits: not this property's; 5xx: errors.no-5xx
   if (status === 404) return; // routing: versioning.v2-prefix judges the documented paths
   const reason = refusalReason(input, offsetLimit);
-  const limit = input.params.limit !== undefined && WHOLE.test(input.params.limit) ? Number(input.params.limit) : undefined;
+  const limit = wholeNumber(input.params.limit);
   if (status !== 200) {
     if (reason !== undefined) return;
-    const offset = input.params.offset === undefined ? 0 : Number(input.params.offset);
+    const offset = wholeNumber(input.params.offset) ?? 0;
     const rule =
       offset > 0 && !isHardOffsetPath(input.path)
         ? 'pagination.offset-limit.soft'
@@ -124,12 +122,6 @@ export async function readOffsetLimit(env: PropertyEnv): Promise<number> {
   if (fromVars !== undefined) return fromVars;
   const res = await env.target.send({ method: 'GET', url: '/v2/settings' });
   if (res.status !== 200) return OFFSET_LIMIT;
-  let json: unknown;
-  try {
-    json = JSON.parse(res.body);
-  } catch {
-    return OFFSET_LIMIT;
-  }
-  const v = at(json, 'data', 'page_offset_limit');
+  const v = at(parseJsonOrUndefined(res.body), 'data', 'page_offset_limit');
   return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : OFFSET_LIMIT;
 }

@@ -11,6 +11,7 @@ import type { Finding, PropertyEnv } from './types.js';
 /** Thrown by a run to stop early after a finding; the run is judged with what it has. */
 export class StopRun extends Error {
   override readonly name = 'StopRun';
+  readonly code = 'PROPS_RUN_STOPPED';
 }
 
 export class Trial {
@@ -103,6 +104,7 @@ export function blocks(env: PropertyEnv, ruleId: string): boolean {
 /** What fast-check sees thrown from a failing run; the runner reads it back from `errorInstance`. */
 export class PropertyFailure extends Error {
   override readonly name = 'PropertyFailure';
+  readonly code = 'PROPS_RULE_FAILED';
   constructor(
     readonly findings: readonly Finding[],
     readonly exchanges: readonly Exchange[],

@@ -18,10 +18,12 @@ export function isSecretKey(name: string): boolean {
   return SECRET_KEY.test(name);
 }
 
+export const isSecretHeader = (name: string): boolean => SECRET_HEADER.test(name);
+
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    out[name] = SECRET_HEADER.test(name) ? redactCredential(value) : value;
+    out[name] = isSecretHeader(name) ? redactCredential(value) : value;
   }
   return out;
 }
@@ -32,16 +34,15 @@ function redactCredential(value: string): string {
   return scheme?.[1] !== undefined ? `${scheme[1]} ${REDACTED}` : REDACTED;
 }
 
+/** A secret as it may stand in text: as is, JSON-escaped, percent-encoded, form-encoded. */
+export function secretSpellings(secret: string): string[] {
+  return [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
+}
+
 /** Replaces every occurrence of each secret, also in its JSON-escaped and URL-encoded spellings. */
 export function redactText(text: string, secrets: readonly string[]): string {
   const spellings = new Set<string>();
-  for (const secret of secrets) {
-    if (secret.length === 0) continue;
-    spellings.add(secret);
-    spellings.add(JSON.stringify(secret).slice(1, -1));
-    spellings.add(encodeURIComponent(secret));
-    spellings.add(new URLSearchParams({ s: secret }).toString().slice(2));
-  }
+  for (const secret of secrets) if (secret.length > 0) for (const s of secretSpellings(secret)) spellings.add(s);
   // Longest first, so a secret that contains another is replaced whole.
   let out = text;
   for (const s of [...spellings].sort((a, b) => b.length - a.length)) out = out.split(s).join(REDACTED);
@@ -62,13 +63,13 @@ export function redactBody(text: string): string {
   return JSON.stringify(redacted, null, text.includes('\n') ? 2 : undefined);
 }
 
-/** Deep copy of a JSON-like value with the values of secret members replaced. */
-export function redactValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactValue);
+/** Deep copy of a JSON-like value with the values of secret members replaced (by `placeholder(name)`). */
+export function redactValue(value: unknown, placeholder: (key: string) => string = () => REDACTED): unknown {
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, placeholder));
   if (typeof value !== 'object' || value === null) return value;
   // fromEntries defines own properties, so a `__proto__` member stays data.
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, isSecretKey(k) && v !== null ? REDACTED : redactValue(v)]),
+    Object.entries(value).map(([k, v]) => [k, isSecretKey(k) && v !== null ? placeholder(k) : redactValue(v, placeholder)]),
   );
 }
 

@@ -2,6 +2,7 @@
 import {
   asString,
   at,
+  decodeSegment,
   describe,
   instantOf,
   is2xx,
@@ -183,15 +184,7 @@ function selfLinkProblem(ex: Exchange, baseUrl: string | undefined): { expected:
   return ok ? undefined : { expected: `a path ending ${shown} without /v2`, actual: link.url.pathname };
 }
 
-function segments(path: string): string[] {
-  return path.split('/').filter((s) => s !== '').map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  });
-}
+const segments = (path: string): string[] => path.split('/').filter((s) => s !== '').map(decodeSegment);
 
 const linksSelf: Rule = {
   id: 'create.links.self',

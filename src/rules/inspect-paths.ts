@@ -3,6 +3,7 @@
  * the list endpoints the document names (paths from API-NOTES.md, "Real paths of the list endpoints"),
  * the settings endpoint, and ISO 8601 instants.
  */
+import { lastFew } from './inspect-wire.js';
 
 export const PROFILE_TYPE = 'user_authentication_password_profile_info';
 export const PROFILE_TYPE_HYPHEN = 'user-authentication-password-profile-info';
@@ -42,7 +43,8 @@ function stripQuery(url: string): string {
   return cut < 0 ? url : url.slice(0, cut);
 }
 
-function decodeSegment(s: string): string {
+/** A path segment percent-decoded (`+` stays: it is a space only in queries), as written when malformed. */
+export function decodeSegment(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {
@@ -96,9 +98,7 @@ const LIST_PATTERNS: readonly { readonly template: string; readonly re: RegExp }
 });
 
 /** The documented list endpoint a path belongs to (its template), or undefined. */
-export function documentedListPath(path: string): string | undefined {
-  return LIST_PATTERNS.find(({ re }) => re.test(path))?.template;
-}
+export const documentedListPath: (path: string) => string | undefined = lastFew((path) => LIST_PATTERNS.find(({ re }) => re.test(path))?.template);
 
 /** A documented list endpoint, or the password-profile collection (a list in the public API). */
 export const isPaginatedPath = (path: string): boolean => documentedListPath(path) !== undefined || isCreatePath(path);

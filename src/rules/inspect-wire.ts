@@ -6,6 +6,7 @@ import { at, isObject } from './inspect-json.js';
 
 /** Decodes leniently: `+` is a space, a bad percent sequence stays as written. */
 export function decodeLenient(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
   const spaced = text.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(spaced);
@@ -24,8 +25,26 @@ export function pathOf(url: string): string {
   return path === '' ? '/' : path;
 }
 
+/**
+ * `read` remembering its latest results by key. Every check of a run reads the same few URLs and
+ * paths (the request's, each link's) again; results are read-only, so sharing them is safe.
+ */
+export function lastFew<T>(read: (key: string) => T): (key: string) => T {
+  const kept = new Map<string, { readonly value: T }>();
+  return (key) => {
+    const hit = kept.get(key);
+    if (hit !== undefined) return hit.value;
+    if (kept.size >= 64) kept.clear();
+    const value = read(key);
+    kept.set(key, { value });
+    return value;
+  };
+}
+
 /** Query parameters by decoded name, values decoded, in order; brackets raw or percent-encoded. */
-export function queryParams(url: string): ReadonlyMap<string, readonly string[]> {
+export const queryParams: (url: string) => ReadonlyMap<string, readonly string[]> = lastFew(parseQuery);
+
+function parseQuery(url: string): ReadonlyMap<string, readonly string[]> {
   const out = new Map<string, string[]>();
   const q = url.indexOf('?');
   if (q < 0) return out;
@@ -50,11 +69,24 @@ export interface ListQuery {
   readonly offset: string | undefined;
   readonly sort: string | undefined;
   readonly filter: string | undefined;
+  /**
+   * One of the four given more than once with different values. What a server does then is not
+   * documented (refuse, take the first, take the last): the values above are only the first ones.
+   */
+  readonly conflicting: boolean;
 }
 
-export function listQuery(url: string): ListQuery {
+const LIST_PARAMS = ['page[limit]', 'page[offset]', 'sort', 'filter'];
+
+export const listQuery: (url: string) => ListQuery = lastFew(readListQuery);
+
+function readListQuery(url: string): ListQuery {
   const q = queryParams(url);
-  return { limit: q.get('page[limit]')?.[0], offset: q.get('page[offset]')?.[0], sort: q.get('sort')?.[0], filter: q.get('filter')?.[0] };
+  const conflicting = LIST_PARAMS.some((name) => {
+    const values = q.get(name) ?? [];
+    return values.some((v) => v !== values[0]);
+  });
+  return { limit: q.get('page[limit]')?.[0], offset: q.get('page[offset]')?.[0], sort: q.get('sort')?.[0], filter: q.get('filter')?.[0], conflicting };
 }
 
 /** A plain non-negative decimal integer (`12`, ` 12`), else undefined. */
@@ -85,10 +117,26 @@ export function classifyPageParam(text: string): { kind: 'whole'; value: number 
 
 export type Link = { readonly kind: 'url'; readonly url: URL } | { readonly kind: 'null' } | { readonly kind: 'missing' } | { readonly kind: 'bad'; readonly text: string };
 
-/** A links member: an absolute http(s) URL, null, missing, or bad. */
+/** Links already read, by links object: several checks of a run parse the same response's links. */
+const readLinks = new WeakMap<object, Map<string, Link>>();
+
+/** A links member: an absolute http(s) URL, null, missing, or bad. The URL is shared: do not modify it. */
 export function readLink(links: unknown, name: string): Link {
   if (!isObject(links) || !Object.hasOwn(links, name)) return { kind: 'missing' };
-  const v = links[name];
+  let byName = readLinks.get(links);
+  if (byName === undefined) {
+    byName = new Map();
+    readLinks.set(links, byName);
+  }
+  let link = byName.get(name);
+  if (link === undefined) {
+    link = parseLink(links[name]);
+    byName.set(name, link);
+  }
+  return link;
+}
+
+function parseLink(v: unknown): Link {
   if (v === null) return { kind: 'null' };
   if (typeof v !== 'string') return { kind: 'bad', text: JSON.stringify(v) ?? String(v) };
   try {
@@ -101,12 +149,6 @@ export function readLink(links: unknown, name: string): Link {
 
 /** One query parameter of a parsed link, decoded leniently. */
 export const linkParam = (url: URL, name: string): string | undefined => queryParam(url.href, name);
-
-/** Path compared segment by segment after decoding, trailing slash free. */
-export function samePath(a: string, b: string): boolean {
-  const norm = (p: string): string => p.split('/').filter((s) => s !== '').map(decodeLenient).join('/');
-  return norm(a) === norm(b);
-}
 
 // ---------------------------------------------------------------- errors
 

@@ -57,7 +57,20 @@ export interface PageMeta {
   readonly totalMethod: string;
 }
 
+/** Every pagination check of a run reads the same response's meta: each parsed body is read once. */
+const pageMetas = new WeakMap<object, PageMeta>();
+
 export function pageMeta(json: unknown): PageMeta {
+  if (!isObject(json)) return readPageMeta(json);
+  let m = pageMetas.get(json);
+  if (m === undefined) {
+    m = readPageMeta(json);
+    pageMetas.set(json, m);
+  }
+  return m;
+}
+
+function readPageMeta(json: unknown): PageMeta {
   const page = (name: string): number | undefined => asNumber(at(json, 'meta', 'page', name));
   return {
     limit: page('limit'),
@@ -83,13 +96,22 @@ export function missingPageMembers(json: unknown): string[] {
 
 export const hasPageMeta = (json: unknown): boolean => isObject(at(json, 'meta', 'page'));
 
-/** Every GET answering 200 with a list body, in order. */
+/**
+ * Whether the checks can tell what a read asked for: not when a list parameter is given twice with
+ * different values (the server may have used either, or refused), so such reads are not judged.
+ */
+export const clearListQuery = (ex: Exchange): boolean => !listQuery(ex.request.url).conflicting;
+
+const isListGet = (ex: Exchange): boolean => isGet(ex) && ex.response.status === 200 && asList(ex.json) !== undefined && clearListQuery(ex);
+
+/** Every GET answering 200 with a list body (and a clear list query), in order. */
 export function listGets(ctx: CheckContext): Exchange[] {
-  return ctx.exchanges.filter((ex) => isGet(ex) && ex.response.status === 200 && asList(ex.json) !== undefined);
+  return ctx.exchanges.filter(isListGet);
 }
 
-/** A GET of a list (a paginated path, or answered with a list body), whatever the status. */
-export const isListRead = (ex: Exchange): boolean => isGet(ex) && (isPaginatedPath(pathOf(ex.request.url)) || asList(ex.json) !== undefined);
+/** A GET of a list (a paginated path, or answered with a list body) with a clear list query, whatever the status. */
+export const isListRead = (ex: Exchange): boolean =>
+  isGet(ex) && (isPaginatedPath(pathOf(ex.request.url)) || asList(ex.json) !== undefined) && clearListQuery(ex);
 
 /** List GETs that carry pagination meta, or go to a path known to paginate (so a missing meta is judged). */
 export function paginatedGets(ctx: CheckContext): Exchange[] {
@@ -153,6 +175,9 @@ export function isDataWrite(ex: Exchange): boolean {
   const path = pathOf(ex.request.url);
   return methodIs(ex, 'POST', 'PUT', 'PATCH', 'DELETE') && is2xx(ex.response.status) && !/^\/(oauth|__sim)\//.test(path) && !isSettingsPath(path);
 }
+
+/** A successful operator action through the simulator's admin API (window, clock, offset limit, reseed). */
+export const isAdminWrite = (ex: Exchange): boolean => methodIs(ex, 'PUT', 'POST', 'PATCH') && pathOf(ex.request.url).startsWith('/__sim/') && is2xx(ex.response.status);
 
 /**
  * A successful request that may change what lists show: a data write, or an operator action

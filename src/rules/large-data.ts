@@ -6,9 +6,11 @@ import type { Exchange } from '../target/types.js';
 import {
   asString,
   at,
+  decodeSegment,
   describe,
   errorBodyProblem,
   idsOf,
+  isAdminWrite,
   isDataWrite,
   judgeEach,
   listGets,
@@ -25,12 +27,7 @@ import { fail, pass, skip, type Rule } from './types.js';
 export function addressedId(ex: Exchange): string | undefined {
   const segs = pathOf(ex.request.url).split('/').filter((s) => s !== '');
   const last = segs[segs.length - 1];
-  if (last === undefined) return undefined;
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
+  return last === undefined ? undefined : decodeSegment(last);
 }
 
 const updatesDuringTraversal: Rule = {
@@ -81,8 +78,6 @@ const deletesInvisible: Rule = {
       },
     ),
 };
-
-const isAdminWrite = (ex: Exchange): boolean => methodIs(ex, 'PUT', 'POST', 'PATCH') && pathOf(ex.request.url).startsWith('/__sim/') && ex.response.status < 300;
 
 const consistencyWindow: Rule = {
   id: 'large-data.consistency-window',

@@ -15,6 +15,7 @@ import {
   listQuery,
   MAX_PAGE_LENGTH,
   methodIs,
+  OFFSET_LIMIT,
   pageMeta,
   paginatedGets,
   pathOf,
@@ -126,7 +127,7 @@ const limitClamp: Rule = {
       const n = wholeNumber(q.limit);
       if (!isListRead(ex) || n === undefined || n <= MAX_PAGE_LENGTH || isAsideStatus(ex.response.status)) return skip('no page[limit] above 100');
       if (q.offset !== undefined && wholeNumber(q.offset) === undefined) return skip('offset invalid');
-      if (ex.response.status === 400 && (q.sort !== undefined || q.filter !== undefined || (wholeNumber(q.offset) ?? 0) > 10_000)) return skip('400 may be for sort, filter or offset');
+      if (ex.response.status === 400 && (q.sort !== undefined || q.filter !== undefined || (wholeNumber(q.offset) ?? 0) > OFFSET_LIMIT)) return skip('400 may be for sort, filter or offset');
       if (ex.response.status !== 200) return fail(`${describe(ex)} answered ${ex.response.status}`, 200, ex.response.status);
       const limit = pageMeta(ex.json).limit;
       return limit === MAX_PAGE_LENGTH ? pass : fail(`${describe(ex)}: meta.page.limit for page[limit]=${n}`, MAX_PAGE_LENGTH, limit);

@@ -7,14 +7,15 @@ import {
   expectError,
   idsOf,
   is2xx,
+  isAdminWrite,
   isAsideStatus,
   changesState,
+  clearListQuery,
   isGet,
   isHardOffsetPath,
   isPaginatedPath,
   judgeEach,
   listQuery,
-  methodIs,
   OFFSET_LIMIT,
   paginatedGets,
   pathOf,
@@ -86,7 +87,7 @@ const offsetRecords: Rule = {
 /** GETs of /v2/orders or /v2/files past the hard offset limit. */
 const pastHardLimit = (ex: Exchange): boolean => {
   const offset = wholeNumber(listQuery(ex.request.url).offset);
-  return isGet(ex) && isHardOffsetPath(pathOf(ex.request.url)) && offset !== undefined && offset > OFFSET_LIMIT && !isAsideStatus(ex.response.status);
+  return isGet(ex) && isHardOffsetPath(pathOf(ex.request.url)) && offset !== undefined && offset > OFFSET_LIMIT && !isAsideStatus(ex.response.status) && clearListQuery(ex);
 };
 
 const hardLimit: Rule = {
@@ -124,7 +125,7 @@ const hardLimit400: Rule = {
 /** A GET of a paginated path other than orders/files with an explicit whole page[offset]. */
 function softOffset(ex: Exchange): number | undefined {
   const path = pathOf(ex.request.url);
-  if (!isGet(ex) || !isPaginatedPath(path) || isHardOffsetPath(path) || isAsideStatus(ex.response.status)) return undefined;
+  if (!isGet(ex) || !isPaginatedPath(path) || isHardOffsetPath(path) || isAsideStatus(ex.response.status) || !clearListQuery(ex)) return undefined;
   return wholeNumber(listQuery(ex.request.url).offset);
 }
 
@@ -145,8 +146,6 @@ const softLimit: Rule = {
       return ex.response.status === 200 ? pass : fail(`${describe(ex)}: offset ${offset} refused`, 200, ex.response.status);
     }),
 };
-
-const isAdminWrite = (ex: Exchange): boolean => methodIs(ex, 'PUT', 'POST', 'PATCH') && pathOf(ex.request.url).startsWith('/__sim/') && is2xx(ex.response.status);
 
 const softLimit400: Rule = {
   id: 'pagination.offset-limit.soft-400',

@@ -12,9 +12,18 @@ function mustBeRouted(ex: Exchange, ctx: CheckContext): boolean {
   return methodIs(ex, 'POST') && isCreatePath(path) && parentOf(ex, ctx.vars) === 'known';
 }
 
+/**
+ * `http(s)://host[:port]/v2/segment/...` with plain segments (no dots, escapes, query): its URL path
+ * is the text after the host, under /v2. Lists carry up to 100 self links and the page-arithmetic
+ * property reads lists in a hot loop, so such links are taken as they are instead of parsed.
+ */
+const PLAIN_V2_LINK = /^https?:\/\/[\w.-]+(?::\d+)?\/v2(?:\/[\w-]+)+$/i;
+
 /** The first list item whose links.self is a URL without a /v2 segment. */
 function selfWithoutV2(ex: Exchange): string | undefined {
   for (const item of asList(ex.json)?.data ?? []) {
+    const raw = at(item, 'links', 'self');
+    if (typeof raw === 'string' && PLAIN_V2_LINK.test(raw)) continue;
     const link = readLink(at(item, 'links'), 'self');
     if (link.kind === 'url' && !link.url.pathname.split('/').includes('v2')) return link.url.pathname;
   }

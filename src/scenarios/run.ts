@@ -171,6 +171,7 @@ interface StepRun {
 
 /** Raised inside a step when a template names something unknown: the step is skipped. */
 class Missing extends Error {
+  readonly code = 'SCENARIO_TEMPLATE_MISSING';
   constructor(readonly reason: string) {
     super(reason);
   }

@@ -1,4 +1,5 @@
 /** The in-process simulator as a Target: no socket, the same handler the HTTP server calls. */
+import { DEFAULT_CLOCK_START } from '../store/clock.js';
 import { DEFAULT_CLIENT_ID, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import type { DatasetProfile } from '../store/datasets.js';
 import type { Adversity } from '../store/project.js';
@@ -16,7 +17,7 @@ export interface SimTargetOptions {
   readonly adversity?: Partial<Adversity>;
   readonly baseUrl?: string;
   readonly clientId?: string;
-  /** Real time for the token's `expires`; fixtures pass a fixed one. */
+  /** The time the token's `expires` is counted from (default: the virtual clock's fixed start). */
   readonly wallClock?: () => number;
 }
 
@@ -32,7 +33,8 @@ export function simulatorOptions(options: SimTargetOptions): SimulatorOptions {
     ...(profile === undefined ? {} : { profile }),
     ...(options.adversity === undefined ? {} : { adversity: options.adversity }),
     baseUrl: options.baseUrl ?? SIM_BASE_URL,
-    wallClock: options.wallClock ?? (() => Date.now()),
+    // In process nothing compares `expires` with a real clock, so it is pinned: same seed, same bytes.
+    wallClock: options.wallClock ?? (() => DEFAULT_CLOCK_START),
   };
 }
 

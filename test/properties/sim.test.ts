@@ -124,7 +124,7 @@ describe('property suites against the in-process simulator', () => {
     const target = wrap(sim, async (req, res) => (req.url === '/__sim/seed' && req.body?.includes('shared-timestamps') === true ? { status: 503, headers: {}, body: '' } : res()));
     const [r] = await runProperties(selectProperties('keyset'), { target, ruleById, seed: SEED, runs: 50, strict: true });
     expect(r?.status).toBe('skip');
-    expect(r?.skipReason).toMatch(new RegExp(`^${NOT_RUN}: Error: seeding the walk's data answered 503`));
+    expect(r?.skipReason).toMatch(new RegExp(`^${NOT_RUN}: AdminError: seeding the walk's data answered 503`));
     expect(r?.replay).toMatch(/--seed \d+ --path "[\d:]+" --grep keyset$/);
     expect(r?.counterexample).toContain('"profile":"shared-timestamps"');
     expect(failing(r!)).toEqual([]);

@@ -23,7 +23,13 @@ import { CREATE_PATH } from './helpers.js';
 describe('request queries', () => {
   it('reads brackets raw or percent-encoded and + as a space', () => {
     const q = listQuery('/v2/accounts?page%5Blimit%5D=5&page[offset]=10&filter=eq(name,John+Smith)&sort=-created_at');
-    expect(q).toEqual({ limit: '5', offset: '10', filter: 'eq(name,John Smith)', sort: '-created_at' });
+    expect(q).toEqual({ limit: '5', offset: '10', filter: 'eq(name,John Smith)', sort: '-created_at', conflicting: false });
+  });
+  it('tells a list parameter given twice with different values apart from a repeat of the same value', () => {
+    expect(listQuery('/v2/accounts?page[limit]=5&page%5Blimit%5D=5&sort=id').conflicting).toBe(false);
+    expect(listQuery('/v2/accounts?page[limit]=5&page[limit]=10').conflicting).toBe(true);
+    expect(listQuery('/v2/accounts?sort=id&sort=-id').conflicting).toBe(true);
+    expect(listQuery('/v2/accounts?other=1&other=2').conflicting).toBe(false);
   });
   it('keeps a bad percent sequence as written and repeated names in order', () => {
     expect(queryParams('/x?a=%zz&a=2&b').get('a')).toEqual(['%zz', '2']);

@@ -33,7 +33,12 @@ runFamily('pagination (meta and links)', Object.values(paginationMetaRules), {
   'pagination.offset.echo': {
     pass: [ctx([listGet(all, { limit: 10, offset: 10 }), listGet(all, {})])],
     fail: [ctx([listGet(all, { limit: 10, offset: 10 }, (b) => { if (b.meta?.page) b.meta.page.offset = 1; })])],
-    skip: [ctx([settingsGet]), ctx([ex('GET', '/v2/accounts?page[offset]=abc', 200, { data: [], meta: { page: { offset: 0 } } })])],
+    skip: [
+      ctx([settingsGet]),
+      ctx([ex('GET', '/v2/accounts?page[offset]=abc', 200, { data: [], meta: { page: { offset: 0 } } })]),
+      // page[offset] given twice with different values: the server may have used either.
+      ctx([listGet(all, { limit: 10, offset: 20, url: '/v2/accounts?page[offset]=0&page[offset]=20&page[limit]=10' })]),
+    ],
   },
   'pagination.page.total': {
     pass: [ctx([listGet(all, { limit: 7 }), listGet([], {})])],
