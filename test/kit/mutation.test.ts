@@ -2,13 +2,12 @@
  * The proof that the shipped suite catches what it claims: for every deviation of the simulator, the
  * suite fails the deviated rule, and any other documented rule it fails is one the deviation breaks too.
  */
-import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { mutation } from '../../src/cli/mutation.js';
 import { DEVIATION_IDS } from '../../src/engine/deviations.js';
 import { mutationScore, renderMutationTable, runMutation, type MutationRow } from '../../src/kit/mutation.js';
 import { documentedRuleIds, ruleById } from '../../src/rules/catalogue.js';
+import { captureIo } from '../support/cli-io.js';
 
 /**
  * Documented rules a deviation may fail besides its own, each with why. Most deviations have none.
@@ -119,21 +118,10 @@ describe('renderMutationTable', () => {
   });
 });
 
-function capture(): { io: CliIo; out: () => string } {
-  let out = '';
-  const sink = new Writable({
-    write(chunk: Buffer | string, _enc, done) {
-      out += chunk.toString();
-      done();
-    },
-  });
-  const discard = new Writable({ write: (_c, _e, done) => done() });
-  return { io: { stdout: sink, stderr: discard, env: {}, cwd: process.cwd() }, out: () => out };
-}
 
 describe('commerce-sim mutation', () => {
   it('prints the Markdown table for the deviations asked for and exits 0 when all are caught', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await mutation(['--markdown', '--deviate', 'filter.gt', '--deviate', 'create.status.201'], c.io)).toBe(0);
     const lines = c.out().trimEnd().split('\n');
     expect(lines.slice(2, 4).map((l) => l.split(' | ')[0])).toEqual(['| `filter.gt`', '| `create.status.201`']);
@@ -141,13 +129,13 @@ describe('commerce-sim mutation', () => {
   });
 
   it('prints an aligned text table by default', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await mutation(['--deviate', 'sort.ascending'], c.io)).toBe(0);
     expect(c.out()).toMatch(/^deviation {7}verdict {2}other rules failed\nsort\.ascending {2}caught {3}/);
   });
 
   it('refuses a deviation the simulator does not have', async () => {
-    await expect(mutation(['--deviate', 'no.such.rule'], capture().io)).rejects.toThrow(/no such deviation/);
-    await expect(mutation(['--deviate', 'pagination.limit.clamp'], capture().io)).rejects.toThrow(/no such deviation/);
+    await expect(mutation(['--deviate', 'no.such.rule'], captureIo().io)).rejects.toThrow(/no such deviation/);
+    await expect(mutation(['--deviate', 'pagination.limit.clamp'], captureIo().io)).rejects.toThrow(/no such deviation/);
   });
 });

@@ -2,15 +2,11 @@
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/run.js';
-import type { CliIo } from '../../src/cli/io.js';
+import { captureIo } from '../support/cli-io.js';
 
-const quiet = (): CliIo => {
-  const sink = () => new Writable({ write: (_chunk, _enc, done) => done() });
-  return { stdout: sink(), stderr: sink(), env: {}, cwd: process.cwd() };
-};
+const quiet = () => captureIo().io;
 
 async function reportOnce(): Promise<Record<string, string>> {
   const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-report-'));

@@ -5,9 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { run as runCommand } from '../../src/cli/run.js';
 import { faithfulRun, loadSuite, runSuite, type SuiteRun } from '../../src/kit/mutation.js';
 import { catalogue, ruleById } from '../../src/rules/catalogue.js';
@@ -20,6 +18,7 @@ import { createSimTarget } from '../../src/target/sim.js';
 import type { Target } from '../../src/target/types.js';
 import type { ScenarioResult } from '../../src/report/model.js';
 import { summariseRules } from '../../src/report/summarise.js';
+import { captureIo } from '../support/cli-io.js';
 
 const WALL_CLOCK = () => Date.UTC(2025, 0, 1);
 
@@ -143,19 +142,6 @@ describe('the shipped suite over loopback HTTP', () => {
   });
 });
 
-/** A CliIo whose output is kept in memory. */
-function capture(cwd: string): { io: CliIo; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  const sink = (append: (s: string) => void) =>
-    new Writable({
-      write(chunk: Buffer | string, _enc, done) {
-        append(chunk.toString());
-        done();
-      },
-    });
-  return { io: { stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), env: {}, cwd }, out: () => out, err: () => err };
-}
 
 /** The status of one rule in `run --json` output. */
 function ruleStatus(json: string, id: string): unknown {
@@ -178,20 +164,20 @@ describe('commerce-sim run --dataset', () => {
   const walk = ['--grep', 'a keyset walk by created_at visits every account once', '--json', '--report', 'reports'];
 
   it('runs the simulator on the named dataset: shared timestamps make uniform pages to page through', async () => {
-    const plain = capture(dir);
+    const plain = captureIo({ cwd: dir });
     expect(await runCommand(walk, plain.io)).toBe(0);
     expect(ruleStatus(plain.out(), 'large-data.shared-timestamp')).toBe('not-covered');
-    const shared = capture(dir);
+    const shared = captureIo({ cwd: dir });
     expect(await runCommand([...walk, '--dataset', 'shared-timestamps'], shared.io)).toBe(0);
     expect(ruleStatus(shared.out(), 'large-data.shared-timestamp')).toBe('pass');
     expect(ruleStatus(shared.out(), 'large-data.keyset.timestamp')).toBe('pass');
   });
 
   it('refuses an unknown dataset and a dataset for a live target', async () => {
-    const unknown = capture(dir);
+    const unknown = captureIo({ cwd: dir });
     expect(await runCommand(['--dataset', 'nope'], unknown.io)).toBe(2);
     expect(unknown.err()).toContain("--dataset takes default or shared-timestamps, got 'nope'");
-    const live = capture(dir);
+    const live = captureIo({ cwd: dir });
     expect(await runCommand(['--dataset', 'default', '--target', 'http://127.0.0.1:9'], live.io)).toBe(2);
     expect(live.err()).toContain('--dataset applies to --target sim only');
   });

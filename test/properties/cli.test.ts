@@ -3,28 +3,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { props, replayBase } from '../../src/cli/props.js';
-import type { CliIo } from '../../src/cli/io.js';
+import { captureIo } from '../support/cli-io.js';
 
-function capture(): { stream: Writable; text: () => string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 async function cli(argv: readonly string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  const out = capture();
-  const err = capture();
-  const io: CliIo = { stdout: out.stream, stderr: err.stream, env: {}, cwd };
+  const { io, out, err } = captureIo({ cwd });
   const code = await props(argv, io);
-  return { code, out: out.text(), err: err.text() };
+  return { code, out: out(), err: err() };
 }
 
 /** The arguments of a printed `commerce-sim props ...` command (the test prints only plain and double-quoted words). */

@@ -1,30 +1,18 @@
 /** The `rules`, `openapi` and `serve` commands, called in-process (no socket: `serve` itself is in test/e2e). */
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../../src/cli/openapi.js';
 import { rules } from '../../src/cli/rules.js';
 import { formatServeInfo, parseServeArgs, type ServeInfo } from '../../src/cli/serve.js';
-import { UsageError, type CliIo } from '../../src/cli/io.js';
+import { UsageError } from '../../src/cli/io.js';
 import { DEVIATION_IDS } from '../../src/engine/deviations.js';
 import { catalogue } from '../../src/rules/catalogue.js';
 import { at, parseJson } from './helpers.js';
+import { captureIo } from '../support/cli-io.js';
 
-function capture(): { io: CliIo; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  const sink = (append: (s: string) => void) =>
-    new Writable({
-      write(chunk: Buffer | string, _enc, done) {
-        append(chunk.toString());
-        done();
-      },
-    });
-  return { io: { stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), env: {}, cwd: process.cwd() }, out: () => out, err: () => err };
-}
 
 describe('commerce-sim rules', () => {
   it('prints an aligned table: a header, a rule line, one line per rule', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await rules([], c.io)).toBe(0);
     const lines = c.out().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^id\s+\| level\s+\| section\s+\| statement$/);
@@ -36,7 +24,7 @@ describe('commerce-sim rules', () => {
   });
 
   it('--json prints the catalogue as one JSON array', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await rules(['--json'], c.io)).toBe(0);
     const parsed = parseJson(c.out());
     expect(Array.isArray(parsed)).toBe(true);
@@ -48,13 +36,13 @@ describe('commerce-sim rules', () => {
   });
 
   it('refuses unknown options', async () => {
-    await expect(rules(['--yaml'], capture().io)).rejects.toBeInstanceOf(UsageError);
+    await expect(rules(['--yaml'], captureIo().io)).rejects.toBeInstanceOf(UsageError);
   });
 });
 
 describe('commerce-sim openapi', () => {
   it('prints the OpenAPI document as JSON, with the server URL asked for', async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await openapi(['--server', 'http://localhost:9000'], c.io)).toBe(0);
     const doc = parseJson(c.out());
     expect(at(doc, 'openapi')).toBe('3.1.0');
@@ -62,15 +50,15 @@ describe('commerce-sim openapi', () => {
   });
 
   it('is byte-identical from run to run', async () => {
-    const a = capture();
-    const b = capture();
+    const a = captureIo();
+    const b = captureIo();
     await openapi([], a.io);
     await openapi([], b.io);
     expect(b.out()).toBe(a.out());
   });
 
   it('refuses a server that is not a URL', async () => {
-    await expect(openapi(['--server', 'nope'], capture().io)).rejects.toBeInstanceOf(UsageError);
+    await expect(openapi(['--server', 'nope'], captureIo().io)).rejects.toBeInstanceOf(UsageError);
   });
 });
 
