@@ -102,7 +102,8 @@ function matrix(r: RunReport, list: readonly Failure[]): string {
   for (const { caseName, verdict } of verdictsByCase(r.scenarios, r.properties)) {
     const key = `${verdict.ruleId}\u0000${caseName}`;
     const prev = cells.get(key);
-    const status = verdict.outcome.status === 'fail' && tolerated.has(verdict) ? 'warn' : verdict.outcome.status;
+    const o = verdict.outcome.status;
+    const status = o === 'fail' && tolerated.has(verdict) ? 'warn' : o === 'inconclusive' ? 'skip' : o;
     const anchor = prev?.anchor ?? anchors.get(verdict);
     cells.set(key, { status: worse(prev?.status, status), n: (prev?.n ?? 0) + 1, ...(anchor === undefined ? {} : { anchor }) });
   }

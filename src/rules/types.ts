@@ -1,4 +1,7 @@
 import type { Exchange } from '../target/types.js';
+import type { RuleId } from './ids.js';
+
+export type { RuleId } from './ids.js';
 
 /** `documented`: the API document states it. `assumed`: the document is silent; API-NOTES.md chose. */
 export type Level = 'documented' | 'assumed';
@@ -8,7 +11,12 @@ export type Family = 'create' | 'password-profile' | 'pagination' | 'settings' |
 export type Outcome =
   | { readonly status: 'pass' }
   | { readonly status: 'fail'; readonly message: string; readonly expected: unknown; readonly actual: unknown }
-  | { readonly status: 'skip'; readonly reason: string };
+  | { readonly status: 'skip'; readonly reason: string }
+  /**
+   * Neither pass nor fail: what the verdict rests on was not inside the documented surface, a setup
+   * or capture it needed did not happen, or state the kit changed is not restored. Never fails a run.
+   */
+  | { readonly status: 'inconclusive'; readonly reason: string; readonly dependsOn: readonly string[] };
 
 /**
  * What a check judges: the exchanges a scenario step (or a walk of pages, or a property run)
@@ -21,11 +29,13 @@ export interface CheckContext {
 
 export interface Rule {
   /** Stable id: `family.subject.aspect`; `grep` for it finds the rule, its engine site and its deviation. */
-  readonly id: string;
+  readonly id: RuleId;
   readonly family: Family;
   /** Section of commerce-api.md, e.g. `§2.1`; assumed rules also name the API-NOTES.md heading. */
   readonly section: string;
   readonly level: Level;
+  /** Documented rules: the sentence(s) of commerce-api.md the rule comes from, word for word. */
+  readonly quote?: string;
   /** One line: what holds. */
   readonly statement: string;
   /** The oracle: judge observed exchanges. Must hold on any conforming deployment, not just the simulator. */
@@ -34,4 +44,5 @@ export interface Rule {
 
 export const pass: Outcome = { status: 'pass' };
 export const skip = (reason: string): Outcome => ({ status: 'skip', reason });
+export const inconclusive = (reason: string, dependsOn: readonly string[] = []): Outcome => ({ status: 'inconclusive', reason, dependsOn });
 export const fail = (message: string, expected: unknown, actual: unknown): Outcome => ({ status: 'fail', message, expected, actual });

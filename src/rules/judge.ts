@@ -1,0 +1,77 @@
+/**
+ * The one judging path: the scenario runner and the property trials both call `judgeRule`.
+ *
+ * A documented rule's failure stands only when every exchange it rests on is inside the documented
+ * surface (rules/surface.ts) and none was refused for a precondition (credentials, rate). Otherwise the
+ * documented rule is `inconclusive`, with the reason and the requests it depended on, and the
+ * observation goes to the assumed rules that cover the undocumented parts.
+ */
+import type { Exchange } from '../target/types.js';
+import { ruleById } from './catalogue.js';
+import type { RuleId } from './ids.js';
+import { classifyRequest, describeGaps } from './surface.js';
+import { fail, inconclusive, type CheckContext, type Outcome, type Rule } from './types.js';
+
+export interface RuleJudgement {
+  readonly ruleId: RuleId;
+  readonly outcome: Outcome;
+  /** For an observation handed on to an assumed rule: the documented rule it was judging. */
+  readonly observedFor?: RuleId;
+}
+
+/** Statuses that say the request was not judged on its merits: credentials, scope, rate. */
+const PRECONDITION_STATUSES = new Set([401, 403, 407, 429]);
+
+/** The rule's own outcome first, then any observations handed on to assumed rules. */
+export function judgeRule(rule: Rule, ctx: CheckContext): RuleJudgement[] {
+  const outcome = runCheck(rule, ctx);
+  if (outcome.status !== 'fail' || rule.level !== 'documented') return [{ ruleId: rule.id, outcome }];
+  return reviewFailure(rule, outcome, ctx.exchanges);
+}
+
+/** Judges by id; an id outside the catalogue cannot occur in typed code, but data may carry one. */
+export function judgeRuleById(id: RuleId, ctx: CheckContext): RuleJudgement[] {
+  const rule = ruleById(id);
+  if (rule === undefined) return [{ ruleId: id, outcome: inconclusive(`rule ${id} has no check in this catalogue`) }];
+  return judgeRule(rule, ctx);
+}
+
+function runCheck(rule: Rule, ctx: CheckContext): Outcome {
+  try {
+    return rule.check(ctx);
+  } catch (error) {
+    return fail(`the check threw: ${error instanceof Error ? error.message : String(error)}`, 'a verdict', 'an exception');
+  }
+}
+
+/**
+ * A documented failure resting on a request outside the surface, or on a refused precondition, is
+ * inconclusive; undocumented parts get the observation under their covering assumed rule.
+ */
+export function reviewFailure(rule: Rule, outcome: Extract<Outcome, { status: 'fail' }>, exchanges: readonly Exchange[]): RuleJudgement[] {
+  const outside: string[] = [];
+  const covering = new Set<RuleId>();
+  const reasons: string[] = [];
+  for (const ex of exchanges) {
+    const c = classifyRequest(ex.request);
+    if (!c.inside) {
+      outside.push(describeRequest(ex));
+      reasons.push(`${describeRequest(ex)} is outside the documented surface: ${describeGaps(c.gaps)}`);
+      for (const g of c.gaps) if (g.coveredBy !== undefined) covering.add(g.coveredBy);
+    } else if (PRECONDITION_STATUSES.has(ex.response.status)) {
+      outside.push(describeRequest(ex));
+      reasons.push(`${describeRequest(ex)} answered ${ex.response.status} (credentials or rate, not the rule)`);
+    }
+  }
+  if (outside.length === 0) return [{ ruleId: rule.id, outcome }];
+  const own: RuleJudgement = { ruleId: rule.id, outcome: inconclusive(`${rule.id} could not be judged by documented means: ${reasons[0] ?? ''}${reasons.length > 1 ? ` (+${reasons.length - 1} more)` : ''}`, outside) };
+  const observations = [...covering].map(
+    (id): RuleJudgement => ({ ruleId: id, observedFor: rule.id, outcome: fail(`observed while judging ${rule.id}: ${outcome.message}`, outcome.expected, outcome.actual) }),
+  );
+  return [own, ...observations];
+}
+
+function describeRequest(ex: Exchange): string {
+  const text = `${ex.request.method.toUpperCase()} ${ex.request.url}`;
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}
