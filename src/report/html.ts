@@ -103,7 +103,7 @@ function matrix(r: RunReport, list: readonly Failure[]): string {
     const key = `${verdict.ruleId}\u0000${caseName}`;
     const prev = cells.get(key);
     const o = verdict.outcome.status;
-    const status = o === 'fail' && tolerated.has(verdict) ? 'warn' : o === 'inconclusive' ? 'skip' : o;
+    const status = o === 'fail' && tolerated.has(verdict) ? 'warn' : o;
     const anchor = prev?.anchor ?? anchors.get(verdict);
     cells.set(key, { status: worse(prev?.status, status), n: (prev?.n ?? 0) + 1, ...(anchor === undefined ? {} : { anchor }) });
   }
@@ -122,9 +122,9 @@ ${rows.join('\n')}
 </tbody></table></div></section>`;
 }
 
-const RANK = { pass: 0, skip: 1, warn: 2, fail: 3 } as const;
-const SYMBOL = { pass: '✓', skip: '–', warn: '!', fail: '✗' } as const;
-const LABEL = { pass: 'pass', skip: 'skipped', warn: 'failed, assumed rule (not strict)', fail: 'fail' } as const;
+const RANK = { pass: 0, skip: 1, inconclusive: 2, warn: 3, fail: 4 } as const;
+const SYMBOL = { pass: '✓', skip: '–', inconclusive: '?', warn: '!', fail: '✗' } as const;
+const LABEL = { pass: 'pass', skip: 'skipped', inconclusive: 'inconclusive', warn: 'failed, assumed rule (not strict)', fail: 'fail' } as const;
 
 function worse(a: Cell['status'] | undefined, b: Cell['status']): Cell['status'] {
   // A judged verdict beats a skip; a failure beats everything.

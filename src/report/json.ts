@@ -39,16 +39,18 @@ function ordered(r: RunReport) {
       verdict: r.summary.verdict,
       documented: counts(r.summary.documented),
       assumed: counts(r.summary.assumed),
-      cases: { pass: r.summary.cases.pass, fail: r.summary.cases.fail, skip: r.summary.cases.skip },
+      cases: { pass: r.summary.cases.pass, fail: r.summary.cases.fail, skip: r.summary.cases.skip, inconclusive: r.summary.cases.inconclusive },
     },
     rules: r.rules.map((x) => ({
       id: x.id,
       section: x.section,
       level: x.level,
       statement: x.statement,
+      quote: x.quote,
       status: x.status,
       passed: x.passed,
       failed: x.failed,
+      inconclusive: x.inconclusive,
       skipped: x.skipped,
       coveredBy: [...x.coveredBy],
     })),
@@ -64,7 +66,7 @@ function ordered(r: RunReport) {
 }
 
 function counts(c: RunReport['summary']['documented']) {
-  return { pass: c.pass, fail: c.fail, notCovered: c.notCovered };
+  return { pass: c.pass, fail: c.fail, inconclusive: c.inconclusive, notCovered: c.notCovered };
 }
 
 function scenario(s: ScenarioResult) {
@@ -83,6 +85,7 @@ function step(s: StepResult) {
   return {
     index: s.index,
     name: s.name,
+    role: s.role,
     status: s.status,
     skipReason: s.skipReason,
     verdicts: s.verdicts.map(verdict),
@@ -107,7 +110,7 @@ function property(p: PropertyResult) {
 }
 
 function verdict(v: Verdict) {
-  return { ruleId: v.ruleId, source: v.source, description: v.description, outcome: outcome(v.outcome) };
+  return { ruleId: v.ruleId, source: v.source, description: v.description, outcome: outcome(v.outcome), observedFor: v.observedFor };
 }
 
 function outcome(o: Outcome) {
@@ -119,6 +122,8 @@ function outcome(o: Outcome) {
       return { status: o.status, message: o.message, expected: redactValue(o.expected ?? null), actual: redactValue(o.actual ?? null) };
     case 'skip':
       return { status: o.status, reason: o.reason };
+    case 'inconclusive':
+      return { status: o.status, reason: o.reason, dependsOn: [...o.dependsOn] };
   }
 }
 
@@ -130,6 +135,8 @@ function exchange(e: ExchangeExcerpt) {
     requestHeaders: Object.fromEntries(Object.entries(e.requestHeaders).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     requestBody: e.requestBody,
     status: e.status,
+    responseHeaders: e.responseHeaders === undefined ? undefined : Object.fromEntries(Object.entries(e.responseHeaders).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     responseBody: e.responseBody,
+    evidence: e.evidence,
   };
 }

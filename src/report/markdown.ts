@@ -39,7 +39,7 @@ function header(r: RunReport): string[] {
   ];
 }
 
-const ICON = { pass: '✅ pass', fail: '❌ fail', 'not-covered': '➖ not covered' } as const;
+const ICON = { pass: '✅ pass', fail: '❌ fail', inconclusive: '❔ inconclusive', 'not-covered': '➖ not covered' } as const;
 
 function ruleTable(r: RunReport): string[] {
   if (r.rules.length === 0) return [];

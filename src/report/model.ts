@@ -3,7 +3,7 @@
  * reporters are pure functions from it to text, only the CLI writes files.
  * Everything outside `timing` is deterministic for the same seed and target.
  */
-import type { Level, Outcome } from '../rules/types.js';
+import type { Level, Outcome, RuleId } from '../rules/types.js';
 
 /** A request/response pair as it may appear in a report: secrets redacted, body cut to an excerpt. */
 export interface ExchangeExcerpt {
@@ -12,7 +12,11 @@ export interface ExchangeExcerpt {
   readonly requestHeaders: Readonly<Record<string, string>>;
   readonly requestBody?: string;
   readonly status: number;
+  /** Lower-cased names; secrets redacted. */
+  readonly responseHeaders?: Readonly<Record<string, string>>;
   readonly responseBody: string;
+  /** True on the exchange(s) a failing or inconclusive verdict rests on. */
+  readonly evidence?: boolean;
 }
 
 /** One judgement of one rule: by the rule's oracle check, or by a scenario expectation attributed to it. */
@@ -22,14 +26,22 @@ export interface Verdict {
   /** What was judged, e.g. `status is 201` or `$.data.type equals "user_authentication_password_profile_info"`. */
   readonly description: string;
   readonly outcome: Outcome;
+  /** Set on an observation handed to an assumed rule while a documented rule could not be judged. */
+  readonly observedFor?: RuleId;
 }
 
-export type CaseStatus = 'pass' | 'fail' | 'skip';
+/** `inconclusive`: nothing failed, but a verdict could not be reached (see the verdicts' reasons). */
+export type CaseStatus = 'pass' | 'fail' | 'skip' | 'inconclusive';
+
+/** `setup` and `cleanup` steps give no rule verdicts; a `probe` step's verdicts name their rules. */
+export type StepRole = 'setup' | 'probe' | 'cleanup';
 
 export interface StepResult {
   readonly index: number;
   readonly name: string;
+  readonly role: StepRole;
   readonly status: CaseStatus;
+  /** Why the step was skipped or is inconclusive. */
   readonly skipReason?: string;
   readonly verdicts: readonly Verdict[];
   /** The exchanges of this step, redacted (kept whole for failing steps, first one only otherwise). */
@@ -62,28 +74,41 @@ export interface PropertyResult {
   readonly exchanges: readonly ExchangeExcerpt[];
 }
 
-/** Per-rule roll-up. `fail` on an assumed rule fails the run only under --strict. */
-export type RuleStatus = 'pass' | 'fail' | 'not-covered';
+/**
+ * Per-rule roll-up. `fail` on an assumed rule fails the run only under --strict; `inconclusive` (no
+ * pass, no fail, at least one inconclusive verdict) never fails a run.
+ */
+export type RuleStatus = 'pass' | 'fail' | 'inconclusive' | 'not-covered';
 
 export interface RuleSummary {
   readonly id: string;
   readonly section: string;
   readonly level: Level;
   readonly statement: string;
+  /** Documented rules: the document's own sentence. */
+  readonly quote?: string;
   readonly status: RuleStatus;
   readonly passed: number;
   readonly failed: number;
+  readonly inconclusive: number;
   readonly skipped: number;
   /** Names of the scenarios/properties that judged it. */
   readonly coveredBy: readonly string[];
 }
 
+export interface LevelCounts {
+  readonly pass: number;
+  readonly fail: number;
+  readonly inconclusive: number;
+  readonly notCovered: number;
+}
+
 export interface RunSummary {
   /** `fail` when a documented rule failed (or, with strict, any rule). */
   readonly verdict: 'pass' | 'fail';
-  readonly documented: { readonly pass: number; readonly fail: number; readonly notCovered: number };
-  readonly assumed: { readonly pass: number; readonly fail: number; readonly notCovered: number };
-  readonly cases: { readonly pass: number; readonly fail: number; readonly skip: number };
+  readonly documented: LevelCounts;
+  readonly assumed: LevelCounts;
+  readonly cases: { readonly pass: number; readonly fail: number; readonly skip: number; readonly inconclusive: number };
 }
 
 export interface RunReport {

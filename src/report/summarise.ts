@@ -7,6 +7,7 @@ export interface CatalogueEntry {
   readonly section: string;
   readonly level: Level;
   readonly statement: string;
+  readonly quote?: string;
 }
 
 /** Every verdict of the run with the name of the scenario or property that gave it. */
@@ -29,10 +30,10 @@ export function summariseRules(
   scenarios: readonly ScenarioResult[],
   properties: readonly PropertyResult[],
 ): RuleSummary[] {
-  const tally = new Map<string, { passed: number; failed: number; skipped: number; by: Set<string> }>();
+  const tally = new Map<string, { passed: number; failed: number; inconclusive: number; skipped: number; by: Set<string> }>();
   for (const { caseName, verdict } of verdictsByCase(scenarios, properties)) {
     let t = tally.get(verdict.ruleId);
-    if (t === undefined) tally.set(verdict.ruleId, (t = { passed: 0, failed: 0, skipped: 0, by: new Set() }));
+    if (t === undefined) tally.set(verdict.ruleId, (t = { passed: 0, failed: 0, inconclusive: 0, skipped: 0, by: new Set() }));
     switch (verdict.outcome.status) {
       case 'pass':
         t.passed += 1;
@@ -42,22 +43,28 @@ export function summariseRules(
         t.failed += 1;
         t.by.add(caseName);
         break;
+      case 'inconclusive':
+        t.inconclusive += 1;
+        t.by.add(caseName);
+        break;
       case 'skip':
         t.skipped += 1; // a skip judged nothing, so it does not make the case cover the rule
         break;
     }
   }
   return catalogue.map((rule) => {
-    const t = tally.get(rule.id) ?? { passed: 0, failed: 0, skipped: 0, by: new Set<string>() };
-    const status: RuleStatus = t.failed > 0 ? 'fail' : t.passed > 0 ? 'pass' : 'not-covered';
+    const t = tally.get(rule.id) ?? { passed: 0, failed: 0, inconclusive: 0, skipped: 0, by: new Set<string>() };
+    const status: RuleStatus = t.failed > 0 ? 'fail' : t.passed > 0 ? 'pass' : t.inconclusive > 0 ? 'inconclusive' : 'not-covered';
     return {
       id: rule.id,
       section: rule.section,
       level: rule.level,
       statement: rule.statement,
+      ...(rule.quote === undefined ? {} : { quote: rule.quote }),
       status,
       passed: t.passed,
       failed: t.failed,
+      inconclusive: t.inconclusive,
       skipped: t.skipped,
       coveredBy: [...t.by].sort(),
     };
@@ -74,9 +81,10 @@ export function summariseRun(
   const byLevel = (level: Level) => ({
     pass: rules.filter((r) => r.level === level && r.status === 'pass').length,
     fail: rules.filter((r) => r.level === level && r.status === 'fail').length,
+    inconclusive: rules.filter((r) => r.level === level && r.status === 'inconclusive').length,
     notCovered: rules.filter((r) => r.level === level && r.status === 'not-covered').length,
   });
-  const cases = { pass: 0, fail: 0, skip: 0 };
+  const cases = { pass: 0, fail: 0, skip: 0, inconclusive: 0 };
   for (const c of [...scenarios, ...properties]) cases[c.status] += 1;
   const failing = rules.some((r) => r.status === 'fail' && (strict || r.level === 'documented'));
   return { verdict: failing ? 'fail' : 'pass', documented: byLevel('documented'), assumed: byLevel('assumed'), cases };

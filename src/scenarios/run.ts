@@ -273,11 +273,11 @@ const hasExpectations = (i: ExchangeSpec): boolean =>
 
 function skippedStep(scenario: Scenario, step: Step, index: number, reason: string, exchanges: readonly ExchangeExcerpt[]): StepResult {
   const verdicts = rulesOf(scenario, step).map((ruleId): Verdict => ({ ruleId, source: 'check', description: step.name, outcome: skip(reason) }));
-  return { index, name: step.name, status: 'skip', skipReason: reason, verdicts, exchanges };
+  return { index, name: step.name, role: 'probe', status: 'skip', skipReason: reason, verdicts, exchanges };
 }
 
 function stepResult(step: Step, index: number, verdicts: readonly Verdict[], exchanges: readonly Exchange[], secrets: readonly string[]): StepResult {
   const failed = verdicts.some((v) => v.outcome.status === 'fail');
   const kept = failed ? exchanges : exchanges.slice(0, 1);
-  return { index, name: step.name, status: failed ? 'fail' : 'pass', verdicts, exchanges: kept.map((e) => excerpt(e, { secrets })) };
+  return { index, name: step.name, role: 'probe', status: failed ? 'fail' : 'pass', verdicts, exchanges: kept.map((e) => excerpt(e, { secrets })) };
 }

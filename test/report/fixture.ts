@@ -81,6 +81,7 @@ export const passing: ScenarioResult = {
   steps: [
     {
       index: 0,
+      role: 'probe',
       name: 'create',
       status: 'pass',
       verdicts: [{ ruleId: 'create.status.201', source: 'expectation', description: 'status is 201', outcome: { status: 'pass' } }],
@@ -98,6 +99,7 @@ export const failing: ScenarioResult = {
   steps: [
     {
       index: 0,
+      role: 'probe',
       name: 'get a token',
       status: 'pass',
       verdicts: [
@@ -107,6 +109,7 @@ export const failing: ScenarioResult = {
     },
     {
       index: 1,
+      role: 'probe',
       name: 'create password profile info',
       status: 'fail',
       verdicts: [

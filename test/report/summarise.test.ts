@@ -40,9 +40,9 @@ describe('summariseRun', () => {
     const all = summariseRules(catalogue, [passing, failing, skipped], [property]);
     expect(summariseRun(all, [passing, failing, skipped], [property], false)).toEqual({
       verdict: 'fail',
-      documented: { pass: 1, fail: 2, notCovered: 1 },
-      assumed: { pass: 0, fail: 1, notCovered: 0 },
-      cases: { pass: 1, fail: 2, skip: 1 },
+      documented: { pass: 1, fail: 2, inconclusive: 0, notCovered: 1 },
+      assumed: { pass: 0, fail: 1, inconclusive: 0, notCovered: 0 },
+      cases: { pass: 1, fail: 2, skip: 1, inconclusive: 0 },
     });
   });
 });
