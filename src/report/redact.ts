@@ -90,16 +90,19 @@ export function redactedJson(value: unknown, indent?: number): string {
 export interface ExcerptOptions {
   /** Literal secrets (bearer token, passwords, client secret) to remove wherever they appear. */
   readonly secrets?: readonly string[];
-  /** Longest body kept, in characters (default 2,000). */
+  /** Longest body kept, in characters (default 2,000; 64,000 for evidence). */
   readonly maxBody?: number;
+  /** The exchange a failing or inconclusive verdict rests on: marked, and kept (nearly) whole. */
+  readonly evidence?: boolean;
 }
 
 export const DEFAULT_MAX_BODY = 2000;
+export const EVIDENCE_MAX_BODY = 64_000;
 
 export function excerpt(exchange: Exchange, opts: ExcerptOptions = {}): ExchangeExcerpt {
   const secrets = opts.secrets ?? [];
-  const max = opts.maxBody ?? DEFAULT_MAX_BODY;
-  const clean = (text: string): string => cut(redactText(redactBody(text), secrets), max);
+  const max = opts.maxBody ?? (opts.evidence === true ? EVIDENCE_MAX_BODY : DEFAULT_MAX_BODY);
+  const clean = (text: string): string => cut(shrinkJson(redactText(redactBody(text), secrets), max), max);
   const requestHeaders: Record<string, string> = {};
   const headers = Object.entries(redactHeaders(exchange.request.headers ?? {}));
   for (const [name, value] of headers.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) requestHeaders[name] = redactText(value, secrets);
@@ -110,8 +113,46 @@ export function excerpt(exchange: Exchange, opts: ExcerptOptions = {}): Exchange
     requestHeaders,
     ...(body === undefined ? {} : { requestBody: clean(body) }),
     status: exchange.response.status,
+    responseHeaders: sortedHeaders(redactHeaders(exchange.response.headers), secrets),
     responseBody: clean(exchange.response.body),
+    ...(opts.evidence === true ? { evidence: true } : {}),
   };
+}
+
+function sortedHeaders(headers: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  // `date` changes on every answer and judges nothing: reports stay byte-identical without it.
+  for (const [name, value] of Object.entries(headers).filter(([n]) => n !== "date").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[name] = redactText(value, secrets);
+  return out;
+}
+
+/**
+ * A JSON body too long to keep whole loses records from the middle of its longest arrays first, so
+ * what a reader needs (meta, links, the first and last records) survives the cut.
+ */
+export function shrinkJson(text: string, max: number): string {
+  if (text.length <= max || !/^\s*[[{]/.test(text)) return text;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  for (const keep of [8, 4, 2]) {
+    const shrunk = JSON.stringify(trimArrays(json, keep));
+    if (shrunk.length <= max) return shrunk;
+  }
+  return text;
+}
+
+function trimArrays(value: unknown, keep: number): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((v) => trimArrays(v, keep));
+    if (items.length <= keep + 1) return items;
+    return [...items.slice(0, keep), `… ${items.length - keep - 1} more items …`, items[items.length - 1]];
+  }
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimArrays(v, keep)]));
+  return value;
 }
 
 /** Cuts at `max` characters (never inside a surrogate pair) and says how much was left out. */

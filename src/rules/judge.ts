@@ -22,18 +22,24 @@ export interface RuleJudgement {
 /** Statuses that say the request was not judged on its merits: credentials, scope, rate. */
 const PRECONDITION_STATUSES = new Set([401, 403, 407, 429]);
 
-/** The rule's own outcome first, then any observations handed on to assumed rules. */
-export function judgeRule(rule: Rule, ctx: CheckContext): RuleJudgement[] {
+/**
+ * The rule's own outcome first, then any observations handed on to assumed rules. `verified` holds
+ * exchanges of preconditions the caller checked succeeded (a setup write answered 2xx): what they
+ * prepared is a fact, not something the verdict assumes, so they are not reviewed against the surface.
+ */
+export function judgeRule(rule: Rule, ctx: CheckContext, verified: ReadonlySet<Exchange> = NONE): RuleJudgement[] {
   const outcome = runCheck(rule, ctx);
   if (outcome.status !== 'fail' || rule.level !== 'documented') return [{ ruleId: rule.id, outcome }];
-  return reviewFailure(rule, outcome, ctx.exchanges);
+  return reviewFailure(rule, outcome, ctx.exchanges, verified);
 }
 
+const NONE: ReadonlySet<Exchange> = new Set();
+
 /** Judges by id; an id outside the catalogue cannot occur in typed code, but data may carry one. */
-export function judgeRuleById(id: RuleId, ctx: CheckContext): RuleJudgement[] {
+export function judgeRuleById(id: RuleId, ctx: CheckContext, verified: ReadonlySet<Exchange> = NONE): RuleJudgement[] {
   const rule = ruleById(id);
   if (rule === undefined) return [{ ruleId: id, outcome: inconclusive(`rule ${id} has no check in this catalogue`) }];
-  return judgeRule(rule, ctx);
+  return judgeRule(rule, ctx, verified);
 }
 
 function runCheck(rule: Rule, ctx: CheckContext): Outcome {
@@ -48,11 +54,17 @@ function runCheck(rule: Rule, ctx: CheckContext): Outcome {
  * A documented failure resting on a request outside the surface, or on a refused precondition, is
  * inconclusive; undocumented parts get the observation under their covering assumed rule.
  */
-export function reviewFailure(rule: Rule, outcome: Extract<Outcome, { status: 'fail' }>, exchanges: readonly Exchange[]): RuleJudgement[] {
+export function reviewFailure(
+  rule: Rule,
+  outcome: Extract<Outcome, { status: 'fail' }>,
+  exchanges: readonly Exchange[],
+  verified: ReadonlySet<Exchange> = NONE,
+): RuleJudgement[] {
   const outside: string[] = [];
   const covering = new Set<RuleId>();
   const reasons: string[] = [];
   for (const ex of exchanges) {
+    if (verified.has(ex)) continue;
     const c = classifyRequest(ex.request);
     if (!c.inside) {
       outside.push(describeRequest(ex));
@@ -69,6 +81,14 @@ export function reviewFailure(rule: Rule, outcome: Extract<Outcome, { status: 'f
     (id): RuleJudgement => ({ ruleId: id, observedFor: rule.id, outcome: fail(`observed while judging ${rule.id}: ${outcome.message}`, outcome.expected, outcome.actual) }),
   );
   return [own, ...observations];
+}
+
+/** Indexes of the exchanges a failing verdict rests on: those the check fails on alone, else all of them. */
+export function evidenceFor(rule: Rule, ctx: CheckContext): number[] {
+  const alone = ctx.exchanges.flatMap((ex, i) => (runCheck(rule, { exchanges: [ex], vars: ctx.vars }).status === 'fail' ? [i] : []));
+  if (alone.length > 0) return alone;
+  const outside = ctx.exchanges.flatMap((ex, i) => (classifyRequest(ex.request).inside ? [] : [i]));
+  return outside.length > 0 ? outside : ctx.exchanges.map((_e, i) => i);
 }
 
 function describeRequest(ex: Exchange): string {

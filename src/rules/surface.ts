@@ -12,7 +12,7 @@
  * the hard limit of /v2/orders are inside, because §2.1, §5 and §8 state what must (not) happen.
  */
 import { isObject } from './inspect-json.js';
-import { OFFSET_LIMIT, PROFILE_TYPE_HYPHEN, profilePath } from './inspect-paths.js';
+import { documentedListPath, OFFSET_LIMIT, PROFILE_TYPE_HYPHEN, profilePath } from './inspect-paths.js';
 import { decodeLenient, pathOf } from './inspect-wire.js';
 import type { RuleId } from './ids.js';
 
@@ -120,13 +120,8 @@ function coveringOperation(method: string, path: string): RuleId | undefined {
     if (method === 'DELETE') return 'password-profile.delete';
     return undefined;
   }
-  if (method === 'GET' && isPublicListPath(path)) return 'pagination.endpoints.public-paths';
+  if (method === 'GET' && documentedListPath(path) !== undefined) return 'pagination.endpoints.public-paths';
   return undefined;
-}
-
-/** A list path of API-NOTES.md's table (shape only; the oracle's own table is in inspect-paths.ts). */
-function isPublicListPath(path: string): boolean {
-  return /^\/(v2|pcm|catalog|catalogs)\//.test(path);
 }
 
 function hasBearer(request: RequestShape): boolean {

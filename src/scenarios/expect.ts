@@ -94,7 +94,7 @@ function resolveAssertion(a: Assertion, values: TemplateValues): Interpolated<As
 }
 
 export function evaluateExpectations(expect: Expectations, exchange: Exchange): Verdict[] {
-  const verdict = (description: string, outcome: Outcome): Verdict => ({ ruleId: expect.rule, source: 'expectation', description, outcome });
+  const verdict = (description: string, outcome: Outcome): Verdict => ({ ruleId: expect.rule ?? '', source: 'expectation', description, outcome });
   const out: Verdict[] = [];
   const { status } = exchange.response;
   if (expect.status.length > 0) {

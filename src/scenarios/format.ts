@@ -27,11 +27,25 @@ export interface Scenario {
 
 export type Step = RequestStep | SequenceStep | WalkStep;
 
+/**
+ * `setup` prepares (reads ids, changes settings, creates data) and `cleanup` undoes: neither gives rule
+ * verdicts, their expectations are preconditions. A `probe` judges: its checks and expectations name rules.
+ */
+export type StepRole = 'setup' | 'probe' | 'cleanup';
+export const STEP_ROLES: readonly StepRole[] = ['setup', 'probe', 'cleanup'];
+
+/** State a cleanup step can restore; the runner verifies it and, while it is not, rules that depend on it are inconclusive. */
+export type RestorableState = 'settings';
+export const RESTORABLE_STATES: readonly RestorableState[] = ['settings'];
+
 interface StepBase {
   readonly name: string;
   readonly line: number;
-  /** Rules whose oracle checks judge the step's exchanges (may be empty). */
+  readonly role: StepRole;
+  /** Rules whose oracle checks judge the step's exchanges (probes only; may be empty). */
   readonly rules: readonly string[];
+  /** On a cleanup step: the state it restores. */
+  readonly restores: RestorableState | undefined;
 }
 
 export interface RequestStep extends StepBase {
@@ -52,6 +66,8 @@ export interface WalkStep extends StepBase {
 
 /** One request with what to expect of its response and what to capture from it. */
 export interface ExchangeSpec {
+  /** A request step's role, or a sequence item's own (default: its step's). */
+  readonly role: StepRole;
   readonly request: RequestSpec;
   readonly expect: Expectations;
   readonly capture: readonly Capture[];
@@ -81,8 +97,8 @@ export interface Expectations {
   readonly json: readonly JsonExpectation[];
   readonly headers: readonly HeaderExpectation[];
   readonly schema: ResponseSchemaName | undefined;
-  /** The rule failures are attributed to, resolved at load (expect.rule, the step's first rule, the scenario's first). */
-  readonly rule: string;
+  /** The rule a probe's expectations judge (named explicitly); undefined in setup and cleanup, where they are preconditions. */
+  readonly rule: string | undefined;
 }
 
 export interface JsonExpectation {

@@ -22,6 +22,7 @@ import {
   type Scalar,
   type Scenario,
   type Step,
+  type StepRole,
   type WalkSpec,
 } from './format.js';
 
@@ -59,6 +60,7 @@ export interface RawExpect {
 }
 export interface RawSequenceItem {
   name?: string;
+  role?: StepRole;
   request: RawRequest;
   expect?: RawExpect;
   capture?: Record<string, string>;
@@ -74,6 +76,8 @@ export interface RawWalk {
 }
 export interface RawStep {
   name: string;
+  role?: StepRole;
+  restores?: 'settings';
   rules?: string[];
   request?: RawRequest;
   expect?: RawExpect;
@@ -113,17 +117,21 @@ export function normalise(raw: RawScenario, ctx: NormaliseContext): { scenario: 
   const captured = new Set<string>();
   const steps: Step[] = raw.steps.map((s, i): Step => {
     const at: DocPath = ['steps', i];
+    const role = s.role ?? 'probe';
     const rules = s.rules ?? [];
     rules.forEach((id, j) => checkRule(id, [...at, 'rules', j]));
-    const defaultRule = rules[0] ?? raw.rules[0] ?? '';
-    const exchange = (item: { request: RawRequest; expect?: RawExpect; capture?: Record<string, string> }, base: DocPath): ExchangeSpec => {
+    if (role !== 'probe' && rules.length > 0) problems.push({ path: [...at, 'rules'], message: `a ${role} step gives no verdicts: move the rules to a probe step` });
+    if (s.restores !== undefined && role !== 'cleanup') problems.push({ path: [...at, 'restores'], message: 'only a cleanup step restores state' });
+    const exchange = (item: { role?: StepRole; request: RawRequest; expect?: RawExpect; capture?: Record<string, string> }, base: DocPath): ExchangeSpec => {
       checkCaptures({ request: item.request, expect: item.expect }, base, captured, problems);
-      const expect = expectations(item.expect, defaultRule, [...base, 'expect'], problems, checkRule);
+      const itemRole = item.role ?? role;
+      if (role !== 'probe' && itemRole === 'probe') problems.push({ path: [...base, 'role'], message: `a probe item cannot sit in a ${role} step` });
+      const expect = expectations(item.expect, itemRole, [...base, 'expect'], problems, checkRule);
       const capture = Object.entries(item.capture ?? {}).map(([name, path]) => ({ name, path }));
       for (const c of capture) captured.add(c.name);
-      return { request: request(item.request), expect, capture };
+      return { role: itemRole, request: request(item.request), expect, capture };
     };
-    const base = { name: s.name, line: ctx.lineOf(at), rules };
+    const base = { name: s.name, line: ctx.lineOf(at), role, rules, restores: s.restores };
     if (s.walk !== undefined) {
       checkCaptures(s.walk, [...at, 'walk'], captured, problems);
       return { ...base, kind: 'walk', walk: walk(s.walk) };
@@ -203,12 +211,17 @@ function walk(w: RawWalk): WalkSpec {
 
 function expectations(
   e: RawExpect | undefined,
-  defaultRule: string,
+  role: StepRole,
   at: DocPath,
   problems: Problem[],
   checkRule: (id: string, path: DocPath) => void,
 ): Expectations {
-  if (e?.rule !== undefined) checkRule(e.rule, [...at, 'rule']);
+  if (e?.rule !== undefined) {
+    checkRule(e.rule, [...at, 'rule']);
+    if (role !== 'probe') problems.push({ path: [...at, 'rule'], message: `a ${role} expectation is a precondition, not a verdict: remove its rule` });
+  }
+  const judges = e !== undefined && (e.status !== undefined || (e.json?.length ?? 0) > 0 || Object.keys(e.headers ?? {}).length > 0 || e.schema !== undefined);
+  if (role === 'probe' && judges && e.rule === undefined) problems.push({ path: at, message: "a probe's expectation names the rule it judges: add `rule: <id>` (or make the step a setup)" });
   const status = e?.status === undefined ? [] : Array.isArray(e.status) ? e.status : [e.status];
   const json: JsonExpectation[] = [];
   (e?.json ?? []).forEach((item, i) => {
@@ -226,7 +239,7 @@ function expectations(
       }
     }
   }
-  return { status, json, headers, schema: e?.schema, rule: e?.rule ?? defaultRule };
+  return { status, json, headers, schema: e?.schema, rule: role === 'probe' ? e?.rule : undefined };
 }
 
 /** One assertion per key given, in a fixed order (so reports read the same whatever the YAML order). */

@@ -5,19 +5,21 @@
  */
 import type { ExchangeExcerpt, ScenarioResult, StepResult, Verdict } from '../report/model.js';
 import { excerpt, isSecretKey } from '../report/redact.js';
-import { fail, skip, type Outcome, type Rule } from '../rules/types.js';
+import { evidenceFor, judgeRule, reviewFailure } from '../rules/judge.js';
+import { inconclusive, skip, type Outcome, type Rule } from '../rules/types.js';
 import { toExchange, type Exchange, type Target, type TargetRequest } from '../target/types.js';
 import { captureValues, evaluateExpectations, resolveExpectations } from './expect.js';
 import {
   interpolateString,
   missingReason,
-  templateRefs,
   TAG_SIM_ONLY,
   TAG_WRITES,
   type ExchangeSpec,
   type Interpolated,
+  type RestorableState,
   type Scenario,
   type Step,
+  type TemplateRef,
   type TemplateValues,
 } from './format.js';
 import { resolveQuery, resolveRequest } from './request.js';
@@ -46,7 +48,6 @@ export interface RunOptions {
 
 export const SKIP_WRITES = 'writes data: pass --allow-writes';
 export const SKIP_SIM_ONLY = 'needs the simulator (seeded data or admin API): give --var admin_token=... for a commerce-sim server';
-const NOT_RUN = 'not run: an earlier step could not be sent';
 
 export async function runScenarios(scenarios: readonly Scenario[], options: RunOptions): Promise<ScenarioResult[]> {
   const total = scenarios.length;
@@ -55,6 +56,7 @@ export async function runScenarios(scenarios: readonly Scenario[], options: RunO
   let next = 0;
   let done = 0;
   const gate = new Gate();
+  const dirty: DirtyState = new Map();
   const worker = async () => {
     for (let i = next++; i < total; i = next++) {
       const scenario = scenarios[i];
@@ -64,7 +66,7 @@ export async function runScenarios(scenarios: readonly Scenario[], options: RunO
       options.onProgress?.({ kind: 'start', index: i, total, scenario });
       let result: ScenarioResult;
       try {
-        result = options.signal?.aborted === true ? skipped(scenario, `not run: ${abortReason(options.signal)}`) : await runScenario(scenario, options);
+        result = options.signal?.aborted === true ? skipped(scenario, `not run: ${abortReason(options.signal)}`) : await runScenario(scenario, options, dirty);
       } finally {
         gate.leave(exclusive);
       }
@@ -116,15 +118,14 @@ const abortReason = (signal: AbortSignal): string => {
   return reason instanceof Error ? reason.message : String(reason);
 };
 
-/** Why a scenario cannot run against this target with these variables, if it cannot. */
+/** Why a scenario cannot run against this target at all (a missing variable only skips the steps that need it). */
 export function scenarioSkipReason(scenario: Scenario, options: Pick<RunOptions, 'target' | 'vars' | 'allowWrites'>): string | undefined {
   const http = options.target.kind === 'http';
   const vars = runVars(options);
   // A commerce-sim server reached over HTTP is still a simulator once its admin token is given.
   if (http && scenario.tags.includes(TAG_SIM_ONLY) && vars['admin_token'] === undefined) return SKIP_SIM_ONLY;
   if (http && scenario.tags.includes(TAG_WRITES) && options.allowWrites !== true) return SKIP_WRITES;
-  const missing = templateRefs(scenario.steps).find((ref) => ref.scope === 'vars' && vars[ref.name] === undefined);
-  return missing === undefined ? undefined : missingReason(missing);
+  return undefined;
 }
 
 function runVars(options: Pick<RunOptions, 'target' | 'vars'>): Record<string, string> {
@@ -132,33 +133,52 @@ function runVars(options: Pick<RunOptions, 'target' | 'vars'>): Record<string, s
 }
 
 function skipped(scenario: Scenario, reason: string): ScenarioResult {
-  const steps = scenario.steps.map((step, i) => skippedStep(scenario, step, i + 1, reason, []));
+  const steps = scenario.steps.map((step, i) => notRun(step, i + 1, 'skip', reason));
   return { ...header(scenario), status: 'skip', skipReason: reason, steps };
 }
 
 const header = (s: Scenario) => ({ name: s.name, file: s.file, tags: s.tags, rules: s.rules });
 
-async function runScenario(scenario: Scenario, options: RunOptions): Promise<ScenarioResult> {
+/**
+ * State the kit changed and could not verify restored, shared by every scenario of a run: while the
+ * settings are dirty, verdicts of the rules that read them are inconclusive.
+ */
+export type DirtyState = Map<RestorableState, string>;
+
+/** The rules whose verdicts depend on each restorable state being as the kit found it. */
+export const STATE_RULES: Readonly<Record<RestorableState, readonly string[]>> = {
+  settings: ['pagination.limit.default', 'pagination.limit.project-setting'],
+};
+
+async function runScenario(scenario: Scenario, options: RunOptions, dirty: DirtyState): Promise<ScenarioResult> {
   const reason = scenarioSkipReason(scenario, options);
   if (reason !== undefined) return skipped(scenario, reason);
   const vars = runVars(options);
   const secrets = [...(options.secrets ?? []), ...Object.entries(vars).filter(([k]) => isSecretKey(k)).map(([, v]) => v)];
-  const run: StepRun = { scenario, options, vars, captures: {}, secrets };
+  const run: StepRun = { scenario, options, vars, captures: {}, capturedBy: new Map(), secrets, dirty };
   const steps: StepResult[] = [];
-  let broken = false;
+  // Why later probes cannot be judged: a setup that failed, or a request that could not be sent.
+  let blocked: { readonly status: 'skip' | 'inconclusive'; readonly reason: string } | undefined;
   for (const [i, step] of scenario.steps.entries()) {
-    if (broken) {
-      steps.push(skippedStep(scenario, step, i + 1, NOT_RUN, []));
+    if (blocked !== undefined && step.role !== 'cleanup') {
+      steps.push(notRun(step, i + 1, blocked.status, blocked.reason));
       continue;
     }
     const outcome = await runStep(run, step, i + 1);
     steps.push(outcome.result);
-    broken = outcome.broken;
+    if (outcome.blocks !== undefined && blocked === undefined) blocked = outcome.blocks;
   }
-  if (steps.some((s) => s.status === 'fail')) return { ...header(scenario), status: 'fail', steps };
-  const firstRun = steps.find((s) => s.status !== 'skip');
-  if (firstRun === undefined) return { ...header(scenario), status: 'skip', skipReason: steps[0]?.skipReason ?? 'no step ran', steps };
-  return { ...header(scenario), status: 'pass', steps };
+  return { ...header(scenario), ...rollUp(steps), steps };
+}
+
+/** fail if a probe failed; else inconclusive if one could not be judged; else pass if one passed; else skip. */
+function rollUp(steps: readonly StepResult[]): Pick<ScenarioResult, 'status' | 'skipReason'> {
+  const probes = steps.filter((s) => s.role === 'probe');
+  if (probes.some((s) => s.status === 'fail')) return { status: 'fail' };
+  const inconclusive = probes.find((s) => s.status === 'inconclusive');
+  if (inconclusive !== undefined) return { status: 'inconclusive', skipReason: inconclusive.skipReason ?? 'inconclusive' };
+  if (probes.some((s) => s.status === 'pass')) return { status: 'pass' };
+  return { status: 'skip', skipReason: probes[0]?.skipReason ?? steps[0]?.skipReason ?? 'no step ran' };
 }
 
 interface StepRun {
@@ -166,26 +186,48 @@ interface StepRun {
   readonly options: RunOptions;
   readonly vars: Readonly<Record<string, string>>;
   readonly captures: Record<string, unknown>;
+  /** Which step captured each value (for "needs capture X from step N"). */
+  readonly capturedBy: Map<string, number>;
   readonly secrets: readonly string[];
+  readonly dirty: DirtyState;
 }
 
-/** Raised inside a step when a template names something unknown: the step is skipped. */
+/** Raised inside a step when a template names something unknown. */
 class Missing extends Error {
   readonly code = 'SCENARIO_TEMPLATE_MISSING';
-  constructor(readonly reason: string) {
+  constructor(
+    readonly ref: TemplateRef,
+    readonly reason: string,
+  ) {
     super(reason);
   }
 }
 
-function need<T>(r: Interpolated<T>): T {
-  if (!r.ok) throw new Missing(missingReason(r.missing));
-  return r.value;
+/** A setup's or cleanup's expectation that did not hold: the precondition failed. */
+class Unmet extends Error {
+  readonly code = 'SCENARIO_PRECONDITION_UNMET';
 }
 
-async function runStep(run: StepRun, step: Step, index: number): Promise<{ result: StepResult; broken: boolean }> {
+interface StepOutcome {
+  readonly result: StepResult;
+  /** Set when later probes cannot be judged because of this step. */
+  readonly blocks?: { readonly status: 'skip' | 'inconclusive'; readonly reason: string };
+}
+
+async function runStep(run: StepRun, step: Step, index: number): Promise<StepOutcome> {
   const exchanges: Exchange[] = [];
   const verdicts: Verdict[] = [];
+  // Setup items and a walk's write between pages that answered as required: preconditions met.
+  const verified = new Set<Exchange>();
   const values = (): TemplateValues => ({ vars: run.vars, captures: run.captures });
+  const need = <T>(r: Interpolated<T>): T => {
+    if (r.ok) return r.value;
+    const reason =
+      r.missing.scope === 'captures' && !run.capturedBy.has(r.missing.name)
+        ? `needs capture '${r.missing.name}', which no earlier step captured`
+        : missingReason(r.missing);
+    throw new Missing(r.missing, reason);
+  };
   const send = async (request: TargetRequest): Promise<Exchange> => {
     const exchange = toExchange(request, await run.options.target.send(request));
     exchanges.push(exchange);
@@ -195,13 +237,20 @@ async function runStep(run: StepRun, step: Step, index: number): Promise<{ resul
     const request = need(resolveRequest(spec.request, values()));
     const expect = need(resolveExpectations(spec.expect, values()));
     const exchange = await send(request);
-    verdicts.push(...evaluateExpectations(expect, exchange));
-    const got = captureValues(exchange, spec.capture);
-    Object.assign(run.captures, got.values);
-    for (const c of got.missing) {
-      const description = `capture ${c.name} from ${c.path}`;
-      verdicts.push({ ruleId: expect.rule, source: 'expectation', description, outcome: fail(`${c.path} is missing`, 'a value', 'absent') });
+    const judged = evaluateExpectations(expect, exchange);
+    if (spec.role === 'probe') verdicts.push(...reviewExpectations(judged, exchange, run.options.ruleById));
+    else {
+      const unmet = judged.find((v) => v.outcome.status === 'fail');
+      if (unmet !== undefined) throw new Unmet(`${spec.role} \`${describeRequest(request)}\` answered ${exchange.response.status} (${unmet.description})`);
+      if (spec.expect.status.length > 0 || exchange.response.status < 300) verified.add(exchange);
     }
+    const got = captureValues(exchange, spec.capture);
+    for (const [name, value] of Object.entries(got.values)) {
+      run.captures[name] = value;
+      run.capturedBy.set(name, index);
+    }
+    const first = got.missing[0];
+    if (first !== undefined && spec.role !== 'probe') throw new Unmet(`${spec.role} \`${describeRequest(request)}\` answered ${exchange.response.status} without ${first.path}`);
   };
   try {
     switch (step.kind) {
@@ -217,19 +266,46 @@ async function runStep(run: StepRun, step: Step, index: number): Promise<{ resul
         const query = need(resolveQuery(walk.query, values()));
         const { betweenPages } = walk;
         const between = betweenPages === undefined ? undefined : { afterPage: betweenPages.afterPage, request: need(resolveRequest(betweenPages.request, values())) };
-        await runWalk(walk, { path, query, between }, send);
+        await runWalk(walk, { path, query, between }, async (request) => {
+          const exchange = await send(request);
+          if (between === undefined || request !== between.request) return exchange;
+          // The write between pages is a precondition of the walk's verdict: it must have happened.
+          if (exchange.response.status >= 300) throw new Unmet(`setup \`${describeRequest(request)}\` answered ${exchange.response.status}`);
+          verified.add(exchange);
+          return exchange;
+        });
         break;
       }
     }
   } catch (error) {
-    if (error instanceof Missing) return { result: skippedStep(run.scenario, step, index, error.reason, exchanges.map((e) => excerpt(e, { secrets: run.secrets }))), broken: false };
+    const kept = exchanges.map((e) => excerpt(e, { secrets: run.secrets }));
+    if (error instanceof Missing) {
+      // A missing variable: nothing was tried (skip). A missing capture: an earlier step did not deliver (inconclusive).
+      const status = error.ref.scope === 'vars' ? 'skip' : 'inconclusive';
+      const result = notRun(step, index, status, error.reason, kept);
+      return step.role === 'setup' ? { result, blocks: { status, reason: `setup '${step.name}' ${error.reason}` } } : { result };
+    }
+    if (error instanceof Unmet) {
+      markDirty(run, step, error.message);
+      const result = notRun(step, index, 'inconclusive', error.message, kept);
+      return step.role === 'setup' ? { result, blocks: { status: 'inconclusive', reason: error.message } } : { result };
+    }
     const message = error instanceof Error ? `${error.message}${codeOf(error)}` : String(error);
-    const outcome = fail(`the request could not be sent: ${message}`, 'a response', message);
-    verdicts.push({ ruleId: attributedRule(run.scenario, step), source: 'expectation', description: 'the target answers', outcome });
-    return { result: stepResult(step, index, verdicts, exchanges, run.secrets), broken: true };
+    const reason = `the request could not be sent: ${message}`;
+    markDirty(run, step, reason);
+    return { result: notRun(step, index, 'inconclusive', reason, kept), blocks: { status: 'inconclusive', reason: `not run: an earlier request could not be sent (${message})` } };
   }
-  verdicts.push(...judge(run, step, exchanges));
-  return { result: stepResult(step, index, verdicts, exchanges, run.secrets), broken: false };
+  if (step.role === 'probe') verdicts.push(...judge(run, step, exchanges, verified));
+  return { result: stepResult(run, step, index, verdicts, exchanges) };
+}
+
+function markDirty(run: StepRun, step: Step, reason: string): void {
+  if (step.role === 'cleanup' && step.restores !== undefined) run.dirty.set(step.restores, `${step.restores} may not be restored: ${reason}`);
+}
+
+function describeRequest(r: TargetRequest): string {
+  const text = `${r.method} ${r.url}`;
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
 
 function codeOf(error: Error): string {
@@ -237,47 +313,94 @@ function codeOf(error: Error): string {
   return typeof code === 'string' ? ` (${code})` : '';
 }
 
-/** The oracle checks of the step's rules over its exchanges. */
-function judge(run: StepRun, step: Step, exchanges: readonly Exchange[]): Verdict[] {
-  const vars: Record<string, unknown> = { ...run.vars, ...run.captures, base_url: run.options.target.baseUrl };
-  const pageLength = vars['page_length'];
-  if (typeof pageLength === 'string' && /^\d+$/.test(pageLength)) vars['page_length'] = Number(pageLength);
-  return step.rules.map((id): Verdict => {
-    const rule = run.options.ruleById(id);
-    if (rule === undefined) return { ruleId: id, source: 'check', description: `rule ${id}`, outcome: fail(`rule '${id}' is not in the catalogue`, id, undefined) };
-    let outcome: Outcome;
-    try {
-      outcome = rule.check({ exchanges, vars });
-    } catch (error) {
-      outcome = fail(`the check threw: ${error instanceof Error ? error.message : String(error)}`, 'a verdict', 'an exception');
+/** A probe's failing expectation on a documented rule stands only on a documented request (rules/judge.ts). */
+function reviewExpectations(judged: readonly Verdict[], exchange: Exchange, ruleById: RunOptions['ruleById']): Verdict[] {
+  const out: Verdict[] = [];
+  for (const v of judged) {
+    const rule = ruleById(v.ruleId);
+    if (v.outcome.status !== 'fail' || rule === undefined) {
+      out.push(v);
+      continue;
     }
-    return { ruleId: id, source: 'check', description: rule.statement, outcome };
-  });
+    for (const j of reviewFailure(rule, v.outcome, [exchange])) {
+      out.push(j.observedFor === undefined ? { ...v, outcome: j.outcome } : { ruleId: j.ruleId, source: 'expectation', description: v.description, outcome: j.outcome, observedFor: j.observedFor });
+    }
+  }
+  return out;
 }
 
-function attributedRule(scenario: Scenario, step: Step): string {
-  if (step.kind === 'request') return step.exchange.expect.rule;
-  return step.rules[0] ?? scenario.rules[0] ?? '';
+/** The oracle checks of the step's rules over its exchanges, through the one judging path. */
+function judge(run: StepRun, step: Step, exchanges: readonly Exchange[], verified: ReadonlySet<Exchange>): Verdict[] {
+  const vars = checkVars(run);
+  const out: Verdict[] = [];
+  for (const id of step.rules) {
+    const rule = run.options.ruleById(id);
+    if (rule === undefined) {
+      out.push({ ruleId: id, source: 'check', description: `rule ${id}`, outcome: inconclusive(`rule '${id}' is not in the catalogue`) });
+      continue;
+    }
+    const dirty = [...run.dirty].find(([state]) => STATE_RULES[state].includes(id));
+    if (dirty !== undefined) {
+      out.push({ ruleId: id, source: 'check', description: rule.statement, outcome: inconclusive(dirty[1], [dirty[0]]) });
+      continue;
+    }
+    for (const j of judgeRule(rule, { exchanges, vars }, verified)) {
+      const description = j.observedFor === undefined ? rule.statement : `observed while judging ${j.observedFor}`;
+      out.push({ ruleId: j.ruleId, source: 'check', description, outcome: j.outcome, ...(j.observedFor === undefined ? {} : { observedFor: j.observedFor }) });
+    }
+  }
+  return out;
 }
 
-/** The rules a step would have judged: its checks and the rules its expectations are attributed to. */
-function rulesOf(scenario: Scenario, step: Step): string[] {
+/** The rules a step would have judged: its checks and the rules its probe expectations name. */
+function rulesOf(step: Step): string[] {
+  if (step.role !== 'probe') return [];
   const items = step.kind === 'request' ? [step.exchange] : step.kind === 'sequence' ? step.items : [];
-  const ids = [...step.rules, ...items.filter((i) => hasExpectations(i)).map((i) => i.expect.rule)];
-  if (ids.length === 0) ids.push(attributedRule(scenario, step));
+  const ids = [...step.rules, ...items.flatMap((i) => (i.role === 'probe' && i.expect.rule !== undefined ? [i.expect.rule] : []))];
   return [...new Set(ids)];
 }
 
-const hasExpectations = (i: ExchangeSpec): boolean =>
-  i.expect.status.length + i.expect.json.length + i.expect.headers.length + i.capture.length > 0 || i.expect.schema !== undefined;
-
-function skippedStep(scenario: Scenario, step: Step, index: number, reason: string, exchanges: readonly ExchangeExcerpt[]): StepResult {
-  const verdicts = rulesOf(scenario, step).map((ruleId): Verdict => ({ ruleId, source: 'check', description: step.name, outcome: skip(reason) }));
-  return { index, name: step.name, role: 'probe', status: 'skip', skipReason: reason, verdicts, exchanges };
+function notRun(step: Step, index: number, status: 'skip' | 'inconclusive', reason: string, exchanges: readonly ExchangeExcerpt[] = []): StepResult {
+  const outcome = status === 'skip' ? skip(reason) : inconclusive(reason);
+  const verdicts = rulesOf(step).map((ruleId): Verdict => ({ ruleId, source: 'check', description: step.name, outcome }));
+  return { index, name: step.name, role: step.role, status, skipReason: reason, verdicts, exchanges };
 }
 
-function stepResult(step: Step, index: number, verdicts: readonly Verdict[], exchanges: readonly Exchange[], secrets: readonly string[]): StepResult {
-  const failed = verdicts.some((v) => v.outcome.status === 'fail');
-  const kept = failed ? exchanges : exchanges.slice(0, 1);
-  return { index, name: step.name, role: 'probe', status: failed ? 'fail' : 'pass', verdicts, exchanges: kept.map((e) => excerpt(e, { secrets })) };
+function stepResult(run: StepRun, step: Step, index: number, verdicts: readonly Verdict[], exchanges: readonly Exchange[]): StepResult {
+  const has = (status: Outcome['status']) => verdicts.some((v) => v.outcome.status === status);
+  const status = has('fail') ? 'fail' : has('inconclusive') ? 'inconclusive' : has('pass') || verdicts.length === 0 ? 'pass' : 'skip';
+  const firstReason = verdicts.find((v) => v.outcome.status === status)?.outcome;
+  const reason = firstReason !== undefined && (firstReason.status === 'inconclusive' || firstReason.status === 'skip') ? firstReason.reason : undefined;
+  const keepAll = status === 'fail' || status === 'inconclusive';
+  const evidence = keepAll ? evidenceIndexes(run, verdicts, exchanges) : new Set<number>();
+  const kept = keepAll ? exchanges : exchanges.slice(0, 1);
+  return {
+    index,
+    name: step.name,
+    role: step.role,
+    status,
+    ...(reason === undefined ? {} : { skipReason: reason }),
+    verdicts,
+    exchanges: kept.map((e, i) => excerpt(e, { secrets: run.secrets, evidence: evidence.has(i) })),
+  };
+}
+
+/** The exchanges the step's failing or inconclusive verdicts rest on. */
+function evidenceIndexes(run: StepRun, verdicts: readonly Verdict[], exchanges: readonly Exchange[]): Set<number> {
+  const out = new Set<number>();
+  const ctx = { exchanges, vars: checkVars(run) };
+  for (const v of verdicts) {
+    if (v.outcome.status !== 'fail' && v.outcome.status !== 'inconclusive') continue;
+    const rule = v.source === 'check' ? run.options.ruleById(v.observedFor ?? v.ruleId) : undefined;
+    for (const i of rule === undefined ? exchanges.keys() : evidenceFor(rule, ctx)) out.add(i);
+  }
+  return out;
+}
+
+/** What the checks read besides the exchanges: run variables, captures (page_length as a number), the base URL. */
+function checkVars(run: StepRun): Record<string, unknown> {
+  const vars: Record<string, unknown> = { ...run.vars, ...run.captures, base_url: run.options.target.baseUrl };
+  const pageLength = vars['page_length'];
+  if (typeof pageLength === 'string' && /^\d+$/.test(pageLength)) vars['page_length'] = Number(pageLength);
+  return vars;
 }

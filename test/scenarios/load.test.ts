@@ -19,6 +19,7 @@ steps:
       headers: { Content-Type: application/json }
       body: { data: { type: x, password: "12345678" } }
     expect:
+      rule: create.response.fields
       status: [200, 201]
       json:
         - { path: $.data.type, equals: x, exists: true }
@@ -51,7 +52,8 @@ describe('parseScenarioText', () => {
     expect(create.exchange.request.headers).toEqual({ 'content-type': 'application/json' });
     expect(create.exchange.request.query).toEqual([['page[limit]', 5]]);
     expect(create.exchange.expect.status).toEqual([200, 201]);
-    expect(create.exchange.expect.rule).toBe('create.response.fields'); // the step's first rule
+    expect(create.exchange.expect.rule).toBe('create.response.fields');
+    expect(create.role).toBe('probe');
     expect(create.exchange.expect.json.map((j) => j.assertion.op)).toEqual(['equals', 'exists']);
     expect(create.exchange.capture).toEqual([{ name: 'last_id', path: '$.data.id' }]);
     if (read?.kind !== 'request') throw new Error('unreachable');
@@ -60,10 +62,19 @@ describe('parseScenarioText', () => {
     expect(walk).toMatchObject({ kind: 'walk', walk: { mode: 'keyset-id', limit: 7, maxPages: 1000 } });
   });
 
-  it('defaults expectation attribution to the scenario first rule when the step names none', () => {
+  it("requires a probe's expectation to name its rule, and keeps setup and cleanup free of verdicts", () => {
     const text = `name: n\nrules: [create.status.201]\nsteps:\n  - name: s\n    request: { method: GET, path: /v2/accounts }\n    expect: { status: 200 }\n`;
-    const step = parseScenarioText(text, 'f.yaml', options).scenarios[0]?.steps[0];
-    expect(step?.kind === 'request' ? step.exchange.expect.rule : undefined).toBe('create.status.201');
+    expect(problemsOf(text)).toEqual(["bad.yaml:6: steps[0].expect: a probe's expectation names the rule it judges: add `rule: <id>` (or make the step a setup)"]);
+    const roles = `name: n\nrules: [create.status.201]\nsteps:\n  - name: s\n    role: setup\n    rules: [create.status.201]\n    request: { method: GET, path: /v2/accounts }\n    expect: { status: 200, rule: create.status.201 }\n  - name: c\n    role: cleanup\n    restores: settings\n    request: { method: GET, path: /v2/accounts }\n  - name: p\n    restores: settings\n    request: { method: GET, path: /v2/accounts }\n`;
+    expect(problemsOf(roles)).toEqual([
+      'bad.yaml:6: steps[0].rules: a setup step gives no verdicts: move the rules to a probe step',
+      'bad.yaml:8: steps[0].expect.rule: a setup expectation is a precondition, not a verdict: remove its rule',
+      'bad.yaml:14: steps[2].restores: only a cleanup step restores state',
+    ]);
+    const ok = parseScenarioText(`name: n\nrules: [create.status.201]\nsteps:\n  - name: s\n    role: setup\n    request: { method: GET, path: /v2/accounts }\n    expect: { status: 200 }\n`, 'ok.yaml', options);
+    const step = ok.scenarios[0]?.steps[0];
+    expect(step?.role).toBe('setup');
+    expect(step?.kind === 'request' ? step.exchange.expect.rule : 'x').toBeUndefined();
   });
 
   it('reports a bad method with file, line and YAML path', () => {
@@ -76,7 +87,7 @@ describe('parseScenarioText', () => {
   it('points an unknown member at its own line and lists the allowed ones', () => {
     const text = GOOD.replace('    rules: [create.response.fields]\n', '    rules: [create.response.fields]\n    retry: 3\n');
     const [p] = problemsOf(text);
-    expect(p).toMatch(/^bad\.yaml:18: steps\[0\]\.retry: unknown member 'retry' \(allowed: name, rules, request/);
+    expect(p).toMatch(/^bad\.yaml:19: steps\[0\]\.retry: unknown member 'retry' \(allowed: name, role, restores, rules, request/);
   });
 
   it('says a step needs exactly one of request, sequence, walk', () => {
@@ -104,13 +115,14 @@ describe('parseScenarioText', () => {
       '  - name: s',
       '    request: { method: GET, path: "/x/${{ env.HOME }}/${{ captures.later }}" }',
       '    expect:',
+      '      rule: create.status.201',
       '      json: [{ path: $.a, matches: "([a-z" }]',
       '    capture: { later: $.id }',
     ].join('\n');
     expect(problemsOf(text)).toEqual([
       "bad.yaml:5: steps[0].request.path: unknown template '${{ env.HOME }}': write ${{ vars.NAME }} or ${{ captures.NAME }}",
       'bad.yaml:5: steps[0].request.path: reads captures.later, which no earlier step captures',
-      expect.stringMatching(/^bad\.yaml:7: steps\[0\]\.expect\.json\[0\]\.matches: not a regular expression/),
+      expect.stringMatching(/^bad\.yaml:8: steps\[0\]\.expect\.json\[0\]\.matches: not a regular expression/),
     ]);
   });
 
