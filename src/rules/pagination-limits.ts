@@ -75,13 +75,21 @@ const limitProjectSetting: Rule = {
   level: 'documented',
   statement: 'after page_length is changed through the settings endpoint, lists without page[limit] use it.',
   check: (ctx) =>
-    // judges: ctx = a PUT /v2/settings {data:{page_length n}} answering 2xx, then list GETs without page[limit]: meta.page.limit n, at most n records
+    // judges: list GETs without page[limit] after a settings write (a PUT /v2/settings {data:{page_length n}} in ctx, or the
+    // page length a setup step set, in vars.project_page_length): meta.page.limit n, at most n records
     judgeEach(withIndex(ctx), 'no list read without page[limit] after a settings write', ({ ex, i }) => {
-      const n = settingsPageLength(ctx.exchanges, i);
+      const n = settingsPageLength(ctx.exchanges, i) ?? projectPageLength(ctx.vars);
       if (listQuery(ex.request.url).limit !== undefined || n === undefined) return skip('limit given or no setting');
       return pageLengthIs(ex, n, `after page_length was set to ${n}`);
     }),
 };
+
+/** The page length a setup step set (captured from its answer), so the probe itself holds only documented reads. */
+function projectPageLength(vars: CheckContext['vars']): number | undefined {
+  const v = vars['project_page_length'];
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
+  return n !== undefined && n >= 1 && n <= MAX_PAGE_LENGTH ? n : undefined;
+}
 
 const limitPerCall: Rule = {
   id: 'pagination.limit.per-call',

@@ -36,7 +36,8 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
     if (!parsed.ok) return errors([parsed.error]);
     sort = parsed.value;
   }
-  if (deviates(deviations, 'sort.ascending') && sort.field === 'name') sort = DEFAULT_SORT;
+  // Breaks a sort the document names (§4.3), read through documented requests only.
+  if (deviates(deviations, 'sort.ascending') && sort.field === 'created_at') sort = { field: 'id', direction: 'asc' };
 
   const filterText = query.one('filter');
   if (!filterText.ok) return errors([filterText.error]);
@@ -81,7 +82,8 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
   // §4.3's caveats between reads (updates, inserts, deletes), when the project's adversity asks for them.
   project.afterListRead(resource, collection);
 
-  if (deviates(deviations, 'pagination.endpoints.listed') && resource.name === 'inventories') return jsonText(200, `{"data":[${data}]}`);
+  // /v2/files: a list path the document shows (§4.2), so the break is judged on documented requests.
+  if (deviates(deviations, 'pagination.endpoints.listed') && resource.name === 'files') return jsonText(200, `{"data":[${data}]}`);
   if (deviates(deviations, 'pagination.meta.present-when-empty') && records.length === 0) return jsonText(200, `{"data":[]}`);
   const meta = pageMeta(plan.value, total, records.length, deviations);
   const links = pageLinks(ctx.baseUrl, ctx.path, query, plan.value, total);
