@@ -18,7 +18,8 @@ import { TargetError } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 import { packageVersion, runId } from './run-meta.js';
-import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom } from './target-options.js';
+import { preflight } from '../target/preflight.js';
+import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim props [options]
 
@@ -92,6 +93,7 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   const targetOptions = { ...targetOptionsFrom(values, config, io), seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1), deviate };
   const userVars = targetOptions.vars;
   const credentials = credentialsFor(spec, targetOptions);
+  warnWithoutCredentials(spec, credentials, io);
   const strict = values.strict === true;
   const allowWrites = values['allow-writes'] === true;
   // The seed comes first whatever the output: with --json on stderr, so stdout stays one JSON document.
@@ -102,6 +104,7 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   const target = await createTarget(spec, targetOptions);
   const counter = guardTarget(target);
   try {
+    if (target.kind === 'http') await preflight(target);
     const secrets = [credentials.token, credentials.clientSecret, target.vars['admin_token'], ...Object.entries(userVars).filter(([k]) => isSecretKey(k)).map(([, v]) => v)];
     const results = await runProperties(suites, {
       target: counter.target,

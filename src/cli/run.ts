@@ -15,11 +15,12 @@ import { runScenarios, type RunProgress } from '../scenarios/run.js';
 import { parseShard, selectScenarios, type Shard } from '../scenarios/select.js';
 import { createTarget, intOption } from '../target/create.js';
 import { guardTarget } from '../target/guard.js';
+import { preflight } from '../target/preflight.js';
 import { TargetError } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 import { packageVersion, runId } from './run-meta.js';
-import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom } from './target-options.js';
+import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim run [PATHS...] [options]
 
@@ -106,11 +107,15 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   const paths = positionals.length > 0 ? positionals : [fileURLToPath(new URL('../../scenarios', import.meta.url))];
   const all = await loadScenarios(paths, { ruleExists: (id) => ruleById(id) !== undefined, cwd: io.cwd });
   const scenarios = selectScenarios(all, { ...(values.grep === undefined ? {} : { grep: values.grep }), tags, ...(shard === undefined ? {} : { shard }) });
+  // A selection that matches nothing would pass having judged nothing.
+  if (scenarios.length === 0 && all.length > 0) throw new UsageError(`no scenario matches the selection (${selectionText(values)}) among ${all.length} loaded`);
+  warnWithoutCredentials(spec, credentials, io);
 
   const started = Date.now();
   const target = await createTarget(spec, targetOptions);
   const counter = guardTarget(target);
   try {
+    if (target.kind === 'http') await preflight(target);
     const progress = values.json !== true && io.stdout.isTTY === true ? progressLine(io) : undefined;
     const results = await runScenarios(scenarios, {
       target: counter.target,
@@ -154,6 +159,11 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   } finally {
     await target.close();
   }
+}
+
+function selectionText(values: { grep?: string | undefined; tag?: string[] | undefined; shard?: string | undefined }): string {
+  const parts = [values.grep === undefined ? '' : `--grep ${values.grep}`, ...(values.tag ?? []).map((t) => `--tag ${t}`), values.shard === undefined ? '' : `--shard ${values.shard}`];
+  return parts.filter((p) => p !== '').join(' ');
 }
 
 function progressLine(io: CliIo) {

@@ -60,3 +60,9 @@ export function targetOptionsFrom(values: TargetValues, config: ConfigFile, io: 
 export function credentialsFor(spec: string, options: TargetOptions): Credentials {
   return spec === 'sim' ? {} : readCredentials(options);
 }
+
+/** Against a URL, no credentials is almost always a mistake: say so before the preflight refuses. */
+export function warnWithoutCredentials(spec: string, credentials: Credentials, io: CliIo): void {
+  if (spec === 'sim' || credentials.token !== undefined || credentials.clientSecret !== undefined || credentials.clientId !== undefined) return;
+  io.stderr.write('commerce-sim: warning: no credentials given (--token-env VAR, or --client-id ID --client-secret-env VAR); requests go without a bearer token\n');
+}

@@ -51,6 +51,7 @@ export type TargetErrorCode =
   | 'TARGET_UNREACHABLE'
   | 'TARGET_TIMEOUT'
   | 'TARGET_AUTH_FAILED'
+  | 'TARGET_NOT_API'
   | 'TARGET_BUDGET_EXHAUSTED'
   | 'TARGET_BAD_URL';
 
