@@ -54,6 +54,7 @@ async function checkProperty<C, T>(def: PropertyDef<C, T>, env: PropertyEnv, par
       const t = tally.get(id) ?? { passed: 0, skipReason: undefined };
       if (outcome.status === 'pass') t.passed += 1;
       else if (outcome.status === 'skip') t.skipReason ??= outcome.reason;
+      else if (outcome.status === 'inconclusive') t.inconclusiveReason ??= outcome.reason;
       tally.set(id, t);
     }
     const blocking = failing.filter((f) => blocks(env, f.ruleId));

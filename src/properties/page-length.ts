@@ -5,7 +5,7 @@
  */
 import * as fc from 'fast-check';
 import { asList, at, pageMeta } from '../rules/inspect.js';
-import { LIST_PATHS } from './arbitraries.js';
+import { SHOWN_LIST_PATHS } from '../rules/surface.js';
 import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
 
@@ -38,7 +38,8 @@ export const pageLength = defineProperty<undefined, PageLengthInput>({
   arbitrary: () =>
     fc.record({
       pageLength: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(1, 24, 25, 26, 99, 100)),
-      path: fc.constantFrom(...LIST_PATHS.filter((p) => p !== '/v2/inventories')),
+      // The list paths the document shows (§4.2): the project-setting verdict rests on documented reads only.
+      path: fc.constantFrom(...SHOWN_LIST_PATHS),
       perCall: fc.option(fc.integer({ min: 1, max: 100 }), { freq: 3, nil: undefined }),
     }),
   show: (i) => ({ 'PUT /v2/settings page_length': i.pageLength, then: `GET ${i.path}`, ...(i.perCall === undefined ? {} : { and: `GET ${i.path}?page[limit]=${i.perCall}` }) }),
@@ -59,7 +60,7 @@ export const pageLength = defineProperty<undefined, PageLengthInput>({
         const limit = pageMeta(read.json).limit;
         const n = asList(read.json)?.data.length ?? 0;
         const ok = limit === i.pageLength && n <= i.pageLength;
-        trial.expect(ok, 'pagination.limit.project-setting', `GET ${i.path} after page_length ${i.pageLength}: meta.page.limit ${String(limit)}, ${n} records`, i.pageLength, limit);
+        trial.expect(ok, 'pagination.limit.project-setting', `GET ${i.path} after page_length ${i.pageLength}: meta.page.limit ${String(limit)}, ${n} records`, i.pageLength, limit, [read]);
       }
       if (i.perCall !== undefined) await trial.send({ method: 'GET', url: `${i.path}?page[limit]=${i.perCall}` });
     } finally {

@@ -66,7 +66,9 @@ export const deviationCatchers: Readonly<Record<string, readonly string[]>> = {
   'large-data.keyset.timestamp': ['keyset'],
   'large-data.shared-timestamp': ['keyset'],
   'large-data.updates-during-traversal': ['model'],
-  'large-data.deletes-invisible': ['model'],
+  // The model's delete is judged on the password-profile list, a read the document does not show: its
+  // verdict is inconclusive by design. The shipped scenario judges it on /v2/accounts after a verified delete.
+  'large-data.deletes-invisible': [],
   'auth.required': ['create'],
   'versioning.v2-prefix': ['page-arithmetic', 'offset-limits'],
 };

@@ -6,7 +6,7 @@
 import type { ExchangeExcerpt, PropertyResult, Verdict } from '../report/model.js';
 import { excerpt, redactedJson, redactText, redactValue } from '../report/redact.js';
 import { asString, at, requestJson } from '../rules/inspect.js';
-import { skip, type Outcome, type Rule } from '../rules/types.js';
+import { inconclusive, skip, type Outcome, type Rule } from '../rules/types.js';
 import { TargetError, type Exchange, type Target } from '../target/types.js';
 import { AdminError, readBaseline, restoreBaseline } from './admin.js';
 import { PropertySetupError } from './define.js';
@@ -99,13 +99,19 @@ function toResult(suite: PropertySuite, env: PropertyEnv, options: PropsRunOptio
   const { failure, observations, tally, stopped } = outcome;
   const failed = new Map<string, Outcome>();
   if (failure?.kind === 'rules') for (const f of failure.run.findings) failed.set(f.ruleId, f.outcome);
-  for (const [id, run] of observations) if (!failed.has(id)) failed.set(id, run.findings[0]?.outcome ?? skip('no outcome'));
+  for (const [id, run] of observations) {
+    // An observation made for a documented rule that failed outright in the reported run adds nothing.
+    const by = run.findings[0]?.observedFor;
+    if (by !== undefined && failed.has(by)) continue;
+    if (!failed.has(id)) failed.set(id, run.findings[0]?.outcome ?? skip('no outcome'));
+  }
   const ids = [...suite.rules, ...[...failed.keys()].filter((id) => !suite.rules.includes(id))];
   const verdicts = ids.map((id): Verdict => {
     const f = failed.get(id);
     if (f !== undefined) return verdict(env, id, f);
     const t = tally.get(id);
     if (t !== undefined && t.passed > 0) return verdict(env, id, { status: 'pass' });
+    if (t?.inconclusiveReason !== undefined) return verdict(env, id, inconclusive(t.inconclusiveReason));
     const why = env.ruleById(id) === undefined ? 'not in the rule catalogue' : (t?.skipReason ?? 'not judged by any run');
     return verdict(env, id, skip(why));
   });
@@ -133,6 +139,10 @@ function toResult(suite: PropertySuite, env: PropertyEnv, options: PropsRunOptio
     const why = `stopped after ${outcome.runs} of ${numRuns} runs: ${stopped.message} (${stopped.code})`;
     return { ...base, status: 'skip', skipReason: why, verdicts, exchanges: [] };
   }
+  // Nothing failed; a property none of whose rules could be judged says so.
+  const judged = verdicts.some((v) => v.outcome.status === 'pass');
+  const unsure = verdicts.find((v) => v.outcome.status === 'inconclusive');
+  if (!judged && unsure !== undefined && unsure.outcome.status === 'inconclusive') return { ...base, status: 'inconclusive', skipReason: unsure.outcome.reason, verdicts, exchanges: [] };
   return { ...base, status: 'pass', verdicts, exchanges: [] };
 }
 

@@ -3,6 +3,7 @@
  * and collects the property's own findings. Judging a run is the same for every property: the
  * oracle checks of its rules over the exchanges, plus the findings.
  */
+import { judgeRule, reviewFailure } from '../rules/judge.js';
 import type { Outcome } from '../rules/types.js';
 import { fail } from '../rules/types.js';
 import { TargetError, toExchange, type Exchange, type TargetRequest } from '../target/types.js';
@@ -18,6 +19,11 @@ export class Trial {
   /** Exchanges the oracle judges and a failure report shows. */
   readonly exchanges: Exchange[] = [];
   readonly findings: Finding[] = [];
+  /**
+   * Writes the target accepted (2xx): what they changed is a fact the run's reads then judge, so a
+   * documented verdict resting on them is not reviewed against the documented surface.
+   */
+  readonly verified = new Set<Exchange>();
   /** Rules not judged in this run (the input makes their check inapplicable). */
   readonly excluded = new Set<string>();
   /** Variables the oracle checks read (`base_url`, `page_length`, ids). */
@@ -36,6 +42,7 @@ export class Trial {
   async send(request: TargetRequest): Promise<Exchange> {
     const exchange = await this.sendAside(request);
     this.exchanges.push(exchange);
+    if (request.method.toUpperCase() !== 'GET' && exchange.response.status >= 200 && exchange.response.status < 300) this.verified.add(exchange);
     return exchange;
   }
 
@@ -54,14 +61,14 @@ export class Trial {
     return toExchange(request, response);
   }
 
-  /** Records a failing assertion attributed to `ruleId`. */
-  fail(ruleId: string, message: string, expected: unknown, actual: unknown): void {
-    this.findings.push({ ruleId, outcome: { status: 'fail', message, expected, actual } });
+  /** Records a failing assertion attributed to `ruleId`, resting on `evidence` (default: every exchange of the run). */
+  fail(ruleId: string, message: string, expected: unknown, actual: unknown, evidence?: readonly Exchange[]): void {
+    this.findings.push({ ruleId, outcome: { status: 'fail', message, expected, actual }, ...(evidence === undefined ? {} : { evidence }) });
   }
 
   /** `fail` when `ok` is false; returns `ok`. */
-  expect(ok: boolean, ruleId: string, message: string, expected: unknown, actual: unknown): boolean {
-    if (!ok) this.fail(ruleId, message, expected, actual);
+  expect(ok: boolean, ruleId: string, message: string, expected: unknown, actual: unknown, evidence?: readonly Exchange[]): boolean {
+    if (!ok) this.fail(ruleId, message, expected, actual, evidence);
     return ok;
   }
 }
@@ -72,9 +79,15 @@ export interface Judgement {
   readonly failing: readonly Finding[];
 }
 
-/** Oracle checks of `rules` over the run's exchanges, then the run's own findings (a finding wins). */
+/**
+ * Oracle checks of `rules` over the run's exchanges, then the run's own findings (a finding wins), all
+ * through the one judging path (rules/judge.ts): a documented failure resting on a request outside the
+ * documented surface is inconclusive, and the observation goes to the assumed rule covering that part.
+ */
 export function judge(rules: readonly string[], trial: Trial): Judgement {
   const outcomes = new Map<string, Outcome>();
+  // Observations handed to assumed rules, by the documented rule they were made for.
+  const observations: { readonly ruleId: string; readonly observedFor: string; readonly outcome: Outcome }[] = [];
   const own = { exchanges: trial.exchanges, vars: trial.vars };
   const { context } = trial;
   const withContext = context === undefined ? own : { exchanges: [...context.exchanges, ...trial.exchanges], vars: trial.vars };
@@ -82,17 +95,40 @@ export function judge(rules: readonly string[], trial: Trial): Judgement {
     if (trial.excluded.has(id)) continue;
     const rule = trial.env.ruleById(id);
     if (rule === undefined) continue;
-    let outcome: Outcome;
-    try {
-      outcome = rule.check(context?.rules.has(id) === true ? withContext : own);
-    } catch (error) {
-      outcome = fail(`the check threw: ${error instanceof Error ? error.message : String(error)}`, 'a verdict', 'an exception');
+    const ctx = context?.rules.has(id) === true ? withContext : own;
+    // The shared sample reads are reads the run did not make: they are not reviewed.
+    const verified = context?.rules.has(id) === true ? new Set([...context.exchanges, ...trial.verified]) : trial.verified;
+    for (const j of judgeRule(rule, ctx, verified)) {
+      if (j.observedFor === undefined) outcomes.set(id, j.outcome);
+      else observations.push({ ruleId: j.ruleId, observedFor: j.observedFor, outcome: j.outcome });
     }
-    outcomes.set(id, outcome);
   }
-  for (const f of trial.findings) if (outcomes.get(f.ruleId)?.status !== 'fail') outcomes.set(f.ruleId, f.outcome);
+  for (const f of trial.findings) {
+    const rule = trial.env.ruleById(f.ruleId);
+    const reviewed: readonly { ruleId: string; outcome: Outcome; observedFor?: string }[] =
+      rule !== undefined ? reviewFailure(rule, f.outcome, f.evidence ?? trial.exchanges, trial.verified) : [{ ruleId: f.ruleId, outcome: f.outcome }];
+    for (const j of reviewed) {
+      if (j.observedFor !== undefined) {
+        observations.push({ ruleId: j.ruleId, observedFor: j.observedFor, outcome: j.outcome });
+        continue;
+      }
+      // A finding wins over the checks' verdict, but an inconclusive review never hides a standing failure.
+      if (outcomes.get(j.ruleId)?.status === 'fail' && j.outcome.status !== 'fail') continue;
+      outcomes.set(j.ruleId, j.outcome);
+    }
+  }
+  // An observation made while a documented rule could not be judged is moot once that rule failed outright.
+  const observedFor = new Map<string, string>();
+  for (const o of observations) {
+    if (outcomes.get(o.observedFor)?.status === 'fail' || outcomes.get(o.ruleId)?.status === 'fail') continue;
+    outcomes.set(o.ruleId, o.outcome);
+    observedFor.set(o.ruleId, o.observedFor);
+  }
   const failing: Finding[] = [];
-  for (const [ruleId, outcome] of outcomes) if (outcome.status === 'fail') failing.push({ ruleId, outcome });
+  for (const [ruleId, outcome] of outcomes) {
+    const by = observedFor.get(ruleId);
+    if (outcome.status === 'fail') failing.push({ ruleId, outcome, ...(by === undefined ? {} : { observedFor: by }) });
+  }
   return { outcomes, failing };
 }
 

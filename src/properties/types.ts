@@ -40,6 +40,10 @@ export interface AdminAccess {
 export interface Finding {
   readonly ruleId: string;
   readonly outcome: Extract<Outcome, { status: 'fail' }>;
+  /** The exchanges the finding rests on, when not every exchange of the run. */
+  readonly evidence?: readonly Exchange[];
+  /** On an assumed rule's observation: the documented rule it was made for, which could not be judged. */
+  readonly observedFor?: string;
 }
 
 /** One property: prepared once per run of the suite, then checked over generated inputs. */
@@ -84,6 +88,8 @@ export interface CheckParams {
 export interface RuleTally {
   passed: number;
   skipReason: string | undefined;
+  /** Why a run could not judge it (its failure rested on something outside the documented surface). */
+  inconclusiveReason?: string | undefined;
 }
 
 /** A failing run: the rules it broke and what it exchanged. */

@@ -30,7 +30,14 @@ const PRECONDITION_STATUSES = new Set([401, 403, 407, 429]);
 export function judgeRule(rule: Rule, ctx: CheckContext, verified: ReadonlySet<Exchange> = NONE): RuleJudgement[] {
   const outcome = runCheck(rule, ctx);
   if (outcome.status !== 'fail' || rule.level !== 'documented') return [{ ruleId: rule.id, outcome }];
-  return reviewFailure(rule, outcome, ctx.exchanges, verified);
+  // Reviewed: the exchanges the failure rests on (those the check fails on alone, else all of them).
+  const evidence = failingAlone(rule, ctx);
+  return reviewFailure(rule, outcome, evidence.length > 0 ? evidence.map((i) => ctx.exchanges[i]).filter((e): e is Exchange => e !== undefined) : ctx.exchanges, verified);
+}
+
+function failingAlone(rule: Rule, ctx: CheckContext): number[] {
+  if (ctx.exchanges.length < 2) return [];
+  return ctx.exchanges.flatMap((ex, i) => (runCheck(rule, { exchanges: [ex], vars: ctx.vars }).status === 'fail' ? [i] : []));
 }
 
 const NONE: ReadonlySet<Exchange> = new Set();
@@ -85,7 +92,7 @@ export function reviewFailure(
 
 /** Indexes of the exchanges a failing verdict rests on: those the check fails on alone, else all of them. */
 export function evidenceFor(rule: Rule, ctx: CheckContext): number[] {
-  const alone = ctx.exchanges.flatMap((ex, i) => (runCheck(rule, { exchanges: [ex], vars: ctx.vars }).status === 'fail' ? [i] : []));
+  const alone = ctx.exchanges.length === 1 && runCheck(rule, ctx).status === 'fail' ? [0] : failingAlone(rule, ctx);
   if (alone.length > 0) return alone;
   const outside = ctx.exchanges.flatMap((ex, i) => (classifyRequest(ex.request).inside ? [] : [i]));
   return outside.length > 0 ? outside : ctx.exchanges.map((_e, i) => i);
