@@ -212,7 +212,8 @@ function summaryText(report: RunReport, reportPath: string): string {
   const assumed = summary.assumed.fail > 0 && !report.options.strict ? ` (${summary.assumed.fail} assumed rules failed: observed behaviour, fails the run only with --strict)` : '';
   return [
     `commerce-sim props: ${headline}${assumed}`,
-    `  properties: ${summary.cases.pass} pass, ${summary.cases.fail} fail, ${summary.cases.skip} skipped`,
+    `  properties: ${summary.cases.pass} pass, ${summary.cases.fail} fail, ${summary.cases.inconclusive} inconclusive, ${summary.cases.skip} skipped`,
+    `  documented rules: ${summary.documented.pass} pass, ${summary.documented.fail} fail, ${summary.documented.inconclusive} inconclusive, ${summary.documented.notCovered} not covered`,
     `  requests: ${report.timing.requests} in ${(report.timing.durationMs / 1000).toFixed(1)} s`,
     `  report: ${reportPath}`,
     '',

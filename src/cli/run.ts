@@ -6,7 +6,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuleSummary, RunReport } from '../report/model.js';
 import { renderJson } from '../report/json.js';
-import { summariseRules, summariseRun } from '../report/summarise.js';
+import { inconclusives, summariseRules, summariseRun } from '../report/summarise.js';
 import { writeReports } from '../report/write.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { DATASET_PROFILES } from '../store/datasets.js';
@@ -201,18 +201,22 @@ function summaryText(report: RunReport, reportPath: string, stopped: boolean): s
       : documentedFails > 0
         ? `FAIL: ${documentedFails} documented rule${documentedFails === 1 ? '' : 's'} failed`
         : 'FAIL: assumed rules failed (--strict)';
-  const row = (label: string, c: { pass: number; fail: number; notCovered: number }, note = '') =>
-    `  ${label.padEnd(11)} ${String(c.pass).padStart(4)} pass ${String(c.fail).padStart(4)} fail ${String(c.notCovered).padStart(4)} not covered${note}`;
+  const row = (label: string, c: { pass: number; fail: number; inconclusive: number; notCovered: number }, note = '') =>
+    `  ${label.padEnd(11)} ${String(c.pass).padStart(4)} pass ${String(c.fail).padStart(4)} fail ${String(c.inconclusive).padStart(4)} inconclusive ${String(c.notCovered).padStart(4)} not covered${note}`;
   const assumedNote = summary.assumed.fail > 0 && !report.options.strict ? '  (observed behaviour; fails the run only with --strict)' : '';
   const lines = [
     `commerce-sim run: ${headline}`,
     row('documented', summary.documented),
     row('assumed', summary.assumed, assumedNote),
-    `  ${'cases'.padEnd(11)} ${String(summary.cases.pass).padStart(4)} pass ${String(summary.cases.fail).padStart(4)} fail ${String(summary.cases.skip).padStart(4)} skipped`,
+    `  ${'cases'.padEnd(11)} ${String(summary.cases.pass).padStart(4)} pass ${String(summary.cases.fail).padStart(4)} fail ${String(summary.cases.inconclusive).padStart(4)} inconclusive ${String(summary.cases.skip).padStart(4)} skipped`,
   ];
   const order = (r: RuleSummary) => (r.level === 'documented' ? 0 : 1);
   for (const r of [...failing].sort((a, b) => order(a) - order(b)).slice(0, 15)) lines.push(`  failed: ${r.id} (${r.level}, ${r.section})`);
   if (failing.length > 15) lines.push(`  ... and ${failing.length - 15} more failing rules`);
+  // Documented rules nobody could judge: not a failure, but the reader should know which and why.
+  const unjudged = inconclusives(report).filter((u) => u.rule?.level === 'documented' && u.rule.status === 'inconclusive');
+  for (const u of unjudged.slice(0, 10)) lines.push(`  inconclusive: ${u.verdict.ruleId}: ${u.reason.length > 160 ? `${u.reason.slice(0, 157)}...` : u.reason}`);
+  if (unjudged.length > 10) lines.push(`  ... and ${unjudged.length - 10} more (report.md, "Inconclusive")`);
   lines.push(`  requests: ${report.timing.requests} in ${(report.timing.durationMs / 1000).toFixed(1)} s`, `  report: ${reportPath}`);
   return `${lines.join('\n')}\n`;
 }

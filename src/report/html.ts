@@ -4,7 +4,7 @@
  */
 import type { CaseStatus, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { failures, ruleRef, verdictsByCase, type Failure } from './summarise.js';
+import { failures, inconclusives, ruleRef, verdictsByCase, type Failure } from './summarise.js';
 
 export function escapeHtml(text: string): string {
   return text
@@ -31,8 +31,9 @@ export function renderHtml(report: RunReport): string {
 <body>
 ${header(report)}
 <main>
-${matrix(report, list)}
 ${failureSection(list)}
+${inconclusiveSection(report)}
+${matrix(report, list)}
 ${propertySection(report.properties)}
 ${skipSection(report)}
 </main>
@@ -62,7 +63,7 @@ thead th:first-child{left:0;z-index:3}tbody tr:hover th,tbody tr:hover td{backgr
 .stmt{color:#59636e;font-size:12px}
 td.c{text-align:center;padding:4px 6px;min-width:22px}td.c a{color:inherit;text-decoration:none;display:block}
 .pass{color:var(--pass);background:var(--pass-bg)}.fail{color:var(--fail);background:var(--fail-bg)}
-.skip{color:var(--skip);background:var(--skip-bg)}.warn{color:var(--warn);background:var(--warn-bg)}.none{color:#afb8c1}
+.skip{color:var(--skip);background:var(--skip-bg)}.inconclusive{color:#8250df;background:#fbefff}.warn{color:var(--warn);background:var(--warn-bg)}.none{color:#afb8c1}
 .badge{display:inline-block;padding:0 6px;border-radius:10px;font-size:12px;font-weight:600}
 details.failure{background:#fff;border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;margin:8px 0;padding:6px 12px}
 details.failure.tolerated{border-left-color:var(--warn)}summary{cursor:pointer}
@@ -83,9 +84,9 @@ function header(r: RunReport): string {
 <h1>${s.verdict === 'pass' ? '✓ PASS' : '✗ FAIL'}: commerce-sim conformance</h1>
 <p>target ${e(r.target.kind)} <code>${e(r.target.baseUrl)}</code> · ${e(opts.join(' · '))} · ${e(r.tool.name)} ${e(r.tool.version)}</p>
 <div class="counts">
-<div>documented: ${s.documented.pass} pass · ${s.documented.fail} fail · ${s.documented.notCovered} not covered</div>
-<div>assumed: ${s.assumed.pass} pass · ${s.assumed.fail} fail · ${s.assumed.notCovered} not covered</div>
-<div>cases: ${s.cases.pass} pass · ${s.cases.fail} fail · ${s.cases.skip} skip</div>
+<div>documented: ${s.documented.pass} pass · ${s.documented.fail} fail · ${s.documented.inconclusive} inconclusive · ${s.documented.notCovered} not covered</div>
+<div>assumed: ${s.assumed.pass} pass · ${s.assumed.fail} fail · ${s.assumed.inconclusive} inconclusive · ${s.assumed.notCovered} not covered</div>
+<div>cases: ${s.cases.pass} pass · ${s.cases.fail} fail · ${s.cases.inconclusive} inconclusive · ${s.cases.skip} skip</div>
 </div>
 </header>`;
 }
@@ -167,6 +168,17 @@ function propertySection(properties: readonly PropertyResult[]): string {
   return `<section><h2>Properties</h2><div class="matrix"><table>
 <thead><tr><th>Property</th><th>Status</th><th>Runs</th><th>Seed</th><th>Path</th><th>Counterexample</th><th>Replay</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></div></section>`;
+}
+
+function inconclusiveSection(r: RunReport): string {
+  const list = inconclusives(r);
+  if (list.length === 0) return '';
+  const items = list.map((u) => `<li><code>${e(u.verdict.ruleId)}</code> <span class="badge inconclusive">${e(u.rule?.level ?? '?')}</span> ${e(u.where)}: ${e(u.reason)}</li>`).join('\n');
+  return `<section id="inconclusive"><h2>Inconclusive (${list.length})</h2>
+<p class="stmt">Not judged, and never failing the run: what each verdict rested on was outside the documented surface, or a setup it needed did not succeed.</p>
+<ul>
+${items}
+</ul></section>`;
 }
 
 function skipSection(r: RunReport): string {

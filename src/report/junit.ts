@@ -78,6 +78,10 @@ function addVerdict(tc: TestCase, v: Verdict, ctx: Ctx): void {
     case 'skip':
       tc.skipped().standardOutput(cdata(`skipped: ${v.outcome.reason}`));
       return;
+    case 'inconclusive':
+      // Neither a pass nor a failure: CI shows it as skipped, with why and what it depended on.
+      tc.skipped().standardOutput(cdata(inconclusiveText(v.outcome.reason, v.outcome.dependsOn)));
+      return;
     case 'fail': {
       const f = ctx.details.get(v);
       const text = f === undefined ? v.outcome.message : [failureText(f), ...f.exchanges.map(transcript)].join('\n\n');
@@ -123,7 +127,14 @@ function mark(tc: TestCase, m: Mark): void {
     case 'skip':
       tc.skipped().standardOutput(cdata(`skipped: ${m.skipReason ?? 'no reason given'}`));
       return;
+    case 'inconclusive':
+      tc.skipped().standardOutput(cdata(inconclusiveText(m.skipReason ?? 'no reason given', [])));
+      return;
   }
+}
+
+function inconclusiveText(reason: string, dependsOn: readonly string[]): string {
+  return `inconclusive: ${reason}${dependsOn.length === 0 ? '' : `\ndepends on: ${dependsOn.join('; ')}`}`;
 }
 
 function failureText(f: Failure): string {

@@ -1,13 +1,14 @@
 /** report.md: for a pull request or a terminal. Everything above `## Timing` is deterministic. */
 import type { PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { failsRun, failures, ruleRef, type Failure } from './summarise.js';
+import { failsRun, failures, inconclusives, ruleRef, type Failure } from './summarise.js';
 
 export function renderMarkdown(report: RunReport): string {
   return [
     ...header(report),
-    ...ruleTable(report),
     ...failureSection(report),
+    ...inconclusiveSection(report),
+    ...ruleTable(report),
     ...propertySection(report.properties),
     ...skipSection(report),
     ...timing(report),
@@ -29,12 +30,12 @@ function header(r: RunReport): string[] {
     '',
     opts.join(' · '),
     '',
-    '| Rules | pass | fail | not covered |',
-    '| --- | ---: | ---: | ---: |',
-    `| documented | ${s.documented.pass} | ${s.documented.fail} | ${s.documented.notCovered} |`,
-    `| assumed | ${s.assumed.pass} | ${s.assumed.fail} | ${s.assumed.notCovered} |`,
+    '| Rules | pass | fail | inconclusive | not covered |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    `| documented | ${s.documented.pass} | ${s.documented.fail} | ${s.documented.inconclusive} | ${s.documented.notCovered} |`,
+    `| assumed | ${s.assumed.pass} | ${s.assumed.fail} | ${s.assumed.inconclusive} | ${s.assumed.notCovered} |`,
     '',
-    `Cases: ${s.cases.pass} passed, ${s.cases.fail} failed, ${s.cases.skip} skipped.`,
+    `Cases: ${s.cases.pass} passed, ${s.cases.fail} failed, ${s.cases.inconclusive} inconclusive, ${s.cases.skip} skipped.`,
     '',
   ];
 }
@@ -100,6 +101,20 @@ function propertySection(properties: readonly PropertyResult[]): string[] {
       ...(p.counterexample === undefined ? [] : [`Counterexample of ${inline(p.name)}:`, '', ...fence(p.counterexample, '')]),
       ...(p.replay === undefined ? [] : [`Replay ${inline(p.name)}:`, '', ...fence(p.replay, 'sh')]),
     ]),
+  ];
+}
+
+/** Verdicts that could not be reached: never a failure, but a reader should know what was not judged and why. */
+function inconclusiveSection(r: RunReport): string[] {
+  const list = inconclusives(r);
+  if (list.length === 0) return [];
+  return [
+    '## Inconclusive',
+    '',
+    'Not judged, and never failing the run: what each verdict rested on was outside the documented surface, or a setup it needed did not succeed.',
+    '',
+    ...list.map((u) => `- ${code(u.verdict.ruleId)} (${ruleRef(u.rule)}) in ${inline(u.where)}: ${inline(u.reason)}`),
+    '',
   ];
 }
 

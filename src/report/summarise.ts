@@ -132,3 +132,30 @@ export function stepLabel(step: { readonly index: number; readonly name: string 
 export function ruleRef(rule: RuleSummary | undefined): string {
   return rule === undefined ? 'not in catalogue' : `${rule.level}, ${rule.section}`;
 }
+
+/** One verdict that could not be reached, with where it came from; the reporters list these after the failures. */
+export interface Unjudged {
+  readonly where: string;
+  readonly verdict: Verdict;
+  readonly reason: string;
+  readonly dependsOn: readonly string[];
+  readonly rule: RuleSummary | undefined;
+}
+
+/** Every inconclusive verdict of the report, documented rules first, one per rule and reason. */
+export function inconclusives(report: RunReport): Unjudged[] {
+  const rules = new Map(report.rules.map((r) => [r.id, r]));
+  const seen = new Set<string>();
+  const out: Unjudged[] = [];
+  const add = (where: string, verdict: Verdict) => {
+    if (verdict.outcome.status !== 'inconclusive') return;
+    const key = `${verdict.ruleId}\u0000${verdict.outcome.reason}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ where, verdict, reason: verdict.outcome.reason, dependsOn: verdict.outcome.dependsOn, rule: rules.get(verdict.ruleId) });
+  };
+  for (const s of report.scenarios) for (const step of s.steps) for (const v of step.verdicts) add(`${s.name} › ${stepLabel(step)}`, v);
+  for (const p of report.properties) for (const v of p.verdicts) add(p.name, v);
+  const rank = (u: Unjudged) => (u.rule?.level === 'documented' ? 0 : 1);
+  return out.sort((a, b) => rank(a) - rank(b));
+}
