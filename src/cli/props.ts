@@ -19,7 +19,7 @@ import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 import { packageVersion, runId } from './run-meta.js';
 import { preflight } from '../target/preflight.js';
-import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim props [options]
 
@@ -90,7 +90,8 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   if (values.path !== undefined && !/^\d+(:\d+)*(@[A-Za-z0-9+/:]*)?$/.test(values.path)) throw new UsageError(`--path takes the path a failure printed, such as 4:2:0, got '${values.path}'`);
   const seed = intOption('--seed', values.seed, 0, 2 ** 32 - 1) ?? freshSeed();
   const runs = intOption('--runs', values.runs, 1, 1_000_000) ?? DEFAULT_RUNS;
-  const targetOptions = { ...targetOptionsFrom(values, config, io), seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1), deviate };
+  const surface = surfaceOption(values.surface, spec);
+  const targetOptions = { ...targetOptionsFrom(values, config, io), seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1), deviate, ...(surface === undefined ? {} : { surface }) };
   const userVars = targetOptions.vars;
   const credentials = credentialsFor(spec, targetOptions);
   warnWithoutCredentials(spec, credentials, io);

@@ -20,7 +20,7 @@ import { TargetError } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 import { packageVersion, runId } from './run-meta.js';
-import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim run [PATHS...] [options]
 
@@ -41,6 +41,7 @@ target:
   --seed S                    simulator seed
   --deviate RULE              make the simulator break RULE on purpose (repeatable)
   --dataset NAME              simulator data: ${DATASET_PROFILES.join(' or ')} (default: default)
+  --surface full|documented   the simulator answers the public API (full) or only the API document
 selection:
   --grep TEXT                 scenarios whose name or file contains TEXT (case-insensitive)
   --tag T                     scenarios tagged T (repeatable: any of them)
@@ -100,6 +101,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
     seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1),
     deviate,
     ...(dataset === undefined ? {} : { dataset }),
+    ...(values.surface === undefined ? {} : { surface: surfaceOption(values.surface, spec) }),
     concurrency: intOption('--concurrency', values.concurrency, 1, 8),
   };
   const credentials = credentialsFor(spec, targetOptions);

@@ -4,6 +4,7 @@
  * Stops on SIGINT/SIGTERM: closes the server, exit 0. This adapter is the only place real time
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
+import { isSurface, SURFACES } from '../sim/surface.js';
 import { DEVIATION_IDS } from '../engine/deviations.js';
 import { listen, type RunningServer } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
@@ -22,6 +23,8 @@ const USAGE = `usage: commerce-sim serve [options]
   --count NAME=N      seeded records of another collection (orders, files, customers, ...); repeatable
   --dataset NAME|FILE a named dataset (default, shared-timestamps, ...) or a JSON/YAML dataset file
   --deviate RULE      break one documented rule on purpose; repeatable (see \`commerce-sim rules\`)
+  --surface S         full (default: the public API) or documented (only what the API document states;
+                      400/404/405 for the rest, the token endpoint and admin API kept)
   --clock MODE        virtual (default: fixed start, one step per write) or wall (real time)
   --clock-step MS     virtual clock step per write in ms (default 1000)
   --client-id ID      client id of the printed token and of the admin API's default project
@@ -61,6 +64,7 @@ const OPTIONS = {
   count: { type: 'string', multiple: true },
   dataset: { type: 'string' },
   deviate: { type: 'string', multiple: true },
+  surface: { type: 'string' },
   clock: { type: 'string' },
   'clock-step': { type: 'string' },
   'client-id': { type: 'string' },
@@ -74,6 +78,8 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
   const deviate = values.deviate ?? [];
   const unknown = deviate.find((id) => !DEVIATION_IDS.includes(id));
   if (unknown !== undefined) throw new UsageError(`--deviate takes a documented rule id, got '${unknown}'; one of: ${DEVIATION_IDS.join(', ')}`);
+  const surface = values.surface ?? 'full';
+  if (!isSurface(surface)) throw new UsageError(`--surface takes ${SURFACES.join(' or ')}, got '${surface}'`);
   const clock = values.clock ?? 'virtual';
   if (clock !== 'virtual' && clock !== 'wall') throw new UsageError(`--clock takes virtual or wall, got '${clock}'`);
   const clientId = values['client-id'] ?? DEFAULT_CLIENT_ID;
@@ -85,6 +91,7 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
     ...(values.accounts === undefined ? {} : { accounts: whole('accounts', values.accounts, MAX_RECORDS) }),
     ...(Object.keys(counts).length > 0 ? { counts } : {}),
     ...(deviate.length > 0 ? { deviate } : {}),
+    ...(surface === 'full' ? {} : { surface }),
     clock: { mode: clock, ...(stepMs === undefined ? {} : { stepMs }) },
     defaultClientId: clientId,
   };

@@ -3,8 +3,9 @@
  * conversion into createTarget's options; each command adds its own (seed, deviations, ...).
  */
 import { intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from '../target/create.js';
+import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
 import type { Values } from './command.js';
-import type { CliIo } from './io.js';
+import { UsageError, type CliIo } from './io.js';
 
 /** Names of environment variables holding the secrets: a secret itself never goes on a command line. */
 export const CREDENTIAL_OPTIONS = {
@@ -21,7 +22,16 @@ export const TARGET_OPTIONS = {
   'allow-writes': { type: 'boolean' },
   budget: { type: 'string' },
   rps: { type: 'string' },
+  surface: { type: 'string' },
 } as const;
+
+/** `--surface full|documented`: which surface the embedded simulator answers (sim targets only). */
+export function surfaceOption(text: string | undefined, spec: string): Surface | undefined {
+  if (text === undefined) return undefined;
+  if (!isSurface(text)) throw new UsageError(`--surface takes ${SURFACES.join(' or ')}, got '${text}'`);
+  if (spec !== 'sim') throw new UsageError('--surface applies to --target sim only (a URL is whatever it is)');
+  return text;
+}
 
 export type TargetValues = Values<typeof TARGET_OPTIONS>;
 

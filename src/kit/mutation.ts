@@ -12,6 +12,7 @@ import { catalogue, ruleById } from '../rules/catalogue.js';
 import type { Scenario } from '../scenarios/format.js';
 import { loadScenarios } from '../scenarios/load.js';
 import { runScenarios } from '../scenarios/run.js';
+import type { Surface } from '../sim/surface.js';
 import { createSimTarget } from '../target/sim.js';
 
 export interface MutationRow {
@@ -19,6 +20,8 @@ export interface MutationRow {
   readonly ruleId: string;
   /** Whether that rule failed. */
   readonly caught: boolean;
+  /** Not caught because its verdict could not be reached by documented means (never a false pass). */
+  readonly inconclusive: boolean;
   /** Every rule that failed under this deviation, in catalogue order. */
   readonly failedRules: readonly string[];
   /** Failed documented rules other than the target. */
@@ -32,6 +35,8 @@ export interface MutationOptions {
   readonly deviations?: readonly string[];
   /** Simulator seed (default: the simulator's). */
   readonly seed?: number;
+  /** The simulator's surface (default full): `documented` proves the suite on a deployment that implements only the document. */
+  readonly surface?: Surface;
 }
 
 /** One run of the suite: per-scenario results and the per-rule roll-up. */
@@ -47,10 +52,11 @@ export function loadSuite(scenariosDir: string = SHIPPED_SCENARIOS): Promise<Sce
 }
 
 /** The suite against one in-process simulator (faithful, or breaking the given rules). */
-export async function runSuite(scenarios: readonly Scenario[], options: { readonly deviate?: readonly string[]; readonly seed?: number } = {}): Promise<SuiteRun> {
+export async function runSuite(scenarios: readonly Scenario[], options: { readonly deviate?: readonly string[]; readonly seed?: number; readonly surface?: Surface } = {}): Promise<SuiteRun> {
   const target = await createSimTarget({
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.deviate === undefined ? {} : { deviate: options.deviate }),
+    ...(options.surface === undefined ? {} : { surface: options.surface }),
     // A fixed wall clock: only the token's `expires` reads it, and the verdicts must not depend on it.
     wallClock: () => Date.UTC(2025, 0, 1),
   });
@@ -72,11 +78,12 @@ export async function runMutation(options: MutationOptions = {}): Promise<Mutati
   const scenarios = await loadSuite(options.scenariosDir);
   const rows: MutationRow[] = [];
   for (const ruleId of options.deviations ?? DEVIATION_IDS) {
-    const run = await runSuite(scenarios, { deviate: [ruleId], ...(options.seed === undefined ? {} : { seed: options.seed }) });
+    const run = await runSuite(scenarios, { deviate: [ruleId], ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.surface === undefined ? {} : { surface: options.surface }) });
     const failed = run.rules.filter((r) => r.status === 'fail');
     rows.push({
       ruleId,
       caught: failed.some((r) => r.id === ruleId),
+      inconclusive: run.rules.some((r) => r.id === ruleId && r.status === 'inconclusive'),
       failedRules: failed.map((r) => r.id),
       unrelated: failed.filter((r) => r.id !== ruleId && r.level === 'documented').map((r) => r.id),
     });
@@ -92,7 +99,7 @@ export function renderMutationTable(rows: readonly MutationRow[]): string {
   for (const row of rows) {
     const others = row.failedRules.filter((id) => id !== row.ruleId);
     const section = ruleById(row.ruleId)?.section ?? '?';
-    lines.push(`| ${code(row.ruleId)} | ${section.replace(/\|/g, '\\|')} | ${row.caught ? 'yes' : '**no**'} | ${others.length === 0 ? '—' : others.map(code).join(', ')} |`);
+    lines.push(`| ${code(row.ruleId)} | ${section.replace(/\|/g, '\\|')} | ${row.caught ? 'yes' : row.inconclusive ? 'inconclusive' : '**no**'} | ${others.length === 0 ? '—' : others.map(code).join(', ')} |`);
   }
   lines.push('', mutationScore(rows));
   return `${lines.join('\n')}\n`;

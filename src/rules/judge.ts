@@ -76,7 +76,8 @@ export function reviewFailure(
     if (!c.inside) {
       outside.push(describeRequest(ex));
       reasons.push(`${describeRequest(ex)} is outside the documented surface: ${describeGaps(c.gaps)}`);
-      for (const g of c.gaps) if (g.coveredBy !== undefined) covering.add(g.coveredBy);
+      // Only rules this catalogue has: an observation must land on a rule a report can show.
+      for (const g of c.gaps) if (g.coveredBy !== undefined && ruleById(g.coveredBy) !== undefined) covering.add(g.coveredBy);
     } else if (PRECONDITION_STATUSES.has(ex.response.status)) {
       outside.push(describeRequest(ex));
       reasons.push(`${describeRequest(ex)} answered ${ex.response.status} (credentials or rate, not the rule)`);

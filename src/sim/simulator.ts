@@ -18,6 +18,7 @@ import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from './types.js';
 import { tokenEndpoint } from './handlers/token.js';
 import { apiError } from '../engine/errors.js';
+import { refuseUndocumented, type Surface } from './surface.js';
 
 export interface SimulatorOptions {
   readonly seed?: number;
@@ -33,6 +34,8 @@ export interface SimulatorOptions {
   readonly burst?: number;
   readonly clock?: { readonly mode?: 'virtual' | 'wall'; readonly start?: number; readonly stepMs?: number };
   readonly deviate?: readonly string[];
+  /** `documented`: answer only what commerce-api.md states (sim/surface.ts). Default `full`. */
+  readonly surface?: Surface;
   readonly adversity?: Partial<Adversity>;
   /** Real time, used only for the token's `expires` (and the clock in wall mode). Injected by adapters. */
   readonly wallClock: () => number;
@@ -136,6 +139,11 @@ export class Simulator {
     const method = req.method.toUpperCase();
     if (rawPath === '/oauth/access_token' || rawPath === '/oauth/access_token/') {
       return method === 'POST' ? tokenEndpoint(this, req) : error('method-not-allowed', 'Use one of: POST', { allow: 'POST' });
+    }
+
+    if (this.options.surface === 'documented') {
+      const refused = refuseUndocumented(req);
+      if (refused !== undefined) return refused;
     }
 
     const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');

@@ -3,6 +3,7 @@
  * from environment variables named on the command line (never the secrets themselves), `--var`
  * assignments and an optional YAML config file. Shared by every command that takes a target.
  */
+import type { Surface } from '../sim/surface.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -18,6 +19,8 @@ export interface TargetOptions {
   /** Simulator seed; over HTTP it seeds the retry jitter. */
   readonly seed?: number;
   readonly deviate?: readonly string[];
+  /** The simulator's surface (`--surface documented`): in process only. */
+  readonly surface?: Surface;
   readonly accounts?: number;
   readonly dataset?: string;
   /** Name of the environment variable holding a bearer token. */
@@ -63,6 +66,7 @@ export async function createTarget(spec: string, options: TargetOptions): Promis
     const sim = await createSimTarget({
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(options.deviate === undefined ? {} : { deviate: options.deviate }),
+      ...(options.surface === undefined ? {} : { surface: options.surface }),
       ...(options.accounts === undefined ? {} : { accounts: options.accounts }),
       ...(options.dataset === undefined ? {} : { dataset: options.dataset }),
     });

@@ -4,11 +4,14 @@ import { DEFAULT_CLIENT_ID, Simulator, type SimulatorOptions } from '../sim/simu
 import type { DatasetProfile } from '../store/datasets.js';
 import type { Adversity } from '../store/project.js';
 import { resolveDataset } from '../store/adversity-profiles.js';
+import type { Surface } from '../sim/surface.js';
 import type { Target, TargetRequest, TargetResponse } from './types.js';
 
 export interface SimTargetOptions {
   readonly seed?: number;
   readonly deviate?: readonly string[];
+  /** `documented`: the simulator answers only what the API document states. */
+  readonly surface?: Surface;
   readonly accounts?: number;
   readonly counts?: Readonly<Record<string, number>>;
   readonly dataset?: string;
@@ -28,6 +31,7 @@ export function simulatorOptions(options: SimTargetOptions): SimulatorOptions {
   return {
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.deviate === undefined ? {} : { deviate: options.deviate }),
+    ...(options.surface === undefined ? {} : { surface: options.surface }),
     ...(options.accounts === undefined ? {} : { accounts: options.accounts }),
     ...(options.counts === undefined ? {} : { counts: options.counts }),
     ...(profile === undefined ? {} : { profile }),

@@ -1,44 +1,31 @@
 /**
- * The kit never calls a conforming deployment broken: a target that answers 400 or 404 to everything
- * the API document does not state (other operators and attributes, descending sorts, combined clauses,
- * other list paths, settings, account writes, the password-profile reads) and is otherwise the
- * simulator must get zero documented failures from the shipped suite and from every property suite.
- * The same target with a documented behaviour broken still fails that rule.
+ * The kit never calls a conforming deployment broken: the simulator's documented-only surface answers
+ * 400, 404 or 405 to everything the API document does not state (other operators and attributes,
+ * descending sorts, combined clauses, other list paths, settings, account writes, the password-profile
+ * reads) and must get zero documented failures from the shipped suite and from every property suite,
+ * in process and as a served URL through the CLI. The same surface with a documented behaviour broken
+ * still fails that rule.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { props } from '../../src/cli/props.js';
+import { run } from '../../src/cli/run.js';
+import { listen, type RunningServer } from '../../src/sim/server.js';
+import { Simulator } from '../../src/sim/simulator.js';
+import { captureIo } from '../support/cli-io.js';
 import { loadSuite } from '../../src/kit/mutation.js';
 import { runProperties } from '../../src/properties/runner.js';
 import { properties } from '../../src/properties/registry.js';
 import type { Verdict } from '../../src/report/model.js';
 import { summariseRules } from '../../src/report/summarise.js';
 import { catalogue, ruleById } from '../../src/rules/catalogue.js';
-import { classifyRequest } from '../../src/rules/surface.js';
 import { runScenarios } from '../../src/scenarios/run.js';
 import { createSimTarget } from '../../src/target/sim.js';
-import type { Target, TargetResponse } from '../../src/target/types.js';
 
-const refusal = (status: number, title: string): TargetResponse => ({
-  status,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ errors: [{ status: String(status), title }] }),
-});
-
-/** The simulator, refusing every request outside the documented surface (the token endpoint and admin API stay). */
-async function refusingTarget(deviate: string[] = []): Promise<Target> {
-  const sim = await createSimTarget({ deviate, wallClock: () => Date.UTC(2025, 0, 1) });
-  return {
-    ...sim,
-    kind: 'sim',
-    send(request) {
-      const path = request.url.split('?')[0] ?? '';
-      if (path.startsWith('/__sim/') || path.startsWith('/oauth/')) return sim.send(request);
-      const c = classifyRequest(request);
-      if (c.inside) return sim.send(request);
-      return Promise.resolve(c.operation === undefined ? refusal(404, 'Not Found') : refusal(400, 'Bad Request'));
-    },
-    close: () => sim.close(),
-  };
-}
+/** The simulator's documented-only surface: 400/404/405 for everything the document does not state. */
+const refusingTarget = (deviate: string[] = []) => createSimTarget({ deviate, surface: 'documented', wallClock: () => Date.UTC(2025, 0, 1) });
 
 const documentedFailures = (verdicts: readonly Verdict[]) =>
   verdicts.filter((v) => v.outcome.status === 'fail' && ruleById(v.ruleId)?.level === 'documented').map((v) => `${v.ruleId}: ${v.outcome.status === 'fail' ? v.outcome.message : ''}`);
@@ -84,6 +71,51 @@ describe('a deployment that implements only the document', () => {
         expect(failed, rule).toContain(rule);
       } finally {
         await target.close();
+      }
+    }
+  });
+});
+
+describe('the documented-only surface served over HTTP, through the CLI as a user runs it', () => {
+  let server: RunningServer;
+  let vars: string[];
+  const env = { KIT_SECRET: 'kit-secret' };
+  const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-documented-'));
+  const start = async (deviate: string[] = []) => {
+    const sim = new Simulator({ seed: 42, surface: 'documented', deviate, wallClock: () => Date.now() });
+    const s = await listen(sim, 0, '127.0.0.1');
+    sim.baseUrl = s.baseUrl;
+    vars = Object.entries(sim.seededIds()).flatMap(([k, v]) => ['--var', `${k}=${v}`]);
+    return s;
+  };
+  const args = (url: string) => ['--target', url, '--client-id', 'commerce-sim', '--client-secret-env', 'KIT_SECRET', '--allow-writes', ...vars, '--report', dir];
+
+  beforeAll(async () => {
+    server = await start();
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('run --allow-writes and props --allow-writes exit 0, listing what stayed inconclusive', async () => {
+    const r = captureIo({ cwd: dir, env });
+    expect(await run(args(server.baseUrl), r.io)).toBe(0);
+    expect(r.out()).toContain('PASS');
+    expect(r.out()).toMatch(/inconclusive: pagination\.limit\.project-setting: /);
+    const p = captureIo({ cwd: dir, env });
+    expect(await props([...args(server.baseUrl), '--seed', '5', '--runs', '10'], p.io)).toBe(0);
+  });
+
+  it('exits 1 naming the rule when one documented behaviour is broken', async () => {
+    for (const rule of ['pagination.results.total', 'create.timestamps.equal']) {
+      const broken = await start([rule]);
+      try {
+        const r = captureIo({ cwd: dir, env });
+        expect(await run(args(broken.baseUrl), r.io), rule).toBe(1);
+        expect(r.out()).toContain(`failed: ${rule} (documented`);
+      } finally {
+        await broken.close();
       }
     }
   });

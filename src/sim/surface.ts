@@ -1,0 +1,33 @@
+/**
+ * The simulator's surfaces. `full` answers everything the public API does (API-NOTES.md); `documented`
+ * answers only what commerce-api.md states (rules/surface.ts) and refuses the rest with a JSON 404, 405
+ * or 400, so the kit can be proven on a deployment that implements the document and nothing more.
+ * The token endpoint and the admin API stay: they are how a client and a test get in, not the API.
+ */
+import { classifyRequest, SHOWN_LIST_PATHS } from '../rules/surface.js';
+import { error } from './respond.js';
+import type { SimRequest, SimResponse } from './types.js';
+
+export type Surface = 'full' | 'documented';
+export const SURFACES: readonly Surface[] = ['full', 'documented'];
+
+export function isSurface(text: string): text is Surface {
+  return (SURFACES as readonly string[]).includes(text);
+}
+
+/** The refusal of a request outside the document, or undefined when the simulator serves it. */
+export function refuseUndocumented(req: SimRequest): SimResponse | undefined {
+  const path = req.url.split('?')[0] ?? '';
+  if (path.startsWith('/__sim/') || path.startsWith('/oauth/')) return undefined;
+  const c = classifyRequest({ method: req.method, url: req.url, headers: req.headers, body: req.body });
+  if (c.inside) return undefined;
+  if (c.operation === undefined) {
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    if ((SHOWN_LIST_PATHS as readonly string[]).includes(trimmed)) return error('method-not-allowed', 'Use one of: GET', { allow: 'GET' });
+    if (/\/user-authentication-password-profile-info$/.test(trimmed)) return error('method-not-allowed', 'Use one of: POST', { allow: 'POST' });
+    return error('not-found', `No route for ${trimmed} on the documented surface`);
+  }
+  // A read without a bearer token is the simulator's own 401; the other parts are refused as bad input.
+  if (c.gaps.every((g) => g.part === 'auth')) return undefined;
+  return error('bad-request', `Not part of the documented surface: ${c.gaps.map((g) => g.detail).join('; ')}`);
+}
