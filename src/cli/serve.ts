@@ -5,7 +5,7 @@
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
 import { isSurface, SURFACES } from '../sim/surface.js';
-import { DEVIATION_IDS } from '../engine/deviations.js';
+import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import { listen, type RunningServer } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
@@ -76,7 +76,7 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
   const { values } = parseOptions(argv, OPTIONS);
   if (values.help === true) return 'help';
   const deviate = values.deviate ?? [];
-  const unknown = deviate.find((id) => !DEVIATION_IDS.includes(id));
+  const unknown = deviate.find((id) => !isDeviationId(id));
   if (unknown !== undefined) throw new UsageError(`--deviate takes a documented rule id, got '${unknown}'; one of: ${DEVIATION_IDS.join(', ')}`);
   const surface = values.surface ?? 'full';
   if (!isSurface(surface)) throw new UsageError(`--surface takes ${SURFACES.join(' or ')}, got '${surface}'`);

@@ -76,3 +76,13 @@ describe('catalogue', () => {
     for (const rule of catalogue) expect(rule.check({ exchanges: [], vars: {} }).status, rule.id).toBe('skip');
   });
 });
+
+describe('typed rule ids', () => {
+  it('every catalogue rule has its id in src/rules/ids.ts, and every documented rule has a deviation', async () => {
+    const { RULE_IDS } = await import('../../src/rules/ids.js');
+    const { DEVIATION_IDS } = await import('../../src/engine/deviations.js');
+    const { catalogue, documentedRuleIds } = await import('../../src/rules/catalogue.js');
+    for (const rule of catalogue) expect(RULE_IDS).toContain(rule.id);
+    expect([...DEVIATION_IDS].sort()).toEqual([...documentedRuleIds].sort());
+  });
+});

@@ -2,6 +2,7 @@
  * user-authentication-password-profile-info (commerce-api.md §2.1, §4.1, §9; API-NOTES.md "The password
  * profile record"): create, list, get, update, delete. The password is hashed and never returned.
  */
+import type { RuleId } from '../../rules/ids.js';
 import { validateCreate, validateUpdate, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../../engine/create.js';
 import { deviates } from '../../engine/deviations.js';
 import { iso } from '../../store/clock.js';
@@ -59,7 +60,7 @@ export const createProfileInfo: Handler = (ctx) => {
 
 /** The create response, with the documented rules' deviations applied. */
 function createView(ctx: RequestContext, record: SimRecord, password: string): Record<string, unknown> {
-  const d = (id: string) => deviates(ctx.deviations, id);
+  const d = (id: RuleId) => deviates(ctx.deviations, id);
   const created = iso(record.createdMs);
   const createdAt = d('create.timestamps.format') ? created.replace(/\.\d{3}Z$/, 'Z') : created;
   const updatedAt = d('create.timestamps.equal') ? iso(record.createdMs + 1) : createdAt;
