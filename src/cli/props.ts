@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import type { PropertyResult, RunReport } from '../report/model.js';
 import { renderJson } from '../report/json.js';
-import { summariseRules, summariseRun } from '../report/summarise.js';
+import { buildRunReport } from '../report/build.js';
 import { writeReports } from '../report/write.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { isSecretKey } from '../report/redact.js';
@@ -119,18 +119,14 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
       command: replayBase(spec, values),
       ...(values.json === true ? {} : { onResult: (r: PropertyResult) => io.stdout.write(resultText(r)) }),
     });
-    const rules = summariseRules(catalogue, [], results);
-    const report: RunReport = {
-      schemaVersion: 1,
-      tool: { name: 'commerce-sim', version: await packageVersion() },
+    const report = buildRunReport({
+      catalogue,
+      version: await packageVersion(),
       target: { kind: target.kind, baseUrl: target.baseUrl, ...(deviate.length > 0 ? { deviate: deviate.join(',') } : {}) },
       options: { strict, allowWrites, seed, ...(values.grep === undefined ? {} : { grep: values.grep }) },
-      summary: summariseRun(rules, [], results, strict),
-      rules,
-      scenarios: [],
       properties: results,
       timing: { runId: runId(started, target, '-props'), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: counter.requests() },
-    };
+    });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
     if (values.json === true) io.stdout.write(renderJson(report));
     else io.stdout.write(summaryText(report, resolve(written.dir, 'report.html')));

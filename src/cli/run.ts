@@ -6,7 +6,8 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuleSummary, RunReport } from '../report/model.js';
 import { renderJson } from '../report/json.js';
-import { inconclusives, summariseRules, summariseRun } from '../report/summarise.js';
+import { buildRunReport } from '../report/build.js';
+import { inconclusives } from '../report/summarise.js';
 import { writeReports } from '../report/write.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { DATASET_PROFILES } from '../store/datasets.js';
@@ -130,10 +131,9 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
     });
     progress?.clear();
     const strict = values.strict === true;
-    const rules = summariseRules(catalogue, results, []);
-    const report: RunReport = {
-      schemaVersion: 1,
-      tool: { name: 'commerce-sim', version: await packageVersion() },
+    const report = buildRunReport({
+      catalogue,
+      version: await packageVersion(),
       target: { kind: target.kind, baseUrl: target.baseUrl, ...(deviate.length > 0 ? { deviate: deviate.join(',') } : {}) },
       options: {
         strict,
@@ -143,12 +143,9 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
         ...(tags.length > 0 ? { tags } : {}),
         ...(values.shard === undefined ? {} : { shard: values.shard }),
       },
-      summary: summariseRun(rules, results, [], strict),
-      rules,
       scenarios: results,
-      properties: [],
       timing: { runId: runId(started, target, shard === undefined ? '' : `-shard${shard.index}of${shard.count}`), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: counter.requests() },
-    };
+    });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
     const fatal = counter.fatal();
     if (values.json === true) io.stdout.write(renderJson(report));

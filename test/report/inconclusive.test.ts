@@ -83,3 +83,11 @@ describe('inconclusive in reports', () => {
     expect(json.scenarios[0]?.steps[0]?.exchanges[0]?.evidence).toBe(true);
   });
 });
+
+describe('buildRunReport', () => {
+  it('is the one way run and props build a report: the same roll-up for scenarios and properties', async () => {
+    const { buildRunReport } = await import('../../src/index.js');
+    const built = buildRunReport({ catalogue, version: '0.1.0', target: { kind: 'http', baseUrl: 'http://127.0.0.1:4747' }, options: { strict: true, allowWrites: false }, scenarios: [unsure], timing: report(true).timing });
+    expect(built).toEqual(report(true));
+  });
+});
