@@ -148,12 +148,12 @@ function failure(f: Failure, i: number): string {
   const statement = f.rule === undefined ? '' : ` — ${e(f.rule.statement)}`;
   const replay = f.replay === undefined ? '' : `<h4>Replay</h4><pre>${e(f.replay)}</pre>`;
   const exchanges = f.exchanges
-    .map((x, j) => `<details><summary>Exchange ${j + 1}: <code>${e(`${x.method} ${x.url}`)}</code> → ${x.status}</summary><pre>${e(transcript(x))}</pre></details>`)
+    .map((x, j) => `<details${x.evidence === true ? ' open' : ''}><summary>Exchange ${j + 1}${x.evidence === true ? ' <b>(the failure rests on this one)</b>' : ''}: <code>${e(`${x.method} ${x.url}`)}</code> → ${x.status}</summary><pre>${e(transcript(x))}</pre></details>`)
     .join('\n');
   return `<details class="failure${f.failsRun ? '' : ' tolerated'}" id="f${i + 1}" open>
 <summary><span class="badge ${f.failsRun ? 'fail' : 'warn'}">${f.failsRun ? 'FAIL' : 'WARN'}</span> ${e(f.where)} — <code>${e(f.verdict.ruleId)}</code></summary>
 <p><b>Rule</b> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))})${statement}${note}<br>
-<b>Check</b> <code>${e(f.verdict.description)}</code><br><b>Message</b> ${e(f.outcome.message)}</p>
+<b>Check</b> <code>${e(f.verdict.description)}</code><br><b>Message</b> ${e(f.outcome.message)}${f.rule?.quote === undefined ? '' : `<br><b>The document</b> “${e(f.rule.quote)}”`}</p>
 <div class="sbs"><div><h4>Expected</h4><pre>${e(redactedJson(f.outcome.expected, 2))}</pre></div><div><h4>Actual</h4><pre>${e(redactedJson(f.outcome.actual, 2))}</pre></div></div>
 ${replay}${exchanges}
 </details>`;

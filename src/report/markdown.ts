@@ -73,6 +73,7 @@ function failure(f: Failure): string[] {
     `- Rule: ${code(f.verdict.ruleId)} (${inline(ruleRef(f.rule))})${f.rule === undefined ? '' : ` — ${inline(f.rule.statement)}`}${note}`,
     `- Check: ${code(f.verdict.description)}`,
     `- Message: ${inline(f.outcome.message)}`,
+    ...(f.rule?.quote === undefined ? [] : [`- The document: “${inline(f.rule.quote)}”`]),
     '',
     '**Expected**',
     '',
@@ -83,7 +84,8 @@ function failure(f: Failure): string[] {
   ];
   if (f.replay !== undefined) out.push('**Replay**', '', ...fence(f.replay, 'sh'));
   f.exchanges.forEach((e, i) => {
-    out.push(`<details><summary>Exchange ${i + 1}: ${html(`${e.method} ${e.url}`)} → ${e.status}</summary>`, '', ...fence(transcript(e), 'http'), '</details>', '');
+    const mark = e.evidence === true ? ' (the failure rests on this one)' : '';
+    out.push(`<details><summary>Exchange ${i + 1}${mark}: ${html(`${e.method} ${e.url}`)} → ${e.status}</summary>`, '', ...fence(transcript(e), 'http'), '</details>', '');
   });
   return out;
 }

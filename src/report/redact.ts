@@ -170,6 +170,7 @@ export function transcript(e: ExchangeExcerpt): string {
   for (const [name, value] of Object.entries(e.requestHeaders)) lines.push(`${name}: ${value}`);
   if (e.requestBody !== undefined && e.requestBody.length > 0) lines.push('', e.requestBody);
   lines.push('', `HTTP ${e.status}`);
-  if (e.responseBody.length > 0) lines.push(e.responseBody);
+  for (const [name, value] of Object.entries(e.responseHeaders ?? {})) lines.push(`${name}: ${value}`);
+  if (e.responseBody.length > 0) lines.push(...(e.responseHeaders === undefined ? [] : ['']), e.responseBody);
   return lines.join('\n');
 }

@@ -27,6 +27,7 @@ const metaPresent: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  quote: "The pagination fields are always present, including when the result is empty (zero results). The exact position of the page and results attributes within the response body: not shown.",
   statement: 'every list response has numeric meta.page.limit, offset, current, total and meta.results.total.',
   check: (ctx) =>
     // judges: every non-empty list GET answering 200 (with meta, or on a paginated path): the five numeric members
@@ -42,6 +43,7 @@ const metaPresentWhenEmpty: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  quote: "The pagination fields are always present, including when the result is empty (zero results).",
   statement: 'the same members are present when the result is empty.',
   check: (ctx) =>
     // judges: every empty list GET answering 200 (with meta, or on a paginated path): the five numeric members
@@ -57,6 +59,7 @@ const offsetEcho: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  quote: "page[offset]: Current offset counted in records, not pages. Zero-based.",
   statement: 'meta.page.offset equals the requested offset (0 without one).',
   check: (ctx) =>
     // judges: every list GET answering 200 with a whole-number page[offset] or none: meta.page.offset equals it (0 when absent)
@@ -73,6 +76,7 @@ const pageTotal: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  quote: "page[total]: Total page count.",
   statement: 'meta.page.total is the page count ceil(results.total / meta.page.limit) (0 when empty).',
   check: (ctx) =>
     // judges: every list GET answering 200: meta.page.total = ceil(meta.results.total / meta.page.limit)
@@ -106,6 +110,7 @@ const resultsTotal: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  quote: "results | total | Total number of results after applying filters, or all results if there are none.",
   statement:
     'meta.results.total is the number of records in the (filtered) set: walking the set visits that many; a page at offset o holds min(limit, total − o) records.',
   check: (ctx) =>
@@ -212,6 +217,7 @@ const endpointsListed: Rule = {
   family: 'pagination',
   section: '§4.2',
   level: 'documented',
+  quote: "List endpoints that support pagination, by operation name: Get All Accounts; ... Get all Orders; ... Get all Files; ... Paths for these list endpoints are not shown, except /v2/orders, /v2/files and /v2/accounts, which appear in text.",
   statement: 'each list endpoint the document names answers a paginated list (data array plus pagination meta).',
   check: (ctx) =>
     // judges: every GET answering 200 on a documented list path (API-NOTES paths table): data array plus numeric meta.page and meta.results

@@ -47,6 +47,7 @@ const ascending: Rule = {
   family: 'sort-filter',
   section: '§4.2',
   level: 'documented',
+  quote: "sort=<attribute>: Sorts by the attribute; common choices are created_at, updated_at, id.",
   statement: 'sort=attr returns records in ascending order of attr.',
   check: (ctx) =>
     // judges: every list GET answering 200 with sort=attr: the records' attr values ascend (timestamps by instant; text under any common collation)

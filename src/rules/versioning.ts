@@ -35,6 +35,7 @@ const v2Prefix: Rule = {
   family: 'versioning',
   section: '§9',
   level: 'documented',
+  quote: "Resources sit under the path prefix /v2. Resource paths are prefixed with /v2.",
   statement:
     'resources are served under /v2 (/v2/accounts, /v2/orders, /v2/files, the create path), and list item self links carry /v2.',
   check: (ctx) => {
