@@ -13,6 +13,7 @@ import {
   linkParam,
   listQuery,
   missingPageMembers,
+  pageAttributes,
   pageMeta,
   paginatedGets,
   pathOf,
@@ -28,7 +29,7 @@ const metaPresent: Rule = {
   section: '§2.3',
   level: 'documented',
   quote: "The pagination fields are always present, including when the result is empty (zero results). The exact position of the page and results attributes within the response body: not shown.",
-  statement: 'every list response has numeric meta.page.limit, offset, current, total and meta.results.total.',
+  statement: 'every list response has numeric page limit, offset, current and total and results total, wherever in the body they sit.',
   check: (ctx) =>
     // judges: every non-empty list GET answering 200 (with meta, or on a paginated path): the five numeric members
     judgeEach(paginatedGets(ctx), 'no non-empty list response', (ex) => {
@@ -77,14 +78,45 @@ const pageTotal: Rule = {
   section: '§2.3',
   level: 'documented',
   quote: "page[total]: Total page count.",
-  statement: 'meta.page.total is the page count ceil(results.total / meta.page.limit) (0 when empty).',
+  statement: 'page.total is the page count ceil(results.total / page.limit) of a non-empty result.',
   check: (ctx) =>
-    // judges: every list GET answering 200: meta.page.total = ceil(meta.results.total / meta.page.limit)
+    // judges: every non-empty list GET answering 200: page.total = ceil(results.total / page.limit), wherever page and results sit
     judgeEach(paginatedGets(ctx), 'no list response', (ex) => {
       const m = pageMeta(ex.json);
       if (m.limit === undefined || m.limit <= 0 || m.resultsTotal === undefined || m.total === undefined) return skip('meta incomplete');
+      // 0 or 1 pages for an empty result is not stated: pagination.page.total-empty.
+      if (m.resultsTotal === 0) return skip('empty result');
       const expected = Math.ceil(m.resultsTotal / m.limit);
       return m.total === expected ? pass : fail(`${describe(ex)}: meta.page.total for ${m.resultsTotal} results at ${m.limit} a page`, expected, m.total);
+    }),
+};
+
+const pageTotalEmpty: Rule = {
+  id: 'pagination.page.total-empty',
+  family: 'pagination',
+  section: 'API-NOTES "Response envelope"',
+  level: 'assumed',
+  statement: 'an empty result has meta.page.total 0.',
+  check: (ctx) =>
+    // judges: every empty list GET answering 200 (results.total 0): page.total 0
+    judgeEach(paginatedGets(ctx), 'no empty list response', (ex) => {
+      const m = pageMeta(ex.json);
+      if (m.resultsTotal !== 0 || m.total === undefined) return skip('not empty');
+      return m.total === 0 ? pass : fail(`${describe(ex)}: meta.page.total of an empty result`, 0, m.total);
+    }),
+};
+
+const metaPosition: Rule = {
+  id: 'pagination.meta.position',
+  family: 'pagination',
+  section: 'API-NOTES "Response envelope"',
+  level: 'assumed',
+  statement: 'the page and results attributes sit at meta.page and meta.results.',
+  check: (ctx) =>
+    // judges: every list GET answering 200 on a paginated path: meta.page and meta.results are objects
+    judgeEach(paginatedGets(ctx), 'no list response', (ex) => {
+      const where = pageAttributes(ex.json).position;
+      return where === 'meta' ? pass : fail(`${describe(ex)}: pagination attributes not under meta`, 'meta.page and meta.results', where);
     }),
 };
 
@@ -233,8 +265,10 @@ const endpointsListed: Rule = {
 export const paginationMetaRules = {
   metaPresent,
   metaPresentWhenEmpty,
+  metaPosition,
   offsetEcho,
   pageTotal,
+  pageTotalEmpty,
   pageCurrent,
   resultsTotal,
   linksPresent,
