@@ -21,6 +21,7 @@ import {
   varNumber,
 } from './inspect.js';
 import { walkRules } from './large-data-walks.js';
+import { surfaceCoverRules } from './surface-covers.js';
 import { fail, pass, skip, type Rule } from './types.js';
 
 /** The id a write or delete addresses: the last path segment. */
@@ -135,5 +136,6 @@ export const largeDataRules: readonly Rule[] = [
   updatesDuringTraversal,
   deletesInvisible,
   consistencyWindow,
+  surfaceCoverRules.accountsWrites,
   retryAfter,
 ];

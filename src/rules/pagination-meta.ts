@@ -21,7 +21,8 @@ import {
   requestedOffset,
   wholeNumber,
 } from './inspect.js';
-import { fail, pass, skip, type Outcome, type Rule } from './types.js';
+import { SHOWN_LIST_PATHS } from './surface.js';
+import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './types.js';
 
 const metaPresent: Rule = {
   id: 'pagination.meta.present',
@@ -244,22 +245,40 @@ const linksConsistent: Rule = {
     }),
 };
 
+/** A GET answering 200 on a list path answers a paginated list: a data array plus the pagination members. */
+function paginatedListAt(paths: (path: string) => string | undefined, none: string) {
+  return (ctx: CheckContext): Outcome =>
+    judgeEach(ctx.exchanges, none, (ex) => {
+      const template = paths(pathOf(ex.request.url));
+      if (!isGet(ex) || ex.response.status !== 200 || template === undefined) return skip('not a GET of such a list path');
+      if (asList(ex.json) === undefined) return fail(`${describe(ex)} (${template}): no data array`, 'data array', typeof at(ex.json, 'data'));
+      const missing = missingPageMembers(ex.json);
+      return missing.length === 0 ? pass : fail(`${describe(ex)} (${template}): pagination meta missing`, 'numeric page and results.total', missing);
+    });
+}
+
+const shownListPath = (path: string): string | undefined => (SHOWN_LIST_PATHS as readonly string[]).find((p) => p === path || `${p}/` === path);
+const publicListPath = (path: string): string | undefined => (shownListPath(path) === undefined ? documentedListPath(path) : undefined);
+
 const endpointsListed: Rule = {
   id: 'pagination.endpoints.listed',
   family: 'pagination',
   section: '§4.2',
   level: 'documented',
   quote: "List endpoints that support pagination, by operation name: Get All Accounts; ... Get all Orders; ... Get all Files; ... Paths for these list endpoints are not shown, except /v2/orders, /v2/files and /v2/accounts, which appear in text.",
-  statement: 'each list endpoint the document names answers a paginated list (data array plus pagination meta).',
-  check: (ctx) =>
-    // judges: every GET answering 200 on a documented list path (API-NOTES paths table): data array plus numeric meta.page and meta.results
-    judgeEach(ctx.exchanges, 'no GET of a documented list endpoint', (ex) => {
-      const template = documentedListPath(pathOf(ex.request.url));
-      if (!isGet(ex) || ex.response.status !== 200 || template === undefined) return skip('not a documented list GET');
-      if (asList(ex.json) === undefined) return fail(`${describe(ex)} (${template}): no data array`, 'data array', typeof at(ex.json, 'data'));
-      const missing = missingPageMembers(ex.json);
-      return missing.length === 0 ? pass : fail(`${describe(ex)} (${template}): pagination meta missing`, 'numeric meta.page and meta.results.total', missing);
-    }),
+  statement: 'the list endpoints whose paths the document shows (/v2/accounts, /v2/orders, /v2/files) answer a paginated list (data array plus the pagination members).',
+  // judges: every GET answering 200 on /v2/accounts, /v2/orders or /v2/files: data array plus numeric page and results members
+  check: paginatedListAt(shownListPath, 'no GET of a list path the document shows'),
+};
+
+const endpointsPublicPaths: Rule = {
+  id: 'pagination.endpoints.public-paths',
+  family: 'pagination',
+  section: 'API-NOTES "Real paths of the list endpoints"',
+  level: 'assumed',
+  statement: 'the other list endpoints the document names answer a paginated list at the paths of the public API.',
+  // judges: every GET answering 200 on another path of API-NOTES' table: data array plus numeric page and results members
+  check: paginatedListAt(publicListPath, 'no GET of a public-API list path'),
 };
 
 export const paginationMetaRules = {
@@ -270,6 +289,7 @@ export const paginationMetaRules = {
   pageTotal,
   pageTotalEmpty,
   pageCurrent,
+  endpointsPublicPaths,
   resultsTotal,
   linksPresent,
   linksConsistent,

@@ -30,4 +30,5 @@ export const paginationRules: readonly Rule[] = [
   o.softLimit,
   o.softLimit400,
   m.endpointsListed,
+  m.endpointsPublicPaths,
 ];

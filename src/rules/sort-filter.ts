@@ -4,6 +4,7 @@
  */
 import type { Exchange } from '../target/types.js';
 import { filterRules } from './filter-checks.js';
+import { surfaceCoverRules } from './surface-covers.js';
 import {
   asList,
   describe,
@@ -114,4 +115,4 @@ const invalidSort400: Rule = {
     }),
 };
 
-export const sortFilterRules: readonly Rule[] = [ascending, descending, tiesById, invalidSort400, ...filterRules];
+export const sortFilterRules: readonly Rule[] = [ascending, descending, surfaceCoverRules.sortAttributes, tiesById, invalidSort400, ...filterRules, surfaceCoverRules.filterAttributes];
