@@ -16,7 +16,7 @@ import { runScenarios, type RunProgress } from '../scenarios/run.js';
 import { parseShard, selectScenarios, type Shard } from '../scenarios/select.js';
 import { createTarget, intOption } from '../target/create.js';
 import { guardTarget } from '../target/guard.js';
-import { preflight } from '../target/preflight.js';
+import { hasCredentials, preflight } from '../target/preflight.js';
 import { TargetError } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
@@ -118,7 +118,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   const target = await createTarget(spec, targetOptions);
   const counter = guardTarget(target);
   try {
-    if (target.kind === 'http') await preflight(target);
+    if (target.kind === 'http') await preflight(target, { credentials: hasCredentials(credentials) });
     const progress = values.json !== true && io.stdout.isTTY === true ? progressLine(io) : undefined;
     const results = await runScenarios(scenarios, {
       target: counter.target,
