@@ -154,7 +154,8 @@ function failure(f: Failure, i: number): string {
   const quote = f.rule?.quote === undefined ? '' : `<blockquote>${e(f.rule.quote)}</blockquote>\n`;
   const observed = f.verdict.observedFor === undefined ? '' : `<br><b>Observed</b> while judging <code>${e(f.verdict.observedFor)}</code>, which is inconclusive: the request left the documented surface`;
   const replay = f.replay === undefined ? '' : `<h4>Replay</h4><pre>${e(f.replay)}</pre>`;
-  return `<details class="failure${f.failsRun ? '' : ' tolerated'}" id="f${i + 1}" open>
+  // Open when it fails the run; a tolerated one (assumed, not strict) stays a one-line summary until clicked.
+  return `<details class="failure${f.failsRun ? '' : ' tolerated'}" id="f${i + 1}"${f.failsRun ? ' open' : ''}>
 <summary><span class="badge ${f.failsRun ? 'fail' : 'warn'}">${f.failsRun ? 'FAIL' : 'WARN'}</span> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))}) — ${e(f.where)}</summary>
 ${quote}<p><b>Rule</b> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))})${statement}${note}${observed}<br>
 <b>Check</b> <code>${e(f.verdict.description)}</code><br><b>Message</b> ${e(f.outcome.message)}</p>
@@ -171,12 +172,12 @@ function requests(exchanges: readonly ExchangeExcerpt[]): string {
   return lines.join('\n');
 }
 
-/** Every exchange, collapsed; the ones a verdict rests on are marked and open. */
+/** Every exchange, collapsed (bodies are whole, so long); the ones a verdict rests on are marked. */
 function exchangeDetails(exchanges: readonly ExchangeExcerpt[]): string {
   return exchanges
     .map((x, j) =>
       x.evidence === true
-        ? `<details class="evidence" open><summary><span class="badge fail">evidence</span> Exchange ${j + 1}: <code>${e(requestLine(x))}</code></summary><pre>${e(transcript(x))}</pre></details>`
+        ? `<details class="evidence"><summary><span class="badge fail">evidence</span> Exchange ${j + 1}: <code>${e(requestLine(x))}</code></summary><pre>${e(transcript(x))}</pre></details>`
         : `<details><summary>Exchange ${j + 1}: <code>${e(requestLine(x))}</code></summary><pre>${e(transcript(x))}</pre></details>`,
     )
     .join('\n');

@@ -12,6 +12,7 @@ export function renderMarkdown(report: RunReport): string {
     ...ruleTable(report),
     ...propertySection(report.properties),
     ...skipSection(report),
+    ...failureDetails(report),
     ...timing(report),
   ].join('\n');
 }
@@ -81,6 +82,13 @@ function failureSection(r: RunReport): string[] {
 function failure(f: Failure, i: number): string[] {
   const note = f.failsRun ? '' : ' _(assumed rule: fails the run only with `--strict`)_';
   const observed = f.verdict.observedFor === undefined ? [] : [`- Observed while judging ${code(f.verdict.observedFor)}, which is inconclusive: the request left the documented surface`];
+  const expected = redactedJson(f.outcome.expected, 2);
+  const actual = redactedJson(f.outcome.actual, 2);
+  const short = (text: string) => !text.includes('\n') && text.length <= 80;
+  const values =
+    short(expected) && short(actual)
+      ? [`- Expected ${code(expected)}, actual ${code(actual)}`, '']
+      : ['', '**Expected**', '', ...fence(expected, 'json'), '**Actual**', '', ...fence(actual, 'json')];
   const out = [
     `### ${i + 1}. ${f.failsRun ? '❌' : '⚠️'} ${code(f.verdict.ruleId)} (${inline(ruleRef(f.rule))}) — ${inline(f.where)}`,
     '',
@@ -90,17 +98,22 @@ function failure(f: Failure, i: number): string[] {
     `- Check: ${code(f.verdict.description)}`,
     `- Message: ${inline(f.outcome.message)}`,
     ...requests(evidenceOf(f.exchanges)),
-    '',
-    '**Expected**',
-    '',
-    ...fence(redactedJson(f.outcome.expected, 2), 'json'),
-    '**Actual**',
-    '',
-    ...fence(redactedJson(f.outcome.actual, 2), 'json'),
+    ...values,
   ];
   if (f.replay !== undefined) out.push('**Replay**', '', ...fence(f.replay, 'sh'));
-  out.push(...exchangeDetails(f.exchanges));
+  if (f.exchanges.length > 0) out.push(`The exchanges: Failure details, ${i + 1}.`, '');
   return out;
+}
+
+/** Whole exchanges of every failure, after the summary and the rule table: long, and read only when needed. */
+function failureDetails(r: RunReport): string[] {
+  const list = failures(r);
+  if (list.every((f) => f.exchanges.length === 0)) return [];
+  return [
+    '## Failure details',
+    '',
+    ...list.flatMap((f, i) => (f.exchanges.length === 0 ? [] : [`### ${i + 1}. ${code(f.verdict.ruleId)} — ${inline(f.where)}`, '', ...exchangeDetails(f.exchanges)])),
+  ];
 }
 
 /** The request lines a verdict rests on; a long walk shows its first few. */

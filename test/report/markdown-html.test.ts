@@ -36,10 +36,14 @@ describe('renderMarkdown', () => {
     const entry = md.slice(md.indexOf('### 1. '), md.indexOf('### 2. '));
     expect(entry).toContain('> The type is user\\_authentication\\_password\\_profile\\_info.');
     expect(entry).toContain('- Request (evidence): `POST /v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info → 201`');
-    expect(entry).toContain('<details><summary><b>Evidence</b> — exchange 1: POST');
-    expect(entry).toContain('set-cookie: [REDACTED]');
-    expect(entry).toContain('x-auth-token: [REDACTED]');
-    expect(entry.indexOf('**Expected**')).toBeLessThan(entry.indexOf('<details>'));
+    expect(entry).toContain('- Expected `"user_authentication_password_profile_info"`, actual `"user-authentication-password-profile-info"`');
+    expect(entry).not.toContain('<details>');
+    // The whole exchanges come after the rule table, the evidence marked, response headers redacted.
+    const details = md.slice(md.indexOf('## Failure details'));
+    expect(md.indexOf('## Failure details')).toBeGreaterThan(md.indexOf('## Rules'));
+    expect(details).toContain('<details><summary><b>Evidence</b> — exchange 1: POST');
+    expect(details).toContain('set-cookie: [REDACTED]');
+    expect(details).toContain('x-auth-token: [REDACTED]');
   });
 
   it('ends with the timing section, the only part that changes between identical runs', () => {
@@ -84,8 +88,9 @@ describe('renderHtml', () => {
     expect(html).toContain('<blockquote>The type is user_authentication_password_profile_info.</blockquote>');
     expect(html).toContain('<div class="quote">“The type is user_authentication_password_profile_info.”</div>');
     expect(html).toContain('<p class="req"><b>Request</b> <span class="badge fail">evidence</span> <code>POST /v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info → 201</code></p>');
-    expect(html).toMatch(/<details class="evidence" open><summary><span class="badge fail">evidence<\/span> Exchange 1: /);
+    expect(html).toMatch(/<details class="evidence"><summary><span class="badge fail">evidence<\/span> Exchange 1: /);
+    expect(html).toContain('id="f1" open>');
     expect(html.indexOf('id="f1"')).toBeLessThan(html.indexOf('id="f3"'));
-    expect(html.slice(html.indexOf('id="f3"'))).toMatch(/^id="f3" open>\n<summary><span class="badge warn">WARN<\/span> <code>errors.format.json-api<\/code>/);
+    expect(html.slice(html.indexOf('id="f3"'))).toMatch(/^id="f3">\n<summary><span class="badge warn">WARN<\/span> <code>errors.format.json-api<\/code>/);
   });
 });
