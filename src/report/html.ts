@@ -154,11 +154,13 @@ function failure(f: Failure, i: number): string {
   const quote = f.rule?.quote === undefined ? '' : `<blockquote>${e(f.rule.quote)}</blockquote>\n`;
   const observed = f.verdict.observedFor === undefined ? '' : `<br><b>Observed</b> while judging <code>${e(f.verdict.observedFor)}</code>, which is inconclusive: the request left the documented surface`;
   const replay = f.replay === undefined ? '' : `<h4>Replay</h4><pre>${e(f.replay)}</pre>`;
+  // A check's description is its rule's statement: said once.
+  const check = f.verdict.description === f.rule?.statement ? '' : `<b>Check</b> <code>${e(f.verdict.description)}</code><br>`;
   // Open when it fails the run; a tolerated one (assumed, not strict) stays a one-line summary until clicked.
   return `<details class="failure${f.failsRun ? '' : ' tolerated'}" id="f${i + 1}"${f.failsRun ? ' open' : ''}>
 <summary><span class="badge ${f.failsRun ? 'fail' : 'warn'}">${f.failsRun ? 'FAIL' : 'WARN'}</span> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))}) — ${e(f.where)}</summary>
 ${quote}<p><b>Rule</b> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))})${statement}${note}${observed}<br>
-<b>Check</b> <code>${e(f.verdict.description)}</code><br><b>Message</b> ${e(f.outcome.message)}</p>
+${check}<b>Message</b> ${e(f.outcome.message)}</p>
 ${requests(evidenceOf(f.exchanges))}
 <div class="sbs"><div><h4>Expected</h4><pre>${e(redactedJson(f.outcome.expected, 2))}</pre></div><div><h4>Actual</h4><pre>${e(redactedJson(f.outcome.actual, 2))}</pre></div></div>
 ${replay}${exchangeDetails(f.exchanges)}

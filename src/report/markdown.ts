@@ -95,13 +95,14 @@ function failure(f: Failure, i: number): string[] {
     ...(f.rule?.quote === undefined ? [] : [`> ${inline(f.rule.quote)}`, '']),
     `- Rule: ${f.rule === undefined ? 'not in the catalogue' : inline(f.rule.statement)}${note}`,
     ...observed,
-    `- Check: ${code(f.verdict.description)}`,
+    // A check's description is its rule's statement: said once.
+    ...(f.verdict.description === f.rule?.statement ? [] : [`- Check: ${code(f.verdict.description)}`]),
     `- Message: ${inline(f.outcome.message)}`,
     ...requests(evidenceOf(f.exchanges)),
+    ...(f.exchanges.length === 0 ? [] : [`- Exchanges: ${f.exchanges.length}, whole, under Failure details ${i + 1}`]),
     ...values,
   ];
   if (f.replay !== undefined) out.push('**Replay**', '', ...fence(f.replay, 'sh'));
-  if (f.exchanges.length > 0) out.push(`The exchanges: Failure details, ${i + 1}.`, '');
   return out;
 }
 
