@@ -17,7 +17,7 @@ import { guardTarget } from '../target/guard.js';
 import { TargetError } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
-import { packageVersion, runId } from './run-meta.js';
+import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { hasCredentials, preflight } from '../target/preflight.js';
 import { configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
@@ -122,10 +122,10 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
     const report = buildRunReport({
       catalogue,
       version: await packageVersion(),
-      target: { kind: target.kind, baseUrl: target.baseUrl, ...(deviate.length > 0 ? { deviate: deviate.join(',') } : {}) },
+      target: reportTarget(target, deviate),
       options: { strict, allowWrites, seed, ...(values.grep === undefined ? {} : { grep: values.grep }) },
       properties: results,
-      timing: { runId: runId(started, target, '-props'), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: counter.requests() },
+      timing: runTiming(started, target, '-props', counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
     if (values.json === true) io.stdout.write(renderJson(report));
