@@ -37,6 +37,7 @@ describe('renderJunit', () => {
     expect(xml).toContain('expected: "user_authentication_password_profile_info"');
     expect(xml).toContain('actual:   "user-authentication-password-profile-info"');
     expect(xml).toContain('(documented, §2.3)');
+    expect(xml).toContain('document: "The type is user_authentication_password_profile_info."');
     expect(xml).toContain('replay: commerce-sim props --target sim --seed 42 --path 3:1');
   });
 
