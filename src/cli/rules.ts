@@ -6,8 +6,9 @@ import { EXIT_OK, type Command } from './io.js';
 
 const USAGE = `usage: commerce-sim rules [--json]
 
-Prints every rule: id, level (documented | assumed), section of the API document, statement.
-  --json   one JSON array of {id, family, level, section, statement}`;
+Prints every rule: id, level (documented | assumed), section of the API document, statement, and
+under each documented rule the document's own sentence.
+  --json   one JSON array of {id, family, level, section, statement, quote?}`;
 
 const COLUMNS = ['id', 'level', 'section', 'statement'] as const;
 
@@ -21,11 +22,13 @@ export function rulesTable(rules: readonly Rule[]): string {
       .join(' | ')
       .trimEnd();
   const rule = widths.map((w, i) => '-'.repeat(i === widths.length - 1 ? Math.min(w, 40) : w)).join('-|-');
-  return [line(COLUMNS), rule, ...rows.map(line)].join('\n') + '\n';
+  // A documented rule's own sentence of the document follows its row.
+  const body = rules.flatMap((r, i) => [line(rows[i] ?? []), ...(r.quote === undefined ? [] : [`${' '.repeat(4)}“${r.quote}”`])]);
+  return [line(COLUMNS), rule, ...body].join('\n') + '\n';
 }
 
 export function rulesJson(rules: readonly Rule[]): string {
-  return JSON.stringify(rules.map(({ id, family, level, section, statement }) => ({ id, family, level, section, statement })), null, 2) + '\n';
+  return JSON.stringify(rules.map(({ id, family, level, section, statement, quote }) => ({ id, family, level, section, statement, ...(quote === undefined ? {} : { quote }) })), null, 2) + '\n';
 }
 
 export const rules: Command = defineCommand({

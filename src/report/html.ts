@@ -174,12 +174,12 @@ function requests(exchanges: readonly ExchangeExcerpt[]): string {
   return lines.join('\n');
 }
 
-/** Every exchange, collapsed (bodies are whole, so long); the ones a verdict rests on are marked. */
+/** Every exchange; the ones a verdict rests on marked and open, the others collapsed (bodies are whole, so long). */
 function exchangeDetails(exchanges: readonly ExchangeExcerpt[]): string {
   return exchanges
     .map((x, j) =>
       x.evidence === true
-        ? `<details class="evidence"><summary><span class="badge fail">evidence</span> Exchange ${j + 1}: <code>${e(requestLine(x))}</code></summary><pre>${e(transcript(x))}</pre></details>`
+        ? `<details class="evidence" open><summary><span class="badge fail">evidence</span> Exchange ${j + 1}: <code>${e(requestLine(x))}</code></summary><pre>${e(transcript(x))}</pre></details>`
         : `<details><summary>Exchange ${j + 1}: <code>${e(requestLine(x))}</code></summary><pre>${e(transcript(x))}</pre></details>`,
     )
     .join('\n');

@@ -269,6 +269,6 @@ export function transcript(e: ExchangeExcerpt): string {
   if (e.requestBody !== undefined && e.requestBody.length > 0) lines.push('', e.requestBody);
   lines.push('', `HTTP ${e.status}`);
   for (const [name, value] of Object.entries(e.responseHeaders ?? {})) lines.push(`${name}: ${value}`);
-  if (e.responseBody.length > 0) lines.push('', e.responseBody);
+  if (e.responseBody.length > 0) lines.push(...(e.responseHeaders === undefined ? [] : ['']), e.responseBody);
   return lines.join('\n');
 }

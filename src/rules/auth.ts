@@ -23,6 +23,7 @@ const required: Rule = {
   family: 'auth',
   section: '§5',
   level: 'documented',
+  quote: "Requests carry the Authorization header with a Bearer token (<ACCESS_TOKEN>). The header is required on the create operation.",
   statement: 'the create operation without an Authorization header does not create a record (no 2xx).',
   check: (ctx) =>
     // judges: every create POST sent with auth 'none' and no Authorization header: no 2xx

@@ -44,6 +44,7 @@ const status201: Rule = {
   family: 'create',
   section: '§4.1',
   level: 'documented',
+  quote: "Success response: status 201 Created. The body is a JSON object with data (section 2.1 response fields) and links (self).",
   statement: 'A valid create answers 201 Created.',
   check: (ctx) =>
     // judges: every create POST with a valid body and credentials (parent = vars realm_id/uai when given): status 201
@@ -74,6 +75,7 @@ const responseFields: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  quote: "Fields in the response data object: id (Identifier of the created record (UUID-shaped, <profile_info_id>).), type (user_authentication_password_profile_info), username (Echo of the submitted username.), password_profile_id (Identifier of the password profile.), meta.created_at, meta.updated_at.",
   statement: 'data carries id (UUID-shaped), type, username (echo of the request), password_profile_id (echo), meta.created_at, meta.updated_at.',
   check: (ctx) =>
     // judges: every create POST answering 2xx: the response fields and the echoes of the request
@@ -88,6 +90,7 @@ const underscoreEcho: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  quote: "The response carries the underscore form. Treat the underscore form as the value on the wire.",
   statement: 'data.type is `user_authentication_password_profile_info` whichever form the request used.',
   check: (ctx) =>
     // judges: every create POST answering 2xx: data.type is the underscore form
@@ -116,6 +119,7 @@ const timestampsFormat: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  quote: "meta.created_at: Timestamp, ISO 8601 with milliseconds and a Z suffix (<timestamp>).",
   statement: 'meta.created_at/updated_at are ISO 8601 with milliseconds and `Z` (`YYYY-MM-DDTHH:mm:ss.sssZ`).',
   check: (ctx) =>
     // judges: every create POST answering 2xx: data.meta.created_at and updated_at as YYYY-MM-DDTHH:mm:ss.sssZ
@@ -133,6 +137,7 @@ const timestampsEqual: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  quote: "meta.updated_at: Timestamp, same format. Equal to created_at on creation.",
   statement: 'created_at equals updated_at on creation.',
   check: (ctx) =>
     // judges: every create POST answering 2xx: data.meta.created_at and updated_at are the same instant
@@ -150,6 +155,7 @@ const passwordNotReturned: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  quote: "The password is not returned in the response.",
   statement: 'the password appears nowhere in the create response.',
   check: (ctx) =>
     // judges: every create POST (any status): no `password` member anywhere, nor the request's password text
@@ -191,6 +197,7 @@ const linksSelf: Rule = {
   family: 'create',
   section: '§2.1, §9',
   level: 'documented',
+  quote: "The response also has a links object with the member self: a URL (<self_url>) of the created record. Its shape is {base_url}/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info/<profile_info_id>. This link carries no /v2 segment.",
   statement:
     'links.self is {base_url}/authentication-realms/<realm>/user-authentication-info/<uai>/user-authentication-password-profile-info/<id>, without /v2 (compared as parsed URL path).',
   check: (ctx) =>
@@ -206,6 +213,7 @@ const trailingSlash: Rule = {
   family: 'create',
   section: '§4.1',
   level: 'documented',
+  quote: "Path shape: {base_url}/v2/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info (a trailing slash is also used in the request example).",
   statement: 'the create path with a trailing slash creates too (201).',
   check: (ctx) =>
     // judges: every valid create POST whose path ends with '/': status 2xx
@@ -220,6 +228,7 @@ const minLength: Rule = {
   family: 'create',
   section: '§2.1, §8',
   level: 'documented',
+  quote: "password | Required | string | The password used to authenticate. Minimum 8 characters.",
   statement: 'a password shorter than 8 characters does not create a record (no 2xx); 8 characters is accepted.',
   check: (ctx) =>
     // judges: every create POST with a string password: under 8 characters → no 2xx; exactly 8 in a valid body → 2xx
@@ -241,6 +250,7 @@ const requiredFields: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  quote: "Fields in a create request (inside a top-level object named data): type (Required), password_profile_id (Required), username (Required), password (Required).",
   statement: 'a request missing any of type, password_profile_id, username, password does not create a record (no 2xx).',
   check: (ctx) =>
     // judges: every create POST whose JSON body lacks data or one of the four fields (absent or null): no 2xx

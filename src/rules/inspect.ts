@@ -70,15 +70,39 @@ export function pageMeta(json: unknown): PageMeta {
   return m;
 }
 
+/**
+ * Where the `page` and `results` attributes sit. §2.3 leaves their position open ("not shown"), so the
+ * documented checks read them wherever they are: under `meta` (the public API, API-NOTES), at the top
+ * level, or in any object member outside `data` (two levels deep at most).
+ */
+export function pageAttributes(json: unknown): { readonly page: unknown; readonly results: unknown; readonly position: 'meta' | 'elsewhere' | 'missing' } {
+  const page = at(json, 'meta', 'page');
+  const results = at(json, 'meta', 'results');
+  if (isObject(page) || isObject(results)) return { page, results, position: 'meta' };
+  const found = { page: undefined as unknown, results: undefined as unknown };
+  const visit = (value: unknown, depth: number) => {
+    if (!isObject(value) || depth > 2) return;
+    for (const [key, member] of Object.entries(value)) {
+      if (key === 'data') continue;
+      if (key === 'page' && isObject(member) && found.page === undefined) found.page = member;
+      else if (key === 'results' && isObject(member) && found.results === undefined) found.results = member;
+      else visit(member, depth + 1);
+    }
+  };
+  visit(json, 0);
+  return { ...found, position: found.page === undefined && found.results === undefined ? 'missing' : 'elsewhere' };
+}
+
 function readPageMeta(json: unknown): PageMeta {
-  const page = (name: string): number | undefined => asNumber(at(json, 'meta', 'page', name));
+  const { page: p, results: r } = pageAttributes(json);
+  const page = (name: string): number | undefined => asNumber(at(p, name));
   return {
     limit: page('limit'),
     offset: page('offset'),
     current: page('current'),
     total: page('total'),
-    resultsTotal: asNumber(at(json, 'meta', 'results', 'total')),
-    totalMethod: asString(at(json, 'meta', 'results', 'total_method')) ?? 'exact',
+    resultsTotal: asNumber(at(r, 'total')),
+    totalMethod: asString(at(r, 'total_method')) ?? 'exact',
   };
 }
 
@@ -94,7 +118,7 @@ export function missingPageMembers(json: unknown): string[] {
   return missing;
 }
 
-export const hasPageMeta = (json: unknown): boolean => isObject(at(json, 'meta', 'page'));
+export const hasPageMeta = (json: unknown): boolean => isObject(pageAttributes(json).page);
 
 /**
  * Whether the checks can tell what a read asked for: not when a list parameter is given twice with

@@ -21,6 +21,7 @@ import {
   varNumber,
 } from './inspect.js';
 import { walkRules } from './large-data-walks.js';
+import { surfaceCoverRules } from './surface-covers.js';
 import { fail, pass, skip, type Rule } from './types.js';
 
 /** The id a write or delete addresses: the last path segment. */
@@ -35,6 +36,7 @@ const updatesDuringTraversal: Rule = {
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
+  quote: "With updated_at, a record updated during processing may appear more than once.",
   statement: 'a record updated during an updated_at traversal appears again later in it (its updated_at moved).',
   check: (ctx) => {
     // judges: ctx = a walk of list GETs sorted by updated_at with a 2xx PUT/PATCH of a record seen earlier in it: that id appears in a later page
@@ -62,6 +64,7 @@ const deletesInvisible: Rule = {
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
+  quote: "updated_at allows keeping another system in sync with changes, but deletes are not visible.",
   statement: 'a deleted record no longer appears in list reads.',
   check: (ctx) =>
     // judges: ctx = a DELETE answering 2xx (id = last path segment), then list GETs: the id never appears in them
@@ -133,5 +136,6 @@ export const largeDataRules: readonly Rule[] = [
   updatesDuringTraversal,
   deletesInvisible,
   consistencyWindow,
+  surfaceCoverRules.accountsWrites,
   retryAfter,
 ];

@@ -13,6 +13,7 @@ import {
   linkParam,
   listQuery,
   missingPageMembers,
+  pageAttributes,
   pageMeta,
   paginatedGets,
   pathOf,
@@ -20,14 +21,16 @@ import {
   requestedOffset,
   wholeNumber,
 } from './inspect.js';
-import { fail, pass, skip, type Outcome, type Rule } from './types.js';
+import { SHOWN_LIST_PATHS } from './surface.js';
+import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './types.js';
 
 const metaPresent: Rule = {
   id: 'pagination.meta.present',
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
-  statement: 'every list response has numeric meta.page.limit, offset, current, total and meta.results.total.',
+  quote: "The pagination fields are always present, including when the result is empty (zero results). The exact position of the page and results attributes within the response body: not shown.",
+  statement: 'every list response has numeric page limit, offset, current and total and results total, wherever in the body they sit.',
   check: (ctx) =>
     // judges: every non-empty list GET answering 200 (with meta, or on a paginated path): the five numeric members
     judgeEach(paginatedGets(ctx), 'no non-empty list response', (ex) => {
@@ -42,6 +45,7 @@ const metaPresentWhenEmpty: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  quote: "The pagination fields are always present, including when the result is empty (zero results).",
   statement: 'the same members are present when the result is empty.',
   check: (ctx) =>
     // judges: every empty list GET answering 200 (with meta, or on a paginated path): the five numeric members
@@ -57,6 +61,7 @@ const offsetEcho: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  quote: "page[offset]: Current offset counted in records, not pages. Zero-based.",
   statement: 'meta.page.offset equals the requested offset (0 without one).',
   check: (ctx) =>
     // judges: every list GET answering 200 with a whole-number page[offset] or none: meta.page.offset equals it (0 when absent)
@@ -73,14 +78,46 @@ const pageTotal: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
-  statement: 'meta.page.total is the page count ceil(results.total / meta.page.limit) (0 when empty).',
+  quote: "page[total]: Total page count.",
+  statement: 'page.total is the page count ceil(results.total / page.limit) of a non-empty result.',
   check: (ctx) =>
-    // judges: every list GET answering 200: meta.page.total = ceil(meta.results.total / meta.page.limit)
+    // judges: every non-empty list GET answering 200: page.total = ceil(results.total / page.limit), wherever page and results sit
     judgeEach(paginatedGets(ctx), 'no list response', (ex) => {
       const m = pageMeta(ex.json);
       if (m.limit === undefined || m.limit <= 0 || m.resultsTotal === undefined || m.total === undefined) return skip('meta incomplete');
+      // 0 or 1 pages for an empty result is not stated: pagination.page.total-empty.
+      if (m.resultsTotal === 0) return skip('empty result');
       const expected = Math.ceil(m.resultsTotal / m.limit);
       return m.total === expected ? pass : fail(`${describe(ex)}: meta.page.total for ${m.resultsTotal} results at ${m.limit} a page`, expected, m.total);
+    }),
+};
+
+const pageTotalEmpty: Rule = {
+  id: 'pagination.page.total-empty',
+  family: 'pagination',
+  section: 'API-NOTES "Response envelope"',
+  level: 'assumed',
+  statement: 'an empty result has meta.page.total 0.',
+  check: (ctx) =>
+    // judges: every empty list GET answering 200 (results.total 0): page.total 0
+    judgeEach(paginatedGets(ctx), 'no empty list response', (ex) => {
+      const m = pageMeta(ex.json);
+      if (m.resultsTotal !== 0 || m.total === undefined) return skip('not empty');
+      return m.total === 0 ? pass : fail(`${describe(ex)}: meta.page.total of an empty result`, 0, m.total);
+    }),
+};
+
+const metaPosition: Rule = {
+  id: 'pagination.meta.position',
+  family: 'pagination',
+  section: 'API-NOTES "Response envelope"',
+  level: 'assumed',
+  statement: 'the page and results attributes sit at meta.page and meta.results.',
+  check: (ctx) =>
+    // judges: every list GET answering 200 on a paginated path: meta.page and meta.results are objects
+    judgeEach(paginatedGets(ctx), 'no list response', (ex) => {
+      const where = pageAttributes(ex.json).position;
+      return where === 'meta' ? pass : fail(`${describe(ex)}: pagination attributes not under meta`, 'meta.page and meta.results', where);
     }),
 };
 
@@ -106,6 +143,7 @@ const resultsTotal: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  quote: "results | total | Total number of results after applying filters, or all results if there are none.",
   statement:
     'meta.results.total is the number of records in the (filtered) set: walking the set visits that many; a page at offset o holds min(limit, total − o) records.',
   check: (ctx) =>
@@ -207,29 +245,51 @@ const linksConsistent: Rule = {
     }),
 };
 
+/** A GET answering 200 on a list path answers a paginated list: a data array plus the pagination members. */
+function paginatedListAt(paths: (path: string) => string | undefined, none: string) {
+  return (ctx: CheckContext): Outcome =>
+    judgeEach(ctx.exchanges, none, (ex) => {
+      const template = paths(pathOf(ex.request.url));
+      if (!isGet(ex) || ex.response.status !== 200 || template === undefined) return skip('not a GET of such a list path');
+      if (asList(ex.json) === undefined) return fail(`${describe(ex)} (${template}): no data array`, 'data array', typeof at(ex.json, 'data'));
+      const missing = missingPageMembers(ex.json);
+      return missing.length === 0 ? pass : fail(`${describe(ex)} (${template}): pagination meta missing`, 'numeric page and results.total', missing);
+    });
+}
+
+const shownListPath = (path: string): string | undefined => (SHOWN_LIST_PATHS as readonly string[]).find((p) => p === path || `${p}/` === path);
+const publicListPath = (path: string): string | undefined => (shownListPath(path) === undefined ? documentedListPath(path) : undefined);
+
 const endpointsListed: Rule = {
   id: 'pagination.endpoints.listed',
   family: 'pagination',
   section: '§4.2',
   level: 'documented',
-  statement: 'each list endpoint the document names answers a paginated list (data array plus pagination meta).',
-  check: (ctx) =>
-    // judges: every GET answering 200 on a documented list path (API-NOTES paths table): data array plus numeric meta.page and meta.results
-    judgeEach(ctx.exchanges, 'no GET of a documented list endpoint', (ex) => {
-      const template = documentedListPath(pathOf(ex.request.url));
-      if (!isGet(ex) || ex.response.status !== 200 || template === undefined) return skip('not a documented list GET');
-      if (asList(ex.json) === undefined) return fail(`${describe(ex)} (${template}): no data array`, 'data array', typeof at(ex.json, 'data'));
-      const missing = missingPageMembers(ex.json);
-      return missing.length === 0 ? pass : fail(`${describe(ex)} (${template}): pagination meta missing`, 'numeric meta.page and meta.results.total', missing);
-    }),
+  quote: "List endpoints that support pagination, by operation name: Get All Accounts; ... Get all Orders; ... Get all Files; ... Paths for these list endpoints are not shown, except /v2/orders, /v2/files and /v2/accounts, which appear in text.",
+  statement: 'the list endpoints whose paths the document shows (/v2/accounts, /v2/orders, /v2/files) answer a paginated list (data array plus the pagination members).',
+  // judges: every GET answering 200 on /v2/accounts, /v2/orders or /v2/files: data array plus numeric page and results members
+  check: paginatedListAt(shownListPath, 'no GET of a list path the document shows'),
+};
+
+const endpointsPublicPaths: Rule = {
+  id: 'pagination.endpoints.public-paths',
+  family: 'pagination',
+  section: 'API-NOTES "Real paths of the list endpoints"',
+  level: 'assumed',
+  statement: 'the other list endpoints the document names answer a paginated list at the paths of the public API.',
+  // judges: every GET answering 200 on another path of API-NOTES' table: data array plus numeric page and results members
+  check: paginatedListAt(publicListPath, 'no GET of a public-API list path'),
 };
 
 export const paginationMetaRules = {
   metaPresent,
   metaPresentWhenEmpty,
+  metaPosition,
   offsetEcho,
   pageTotal,
+  pageTotalEmpty,
   pageCurrent,
+  endpointsPublicPaths,
   resultsTotal,
   linksPresent,
   linksConsistent,

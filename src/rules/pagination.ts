@@ -10,6 +10,7 @@ import type { Rule } from './types.js';
 export const paginationRules: readonly Rule[] = [
   m.metaPresent,
   m.metaPresentWhenEmpty,
+  m.metaPosition,
   l.limitDefault,
   l.limitProjectSetting,
   l.limitPerCall,
@@ -19,6 +20,7 @@ export const paginationRules: readonly Rule[] = [
   o.offsetRecords,
   m.offsetEcho,
   m.pageTotal,
+  m.pageTotalEmpty,
   m.pageCurrent,
   m.resultsTotal,
   m.linksPresent,
@@ -28,4 +30,5 @@ export const paginationRules: readonly Rule[] = [
   o.softLimit,
   o.softLimit400,
   m.endpointsListed,
+  m.endpointsPublicPaths,
 ];

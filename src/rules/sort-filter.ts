@@ -4,6 +4,7 @@
  */
 import type { Exchange } from '../target/types.js';
 import { filterRules } from './filter-checks.js';
+import { surfaceCoverRules } from './surface-covers.js';
 import {
   asList,
   describe,
@@ -47,6 +48,7 @@ const ascending: Rule = {
   family: 'sort-filter',
   section: '§4.2',
   level: 'documented',
+  quote: "sort=<attribute>: Sorts by the attribute; common choices are created_at, updated_at, id.",
   statement: 'sort=attr returns records in ascending order of attr.',
   check: (ctx) =>
     // judges: every list GET answering 200 with sort=attr: the records' attr values ascend (timestamps by instant; text under any common collation)
@@ -113,4 +115,4 @@ const invalidSort400: Rule = {
     }),
 };
 
-export const sortFilterRules: readonly Rule[] = [ascending, descending, tiesById, invalidSort400, ...filterRules];
+export const sortFilterRules: readonly Rule[] = [ascending, descending, surfaceCoverRules.sortAttributes, tiesById, invalidSort400, ...filterRules, surfaceCoverRules.filterAttributes];

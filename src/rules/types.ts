@@ -27,20 +27,20 @@ export interface CheckContext {
   readonly vars: Readonly<Record<string, unknown>>;
 }
 
-export interface Rule {
+export interface RuleBase {
   /** Stable id: `family.subject.aspect`; `grep` for it finds the rule, its engine site and its deviation. */
   readonly id: RuleId;
   readonly family: Family;
   /** Section of commerce-api.md, e.g. `§2.1`; assumed rules also name the API-NOTES.md heading. */
   readonly section: string;
-  readonly level: Level;
-  /** Documented rules: the sentence(s) of commerce-api.md the rule comes from, word for word. */
-  readonly quote?: string;
   /** One line: what holds. */
   readonly statement: string;
   /** The oracle: judge observed exchanges. Must hold on any conforming deployment, not just the simulator. */
   check(ctx: CheckContext): Outcome;
 }
+
+/** A documented rule carries the document's own words (shown in reports and `commerce-sim rules`); an assumed rule has none. */
+export type Rule = RuleBase & ({ readonly level: 'documented'; readonly quote: string } | { readonly level: 'assumed'; readonly quote?: undefined });
 
 export const pass: Outcome = { status: 'pass' };
 export const skip = (reason: string): Outcome => ({ status: 'skip', reason });

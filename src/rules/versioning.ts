@@ -35,20 +35,29 @@ const v2Prefix: Rule = {
   family: 'versioning',
   section: '§9',
   level: 'documented',
-  statement:
-    'resources are served under /v2 (/v2/accounts, /v2/orders, /v2/files, the create path), and list item self links carry /v2.',
-  check: (ctx) => {
-    // judges: GETs of /v2/accounts|orders|files and creates on the vars' realm/uai: not 404; every list GET answering 200 under /v2: item links.self URLs have a /v2 segment
-    const lists = new Set(listGets(ctx));
-    return judgeEach(ctx.exchanges, 'no request to a /v2 resource', (ex): Outcome => {
-      if (mustBeRouted(ex, ctx) && ex.response.status === 404) return fail(`${describe(ex)}: not served under /v2`, 'routed (not 404)', 404);
-      if (lists.has(ex) && pathOf(ex.request.url).startsWith('/v2/')) {
-        const bad = selfWithoutV2(ex);
-        return bad === undefined ? pass : fail(`${describe(ex)}: a list item's links.self has no /v2`, 'a path under /v2', bad);
-      }
-      return mustBeRouted(ex, ctx) ? pass : skip('not judged');
-    });
-  },
+  quote: "Resources sit under the path prefix /v2. Resource paths are prefixed with /v2.",
+  statement: 'resources are served under /v2 (/v2/accounts, /v2/orders, /v2/files, the create path).',
+  check: (ctx) =>
+    // judges: GETs of /v2/accounts|orders|files and creates on the vars' realm/uai: not 404
+    judgeEach(ctx.exchanges, 'no request to a /v2 resource', (ex): Outcome => {
+      if (!mustBeRouted(ex, ctx)) return skip('not judged');
+      return ex.response.status === 404 ? fail(`${describe(ex)}: not served under /v2`, 'routed (not 404)', 404) : pass;
+    }),
 };
 
-export const versioningRules: readonly Rule[] = [v2Prefix];
+const itemLinksV2: Rule = {
+  id: 'versioning.item-links-v2',
+  family: 'versioning',
+  section: 'API-NOTES "The password profile record"',
+  level: 'assumed',
+  statement: 'list items carry links.self with the /v2 path (only the create response\'s self link omits it).',
+  check: (ctx) =>
+    // judges: every list GET answering 200 under /v2: item links.self URLs, where given, have a /v2 segment
+    judgeEach(listGets(ctx), 'no list read under /v2', (ex): Outcome => {
+      if (!pathOf(ex.request.url).startsWith('/v2/')) return skip('not under /v2');
+      const bad = selfWithoutV2(ex);
+      return bad === undefined ? pass : fail(`${describe(ex)}: a list item's links.self has no /v2`, 'a path under /v2', bad);
+    }),
+};
+
+export const versioningRules: readonly Rule[] = [v2Prefix, itemLinksV2];

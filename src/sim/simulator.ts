@@ -18,7 +18,7 @@ import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from './types.js';
 import { tokenEndpoint } from './handlers/token.js';
 import { apiError } from '../engine/errors.js';
-import { refuseUndocumented, type Surface } from './surface.js';
+import { documentedListAnswer, refuseUndocumented, type Surface } from './surface.js';
 
 export interface SimulatorOptions {
   readonly seed?: number;
@@ -124,7 +124,8 @@ export class Simulator {
 
   handle(req: SimRequest): SimResponse {
     try {
-      return this.route(req);
+      const res = this.route(req);
+      return this.options.surface === 'documented' && req.method.toUpperCase() === 'GET' && !req.url.startsWith('/__sim/') ? documentedListAnswer(res) : res;
     } catch {
       // A bug must not become a crash, a hang or a 5xx, in process or over HTTP: still a JSON error.
       return error('bad-request', 'The simulator could not process this request');

@@ -31,3 +31,44 @@ export function refuseUndocumented(req: SimRequest): SimResponse | undefined {
   if (c.gaps.every((g) => g.part === 'auth')) return undefined;
   return error('bad-request', `Not part of the documented surface: ${c.gaps.map((g) => g.detail).join('; ')}`);
 }
+
+/**
+ * A list answer of the documented surface, where the document leaves a choice open, takes a conforming
+ * choice other than the public API's, so a kit that relies on API-NOTES shows it: `page` and `results`
+ * at the top level (§2.3: position not shown), `page.current` counted from 0, one page for an empty
+ * result, no `links` (not in the document), records without `links` and with their timestamps directly
+ * under `meta`.
+ */
+export function documentedListAnswer(res: SimResponse): SimResponse {
+  if (res.status !== 200) return res;
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    return res;
+  }
+  if (!isObject(json) || !Array.isArray(json['data'])) return res;
+  const out: Record<string, unknown> = { data: json['data'].map(recordOf) };
+  const meta = isObject(json['meta']) ? json['meta'] : undefined;
+  const page = isObject(meta?.['page']) ? { ...meta['page'] } : undefined;
+  if (page !== undefined) {
+    if (typeof page['current'] === 'number') page['current'] = Math.max(0, page['current'] - 1);
+    if (page['total'] === 0) page['total'] = 1;
+    out['page'] = page;
+  }
+  if (meta?.['results'] !== undefined) out['results'] = meta['results'];
+  return { ...res, body: JSON.stringify(out) };
+}
+
+function recordOf(record: unknown): unknown {
+  if (!isObject(record)) return record;
+  const { links: _links, ...rest } = record;
+  const meta = rest['meta'];
+  if (isObject(meta) && isObject(meta['timestamps'])) {
+    const { timestamps, ...others } = meta;
+    return { ...rest, meta: { ...others, ...timestamps } };
+  }
+  return rest;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

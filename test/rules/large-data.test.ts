@@ -39,6 +39,14 @@ const admin = (what: string) => ex('POST', `/__sim/${what}`, 200, { ok: true }, 
 const tooMany = (headers: Record<string, string>, body: unknown) => ex('GET', '/v2/accounts', 429, body, { resHeaders: headers });
 
 runFamily('large-data', largeDataRules, {
+  'accounts.writes': {
+    pass: [ctx([created, update, del])],
+    fail: [
+      ctx([ex('POST', '/v2/accounts', 404, { errors: [{ status: 404, title: 'Not Found' }] }, { reqBody: { data: { type: 'account', name: 'new' } } })]),
+      ctx([ex('DELETE', `/v2/accounts/${uuid(2)}`, 405, { errors: [] })]),
+    ],
+    skip: [ctx([listGet(seven, {})]), ctx([admin('seed')])],
+  },
   'large-data.keyset.id': {
     pass: [ctx(idWalk([[1, 2, 3], [4, 5, 6], [7], []])), ctx([walkPage('/v2/accounts', seven.slice(0, 3), 3, 7), ...idWalk([[1, 2, 3], [4, 5, 6], [7], []])])],
     fail: [ctx(idWalk([[1, 2, 3], [4, 5, 6], []])), ctx(idWalk([[1, 2, 3], [3, 4, 5], [6, 7], []])), ctx(idWalk([[1, 2, 3], [1, 2, 3], [1, 2, 3]]))],

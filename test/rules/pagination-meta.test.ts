@@ -12,13 +12,17 @@ describe('pagination family', () => {
   it('is the union of its three parts, in the order of the document', () => {
     const parts = [...Object.values(paginationMetaRules), ...Object.values(paginationLimitRules), ...Object.values(paginationOffsetRules)];
     expect(new Set(paginationRules)).toEqual(new Set(parts));
-    expect(paginationRules).toHaveLength(20);
+    expect(paginationRules).toHaveLength(23);
   });
 });
 
 runFamily('pagination (meta and links)', Object.values(paginationMetaRules), {
   'pagination.meta.present': {
-    pass: [ctx([listGet(all, { limit: 10 }), listGet(all, { limit: 10, offset: 20 })])],
+    pass: [
+      ctx([listGet(all, { limit: 10 }), listGet(all, { limit: 10, offset: 20 })]),
+      // §2.3 leaves the position open: at the top level, without links, is as good as under meta.
+      ctx([ex('GET', '/v2/accounts', 200, { data: all.slice(0, 3), page: { limit: 25, offset: 0, current: 0, total: 1 }, results: { total: 3 } })]),
+    ],
     fail: [
       ctx([listGet(all, { limit: 10 }, (b) => { if (b.meta?.page) b.meta.page.current = undefined; })]),
       ctx([ex('GET', '/v2/accounts', 200, { data: all.slice(0, 3) })]),
@@ -40,10 +44,24 @@ runFamily('pagination (meta and links)', Object.values(paginationMetaRules), {
       ctx([listGet(all, { limit: 10, offset: 20, url: '/v2/accounts?page[offset]=0&page[offset]=20&page[limit]=10' })]),
     ],
   },
+  'pagination.meta.position': {
+    pass: [ctx([listGet(all, { limit: 10 })])],
+    fail: [ctx([ex('GET', '/v2/accounts', 200, { data: all.slice(0, 3), page: { limit: 25, offset: 0, current: 1, total: 1 }, results: { total: 3 } })])],
+    skip: [ctx([settingsGet])],
+  },
   'pagination.page.total': {
-    pass: [ctx([listGet(all, { limit: 7 }), listGet([], {})])],
+    pass: [
+      ctx([listGet(all, { limit: 7 }), listGet([], {})]),
+      // One page for an empty result is the document's reading too: pagination.page.total-empty judges 0.
+      ctx([listGet(all, { limit: 7 }), listGet([], {}, (b) => { if (b.meta?.page) b.meta.page.total = 1; })]),
+    ],
     fail: [ctx([listGet(all, { limit: 7 }, (b) => { if (b.meta?.page) b.meta.page.total = 4; })])],
     skip: [ctx([listGet(all, { limit: 7 }, (b) => { if (b.meta) b.meta.results.total = undefined; })])],
+  },
+  'pagination.page.total-empty': {
+    pass: [ctx([listGet([], {})])],
+    fail: [ctx([listGet([], {}, (b) => { if (b.meta?.page) b.meta.page.total = 1; })])],
+    skip: [ctx([listGet(all, { limit: 7 })])],
   },
   'pagination.page.current': {
     pass: [ctx([listGet(all, { limit: 7, offset: 14 }), listGet(all, { limit: 7, offset: 3 })])],
@@ -84,11 +102,17 @@ runFamily('pagination (meta and links)', Object.values(paginationMetaRules), {
     skip: [ctx([listGet(all, { limit: 10 }, (b) => { if (b.meta) b.meta.results.total = undefined; })]), ctx([])],
   },
   'pagination.endpoints.listed': {
+    pass: [ctx([listGet([], { path: '/v2/orders' }), listGet([], { path: '/v2/files' }), listGet(all, {})])],
+    fail: [ctx([ex('GET', '/v2/files', 200, { data: [] })]), ctx([ex('GET', '/v2/orders?page[limit]=5', 200, { data: { id: 'p' } })])],
+    // The other paths are API-NOTES': pagination.endpoints.public-paths judges them.
+    skip: [ctx([settingsGet]), ctx([ex('GET', '/v2/inventories', 200, { data: [] })]), ctx([ex('GET', '/v2/orders', 404, { errors: [{ status: 404, title: 'Not Found' }] })])],
+  },
+  'pagination.endpoints.public-paths': {
     pass: [ctx([listGet([], { path: '/v2/inventories' }), listGet([], { path: '/catalogs/c1/releases/r1/nodes/n1/relationships/products' }), listGet([], { path: '/pcm/catalogs' })])],
     fail: [
       ctx([ex('GET', '/v2/inventories', 200, { data: [] })]),
       ctx([ex('GET', '/catalog/products?page[limit]=5', 200, { data: { id: 'p' } })]),
     ],
-    skip: [ctx([settingsGet]), ctx([ex('GET', '/v2/inventories', 404, { errors: [{ status: 404, title: 'Not Found' }] })])],
+    skip: [ctx([settingsGet]), ctx([ex('GET', '/v2/inventories', 404, { errors: [{ status: 404, title: 'Not Found' }] })]), ctx([listGet([], { path: '/v2/files' })])],
   },
 });

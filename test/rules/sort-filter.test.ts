@@ -9,6 +9,16 @@ const named = (names: readonly string[]) => names.map((name, i) => account(i + 1
 const sameTime = (ids: readonly number[]) => ids.map((n) => account(n, { created: ts(5) }));
 
 runFamily('sort-filter', sortFilterRules, {
+  'sort.attributes': {
+    pass: [ctx([page('/v2/accounts?sort=name', named(['a', 'b']))])],
+    fail: [ctx([ex('GET', '/v2/accounts?sort=name', 400, err(400))])],
+    skip: [ctx([page('/v2/accounts?sort=created_at', all)]), ctx([ex('GET', '/v2/accounts?sort=name', 429, err(429))])],
+  },
+  'filter.attributes': {
+    pass: [ctx([page('/v2/accounts?filter=eq(name,a)', named(['a']))])],
+    fail: [ctx([ex('GET', '/v2/accounts?filter=eq(name,a)', 400, err(400))]), ctx([ex('GET', '/v2/orders?filter=gt(id,x)', 400, err(400))])],
+    skip: [ctx([page('/v2/accounts?filter=gt(id,x)', all)])],
+  },
   'sort.ascending': {
     pass: [
       ctx([page('/v2/accounts?sort=name', named(['apple', 'Banana', 'cherry']))]),

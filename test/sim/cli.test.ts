@@ -16,10 +16,14 @@ describe('commerce-sim rules', () => {
     expect(await rules([], c.io)).toBe(0);
     const lines = c.out().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^id\s+\| level\s+\| section\s+\| statement$/);
-    expect(lines).toHaveLength(catalogue.length + 2);
+    const documented = catalogue.filter((r) => r.level === 'documented');
+    expect(lines).toHaveLength(catalogue.length + documented.length + 2);
     const bar = (line: string) => [...line.matchAll(/ \| /g)].map((m) => m.index);
     const header = bar(lines[0] ?? '');
-    for (const line of lines.slice(2)) expect(bar(line).slice(0, 3)).toEqual(header);
+    const quoted = (line: string) => line.startsWith('    “');
+    for (const line of lines.slice(2).filter((l) => !quoted(l))) expect(bar(line).slice(0, 3)).toEqual(header);
+    // Under each documented rule, the document's own sentence.
+    for (const rule of documented) expect(lines[lines.findIndex((l) => l.startsWith(`${rule.id} `)) + 1]).toBe(`    “${rule.quote}”`);
     for (const rule of catalogue) expect(c.out()).toContain(rule.id);
   });
 
@@ -28,7 +32,7 @@ describe('commerce-sim rules', () => {
     expect(await rules(['--json'], c.io)).toBe(0);
     const parsed = parseJson(c.out());
     expect(Array.isArray(parsed)).toBe(true);
-    expect(parsed).toEqual(catalogue.map(({ id, family, level, section, statement }) => ({ id, family, level, section, statement })));
+    expect(parsed).toEqual(catalogue.map(({ id, family, level, section, statement, quote }) => ({ id, family, level, section, statement, ...(quote === undefined ? {} : { quote }) })));
   });
 
   it('every deviation id is a documented rule of the catalogue', () => {

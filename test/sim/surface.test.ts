@@ -40,6 +40,17 @@ describe('the documented-only surface', () => {
     expect(status('POST', create, hyphen)).toBe(400);
   });
 
+  it('answers lists with conforming choices other than the public API\'s where the document leaves them open', () => {
+    const page = JSON.parse(send('GET', '/v2/accounts?page[limit]=5&page[offset]=10').body) as Record<string, unknown>;
+    expect(Object.keys(page).sort()).toEqual(['data', 'page', 'results']);
+    expect(page['page']).toMatchObject({ limit: 5, offset: 10, current: 2 }); // 0-based: the public API says 3
+    const first = (page['data'] as Record<string, unknown>[])[0] ?? {};
+    expect(first['links']).toBeUndefined();
+    expect(first['meta']).toHaveProperty('created_at');
+    const empty = JSON.parse(send('GET', '/v2/accounts?sort=id&filter=gt(id,ffffffff-ffff-ffff-ffff-ffffffffffff)').body) as Record<string, unknown>;
+    expect(empty).toMatchObject({ data: [], page: { total: 1, current: 0 }, results: { total: 0 } });
+  });
+
   it('keeps the token endpoint, the admin API and its 401 for a read without a token', () => {
     expect(sim.handle({ method: 'POST', url: '/oauth/access_token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=implicit&client_id=x' }).status).toBe(200);
     expect(sim.handle({ method: 'GET', url: '/__sim/state', headers: { authorization: `Bearer ${sim.adminToken}` }, body: '' }).status).not.toBe(404);
