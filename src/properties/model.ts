@@ -44,7 +44,7 @@ export const model = defineProperty<{ collection: string; ppid: string }, Iterab
     'password-profile.update',
     'password-profile.delete',
     'password-profile.password-never-returned',
-    'large-data.deletes-invisible',
+    'large-data.deletes-immediate',
     'pagination.limit.project-setting',
     'settings.page-length',
     'create.status.201',

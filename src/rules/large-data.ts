@@ -9,9 +9,15 @@ import {
   decodeSegment,
   describe,
   errorBodyProblem,
+  asList,
   idsOf,
+  instantOf,
   isAdminWrite,
   isDataWrite,
+  pageMeta,
+  parsedClauses,
+  recordAttr,
+  recordId,
   judgeEach,
   listGets,
   listQuery,
@@ -22,7 +28,7 @@ import {
 } from './inspect.js';
 import { walkRules } from './large-data-walks.js';
 import { surfaceCoverRules } from './surface-covers.js';
-import { fail, pass, skip, type Rule } from './types.js';
+import { fail, pass, skip, type CheckContext, type Rule } from './types.js';
 
 /** The id a write or delete addresses: the last path segment. */
 export function addressedId(ex: Exchange): string | undefined {
@@ -31,25 +37,78 @@ export function addressedId(ex: Exchange): string | undefined {
   return last === undefined ? undefined : decodeSegment(last);
 }
 
+/** The list GETs sorted ascending by updated_at, in order, with their positions in ctx. */
+function updatedAtWalk(ctx: CheckContext): { ex: Exchange; i: number }[] {
+  const lists = new Set(listGets(ctx));
+  return ctx.exchanges.flatMap((ex, i) => {
+    const sort = readSort(listQuery(ex.request.url).sort);
+    return lists.has(ex) && sort?.field === 'updated_at' && sort.direction === 'asc' ? [{ ex, i }] : [];
+  });
+}
+
+/** Whether `write` addresses a record of the list read by `page` (its path below the list's path). */
+const sameCollection = (write: Exchange, page: Exchange): boolean => pathOf(write.request.url).startsWith(`${pathOf(page.request.url).replace(/\/$/, '')}/`);
+
+/** A successful update (PUT/PATCH) of a record, with the id it addresses. */
+function updateOf(ex: Exchange): string | undefined {
+  return methodIs(ex, 'PUT', 'PATCH') && isDataWrite(ex) ? addressedId(ex) : undefined;
+}
+
+/** The last page of a walk holds fewer records than its page limit (or none): the walk reached the end. */
+function walkFinished(pages: readonly Exchange[]): boolean {
+  const last = pages.at(-1);
+  if (last === undefined) return false;
+  const n = asList(last.json)?.data.length ?? 0;
+  const limit = pageMeta(last.json).limit;
+  return n === 0 || (limit !== undefined && n < limit);
+}
+
 const updatesDuringTraversal: Rule = {
   id: 'large-data.updates-during-traversal',
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
-  quote: "With updated_at, a record updated during processing may appear more than once.",
-  statement: 'a record updated during an updated_at traversal appears again later in it (its updated_at moved).',
+  quote: 'With updated_at, a record updated during processing may appear more than once.',
+  statement:
+    'a record updated during an updated_at traversal is not lost: one not yet seen when it is updated appears later in the finished walk (appearing more than once is allowed).',
+  check: (ctx) => {
+    // judges: ctx = a walk of list GETs sorted by updated_at, a 2xx PUT/PATCH (during the walk) of a record of that list not seen before it, the walk finished (last page short): the id appears in a later page
+    const walk = updatedAtWalk(ctx);
+    return judgeEach(
+      ctx.exchanges.map((ex, i) => ({ ex, i })),
+      'no update, during an updated_at walk, of a record not yet seen',
+      ({ ex, i }) => {
+        const id = updateOf(ex);
+        if (id === undefined) return skip('not an update');
+        const before = walk.filter((p) => p.i < i && sameCollection(ex, p.ex)).map((p) => p.ex);
+        const after = walk.filter((p) => p.i > i && sameCollection(ex, p.ex)).map((p) => p.ex);
+        if (before.length === 0) return skip('the walk had not started');
+        if (before.some((p) => idsOf(p.json).includes(id))) return skip('already seen: appearing again is allowed, not required (large-data.updates-reappear)');
+        if (after.some((p) => idsOf(p.json).includes(id))) return pass;
+        if (!walkFinished(after)) return skip('the walk did not finish after the update');
+        return fail(`${describe(ex)}: the record updated during the updated_at walk is lost`, `record ${id} in a later page`, `absent from ${after.length} later page(s)`);
+      },
+    );
+  },
+};
+
+const updatesReappear: Rule = {
+  id: 'large-data.updates-reappear',
+  family: 'large-data',
+  section: '§4.3, API-NOTES "Accounts"',
+  level: 'assumed',
+  statement: 'a record updated during an updated_at traversal after it was seen appears again later in it (its updated_at moved).',
   check: (ctx) => {
     // judges: ctx = a walk of list GETs sorted by updated_at with a 2xx PUT/PATCH of a record seen earlier in it: that id appears in a later page
-    const walk = listGets(ctx).filter((ex) => readSort(listQuery(ex.request.url).sort)?.field === 'updated_at');
-    const position = new Map(ctx.exchanges.map((ex, i) => [ex, i]));
+    const walk = updatedAtWalk(ctx);
     return judgeEach(
       ctx.exchanges.map((ex, i) => ({ ex, i })),
       'no update of a record seen earlier in an updated_at walk',
       ({ ex, i }) => {
-        const id = addressedId(ex);
-        if (!methodIs(ex, 'PUT', 'PATCH') || !isDataWrite(ex) || id === undefined) return skip('not an update');
-        const before = walk.filter((p) => (position.get(p) ?? 0) < i);
-        const after = walk.filter((p) => (position.get(p) ?? 0) > i);
+        const id = updateOf(ex);
+        if (id === undefined) return skip('not an update');
+        const before = walk.filter((p) => p.i < i).map((p) => p.ex);
+        const after = walk.filter((p) => p.i > i).map((p) => p.ex);
         if (!before.some((p) => idsOf(p.json).includes(id))) return skip('record not seen before the update');
         if (after.length === 0) return skip('the walk ended before the update');
         if (after.some((p) => idsOf(p.json).includes(id))) return pass;
@@ -59,13 +118,60 @@ const updatesDuringTraversal: Rule = {
   },
 };
 
+/** The latest updated_at instant of record `id` in the list reads among `reads`, or undefined. */
+function latestUpdatedAt(reads: readonly Exchange[], id: string): number | undefined {
+  let latest: number | undefined;
+  for (const ex of reads) {
+    for (const r of asList(ex.json)?.data ?? []) {
+      if (recordId(r) !== id) continue;
+      const v = recordAttr(r, 'updated_at');
+      const t = typeof v === 'string' ? instantOf(v) : undefined;
+      if (t !== undefined && (latest === undefined || t > latest)) latest = t;
+    }
+  }
+  return latest;
+}
+
+/** A read that follows changes by updated_at: sorted by it, or filtered on it. */
+const readsByUpdatedAt = (ex: Exchange): boolean => {
+  const q = listQuery(ex.request.url);
+  return readSort(q.sort)?.field === 'updated_at' || parsedClauses(q.filter).some((c) => c.field === 'updated_at');
+};
+
 const deletesInvisible: Rule = {
   id: 'large-data.deletes-invisible',
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
-  quote: "updated_at allows keeping another system in sync with changes, but deletes are not visible.",
-  statement: 'a deleted record no longer appears in list reads.',
+  quote: 'updated_at allows keeping another system in sync with changes, but deletes are not visible.',
+  statement:
+    'a delete leaves no trace in updated_at reads: the deleted record is never listed with an updated_at later than it had before the delete (whether it is still listed is large-data.deletes-immediate).',
+  check: (ctx) =>
+    // judges: ctx = list GETs showing record X (its updated_at), a 2xx DELETE of X (id = last path segment), then list GETs sorted or filtered by updated_at: X not listed with a later updated_at
+    judgeEach(
+      ctx.exchanges.map((ex, i) => ({ ex, i })),
+      'no successful DELETE of a listed record followed by an updated_at read',
+      ({ ex, i }) => {
+        const id = addressedId(ex);
+        if (!methodIs(ex, 'DELETE') || !isDataWrite(ex) || id === undefined) return skip('not a delete');
+        const before = latestUpdatedAt(listGets({ exchanges: ctx.exchanges.slice(0, i), vars: ctx.vars }), id);
+        if (before === undefined) return skip('record not listed with its updated_at before the delete');
+        const later = listGets({ exchanges: ctx.exchanges.slice(i + 1), vars: ctx.vars }).filter(readsByUpdatedAt);
+        if (later.length === 0) return skip('no updated_at read after the delete');
+        const shown = later.find((p) => (latestUpdatedAt([p], id) ?? before) > before);
+        return shown === undefined
+          ? pass
+          : fail(`${describe(shown)}: the record deleted by ${describe(ex)} is listed as changed`, `record ${id} not listed with an updated_at after ${new Date(before).toISOString()}`, 'listed with a later updated_at');
+      },
+    ),
+};
+
+const deletesImmediate: Rule = {
+  id: 'large-data.deletes-immediate',
+  family: 'large-data',
+  section: '§4.3, API-NOTES "Accounts"',
+  level: 'assumed',
+  statement: 'a deleted record no longer appears in list reads, at once.',
   check: (ctx) =>
     // judges: ctx = a DELETE answering 2xx (id = last path segment), then list GETs: the id never appears in them
     judgeEach(
@@ -134,7 +240,9 @@ export const largeDataRules: readonly Rule[] = [
   walkRules.keysetTimestamp,
   walkRules.sharedTimestamp,
   updatesDuringTraversal,
+  updatesReappear,
   deletesInvisible,
+  deletesImmediate,
   consistencyWindow,
   surfaceCoverRules.accountsWrites,
   retryAfter,

@@ -33,6 +33,8 @@ const uPage = (after: number | undefined, records: readonly unknown[]) =>
   walkPage(`/v2/accounts?sort=updated_at&page[limit]=3${after === undefined ? '' : `&filter=ge(updated_at,${ts(after)})`}`, records, 3, 6);
 const update = ex('PUT', `/v2/accounts/${uuid(2)}`, 200, { data: U(2, ts(100)) }, { reqBody: { data: { type: 'account', name: 'changed' } } });
 
+const update4 = ex('PUT', `/v2/accounts/${uuid(4)}`, 200, { data: U(4, ts(100)) }, { reqBody: { data: { type: 'account', name: 'changed' } } });
+
 const del = ex('DELETE', `/v2/accounts/${uuid(2)}`, 204);
 const created = ex('POST', '/v2/accounts', 201, { data: account(99) }, { reqBody: { data: { type: 'account', name: 'new' } } });
 const admin = (what: string) => ex('POST', `/__sim/${what}`, 200, { ok: true }, { reqBody: { value: 1 } });
@@ -83,11 +85,40 @@ runFamily('large-data', largeDataRules, {
     skip: [ctx([tsPage(undefined, undefined, [1, 2, 3], 6)]), ctx([tsPage(ge(3), undefined, [2, 3, 4], 5)])],
   },
   'large-data.updates-during-traversal': {
+    pass: [
+      // record 4, not yet seen, is updated during the walk and still turns up later
+      ctx([uPage(undefined, [U(1), U(2), U(3)]), update4, uPage(3, [U(3), U(5), U(6)]), uPage(6, [U(6), U(4, ts(100))])]),
+      // §4.3: "may appear more than once": an unseen record listed twice after its update is fine
+      ctx([uPage(undefined, [U(1), U(2), U(3)]), update4, uPage(3, [U(3), U(4, ts(100)), U(5)]), uPage(5, [U(5), U(6), U(4, ts(100))]), uPage(100, [U(4, ts(100))])]),
+    ],
+    fail: [ctx([uPage(undefined, [U(1), U(2), U(3)]), update4, uPage(3, [U(3), U(5), U(6)]), uPage(6, [U(6)])])],
+    skip: [
+      // record 2 was seen before its update: appearing again is the assumed sibling's
+      ctx([uPage(undefined, [U(1), U(2), U(3)]), update, uPage(3, [U(3), U(4), U(5)]), uPage(5, [U(5), U(6)])]),
+      // the walk is cut short (its last page is full): nothing is lost yet
+      ctx([uPage(undefined, [U(1), U(2), U(3)]), update4, uPage(3, [U(3), U(5), U(6)])]),
+      ctx([uPage(undefined, [U(1), U(2), U(3)])]),
+    ],
+  },
+  'large-data.updates-reappear': {
     pass: [ctx([uPage(undefined, [U(1), U(2), U(3)]), update, uPage(3, [U(3), U(4), U(5)]), uPage(5, [U(5), U(6), U(2, ts(100))]), uPage(100, [U(2, ts(100))])])],
     fail: [ctx([uPage(undefined, [U(1), U(2), U(3)]), update, uPage(3, [U(3), U(4), U(5)]), uPage(5, [U(5), U(6)])])],
     skip: [ctx([uPage(undefined, [U(1), U(3), U(4)]), update, uPage(4, [U(4), U(5), U(6)])]), ctx([uPage(undefined, [U(1), U(2), U(3)])])],
   },
   'large-data.deletes-invisible': {
+    pass: [
+      ctx([uPage(undefined, [U(1), U(2), U(3)]), del, uPage(undefined, [U(1), U(3), U(4)])]),
+      // still listed, unchanged: no trace as a change (whether it is gone at once is large-data.deletes-immediate)
+      ctx([uPage(undefined, [U(1), U(2), U(3)]), del, uPage(undefined, [U(1), U(2), U(3)])]),
+    ],
+    fail: [ctx([uPage(undefined, [U(1), U(2), U(3)]), del, uPage(5, [U(5), U(6), U(2, ts(100))])])],
+    skip: [
+      ctx([del, uPage(undefined, [U(1), U(2), U(3)])]),
+      ctx([walkPage('/v2/accounts', seven, 25, 7), del, walkPage('/v2/accounts', seven, 25, 7)]),
+      ctx([uPage(undefined, [U(1), U(2), U(3)]), ex('DELETE', `/v2/accounts/${uuid(2)}`, 404, { errors: [{ status: 404, title: 'Not Found' }] }), uPage(5, [U(2, ts(100))])]),
+    ],
+  },
+  'large-data.deletes-immediate': {
     pass: [ctx([walkPage('/v2/accounts', seven, 25, 7), del, walkPage('/v2/accounts', seven.filter((_, i) => i !== 1), 25, 6)])],
     fail: [ctx([del, walkPage('/v2/accounts', seven, 25, 7)])],
     skip: [ctx([walkPage('/v2/accounts', seven, 25, 7)]), ctx([del]), ctx([ex('DELETE', `/v2/accounts/${uuid(2)}`, 404, { errors: [{ status: 404, title: 'Not Found' }] }), walkPage('/v2/accounts', seven, 25, 7)])],

@@ -2,6 +2,7 @@
  * Account writes (API-NOTES.md "Accounts"): create, get, update, delete, so that inserts, updates and
  * deletes during a traversal (commerce-api.md §4.3) can be produced on purpose.
  */
+import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';
 import { deviates } from '../../engine/deviations.js';
 import { apiError, type ApiError } from '../../engine/errors.js';
 import type { SimRecord } from '../../store/collection.js';
@@ -59,7 +60,8 @@ export const updateAccount: Handler = (ctx) => {
   const now = ctx.project.clock.tick();
   coll.update(record, (r) => {
     for (const [k, v] of Object.entries(valid.value)) r.attrs[k] = v;
-    if (!deviates(ctx.deviations, 'large-data.updates-during-traversal')) r.updatedMs = now;
+    // The deviation moves updated_at behind any walk's position: a record not yet seen is lost.
+    r.updatedMs = deviates(ctx.deviations, 'large-data.updates-during-traversal') ? UPDATE_LOST_MS : now;
   });
   return one(ctx, record, 200);
 };
@@ -68,6 +70,8 @@ export const deleteAccount: Handler = (ctx) => {
   const coll = ctx.project.list(accounts);
   const id = ctx.params['id'] ?? '';
   if (coll.get(id) === undefined) return error('not-found', 'Resource not found');
-  if (!deviates(ctx.deviations, 'large-data.deletes-invisible')) coll.remove(id);
+  // The deviation keeps the record listed with a new updated_at: an updated_at sync sees the delete.
+  if (deviates(ctx.deviations, 'large-data.deletes-invisible')) visibleDelete(ctx, coll, id);
+  else coll.remove(id);
   return noContent();
 };

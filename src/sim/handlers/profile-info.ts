@@ -2,6 +2,7 @@
  * user-authentication-password-profile-info (commerce-api.md §2.1, §4.1, §9; API-NOTES.md "The password
  * profile record"): create, list, get, update, delete. The password is hashed and never returned.
  */
+import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';
 import type { RuleId } from '../../rules/ids.js';
 import { validateCreate, validateUpdate, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../../engine/create.js';
 import { deviates } from '../../engine/deviations.js';
@@ -103,7 +104,8 @@ export const updateProfileInfo: Handler = (ctx) => {
     if (username !== undefined) r.attrs['username'] = username;
     if (password_profile_id !== undefined) r.attrs['password_profile_id'] = password_profile_id;
     if (password !== undefined) r.credential = hashPassword(password, ctx.project.random);
-    if (!deviates(ctx.deviations, 'large-data.updates-during-traversal')) r.updatedMs = now;
+    // The deviation moves updated_at behind any walk's position: a record not yet seen is lost.
+    r.updatedMs = deviates(ctx.deviations, 'large-data.updates-during-traversal') ? UPDATE_LOST_MS : now;
   });
   return json(200, { data: view(ctx, record) });
 };
@@ -112,6 +114,8 @@ export const deleteProfileInfo: Handler = (ctx) => {
   const coll = collectionOf(ctx);
   const id = ctx.params['id'] ?? '';
   if (coll === undefined || coll.get(id) === undefined) return notFound();
-  if (!deviates(ctx.deviations, 'large-data.deletes-invisible')) coll.remove(id);
+  // The deviation keeps the record listed with a new updated_at: an updated_at sync sees the delete.
+  if (deviates(ctx.deviations, 'large-data.deletes-invisible')) visibleDelete(ctx, coll, id);
+  else coll.remove(id);
   return noContent();
 };
