@@ -88,7 +88,7 @@ const pageTotal: Rule = {
       // 0 or 1 pages for an empty result is not stated: pagination.page.total-empty.
       if (m.resultsTotal === 0) return skip('empty result');
       const expected = Math.ceil(m.resultsTotal / m.limit);
-      return m.total === expected ? pass : fail(`${describe(ex)}: meta.page.total for ${m.resultsTotal} results at ${m.limit} a page`, expected, m.total);
+      return m.total === expected ? pass : fail(`${describe(ex)}: page.total for ${m.resultsTotal} results at ${m.limit} a page`, expected, m.total);
     }),
 };
 
