@@ -6,6 +6,7 @@
  */
 import * as fc from 'fast-check';
 import type { RuleId } from '../rules/ids.js';
+import { SHOWN_LIST_PATHS, SORTABLE_ATTRIBUTES } from '../rules/surface.js';
 import { asList, at, isAsideStatus, isHardOffsetPath, MAX_PAGE_LENGTH, OFFSET_LIMIT, pageMeta, varNumber, wholeNumber } from '../rules/inspect.js';
 import { parseJsonOrUndefined, type Exchange } from '../target/types.js';
 import { conflictingLimits, LIST_PATHS, pageParams, pageQuery, queryString, type PageParams } from './arbitraries.js';
@@ -22,11 +23,36 @@ export interface PageInput {
   readonly sort: string | undefined;
 }
 
-export const pageInput: fc.Arbitrary<PageInput> = fc.record({
+/** Offsets of a documented read: small, around the offset limit, and (on the hard-limit paths, where §8 speaks to them) past it. */
+const documentedOffsets = (path: string): fc.Arbitrary<number> =>
+  fc.oneof(
+    { weight: 5, arbitrary: fc.integer({ min: 0, max: 150 }) },
+    { weight: 2, arbitrary: fc.integer({ min: OFFSET_LIMIT - 5, max: OFFSET_LIMIT + 5 }) },
+    { weight: isHardOffsetPath(path) ? 4 : 1, arbitrary: fc.integer({ min: 150, max: 3 * OFFSET_LIMIT }) },
+  );
+
+/** A documented read (§4.2, §8): a shown list path, plain page parameters given once, an ascending sort on /v2/accounts. */
+const documentedPageInput: fc.Arbitrary<PageInput> = fc.constantFrom(...SHOWN_LIST_PATHS).chain((path) =>
+  fc.record({
+    path: fc.constant(path),
+    params: fc.record({
+      limit: fc.option(fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 100 }) }, { weight: 1, arbitrary: fc.integer({ min: 101, max: 1000 }) }).map(String), { freq: 4, nil: undefined }),
+      offset: fc.option(documentedOffsets(path).map(String), { freq: 3, nil: undefined }),
+      repeatLimit: fc.constant(undefined),
+      encodeNames: fc.boolean(),
+    }),
+    sort: fc.option(fc.constantFrom(...SORTABLE_ATTRIBUTES), { freq: 2, nil: undefined }),
+  }),
+);
+
+/** Anything a client might send (junk, repeated parameters, other list paths and sorts): feeds assumed rules. */
+const exploringPageInput: fc.Arbitrary<PageInput> = fc.record({
   path: fc.constantFrom(...LIST_PATHS),
   params: pageParams,
   sort: fc.option(fc.constantFrom('created_at', 'id', '-created_at', 'name'), { freq: 5, nil: undefined }),
 });
+
+export const pageInput: fc.Arbitrary<PageInput> = fc.oneof({ weight: 3, arbitrary: documentedPageInput }, { weight: 2, arbitrary: exploringPageInput });
 
 /** The request URL of an input. */
 export function pageUrl(input: PageInput): string {

@@ -170,7 +170,7 @@ function documentedInput(ctx: Ctx): fc.Arbitrary<SortFilterInput> {
 function exploringInput(ctx: Ctx): fc.Arbitrary<SortFilterInput> {
   return fc.record({
     documented: fc.constant(false),
-    clauses: fc.array(clauseArb(ctx), { maxLength: 3 }),
+    clauses: fc.oneof(fc.array(clauseArb(ctx), { maxLength: 1 }), fc.array(clauseArb(ctx), { minLength: 2, maxLength: 3 })),
     sort: fc.option(fc.record({ field: fc.constantFrom(...SORTS), direction: fc.constantFrom<'asc' | 'desc'>('asc', 'desc') }), { freq: 4, nil: undefined }),
     limit: fc.option(fc.integer({ min: 1, max: 100 }), { freq: 4, nil: undefined }),
     offset: fc.option(fc.integer({ min: 0, max: 150 }), { freq: 3, nil: undefined }),
