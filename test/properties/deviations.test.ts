@@ -18,12 +18,15 @@ const REPRESENTATIVE: readonly (readonly [string, string])[] = [
   ['filter.ge', 'keyset'],
   ['sort.ascending', 'sort-filter'],
   ['large-data.keyset.id', 'keyset'],
+  ['large-data.keyset.id', 'keyset-reads'],
+  ['large-data.keyset.timestamp', 'keyset-reads'],
+  ['filter.gt', 'keyset-reads'],
   ['large-data.shared-timestamp', 'keyset'],
   ['pagination.offset-limit.hard', 'offset-limits'],
   ['pagination.limit.project-setting', 'page-length'],
   ['create.password.min-length', 'create'],
   ['create.password.not-returned', 'create'],
-  ['large-data.updates-during-traversal', 'model'],
+  ['create.status.201', 'model'],
 ];
 
 describe('each deviation fails the property that covers it', () => {
@@ -48,22 +51,29 @@ describe('each deviation fails the property that covers it', () => {
   });
 });
 
+/** Deviations no property judges by documented means (the shipped scenarios do). */
+const NO_PROPERTY = ['large-data.updates-during-traversal', 'large-data.deletes-invisible'];
+/** Deviations that show as another documented rule's failure (registry.ts says why). */
+const SHOWS_AS: Readonly<Record<string, string>> = { 'pagination.offset.records': 'pagination.results.total' };
+
 describe('deviationCatchers', () => {
   it('names real deviations and properties, one entry for every deviation the simulator has', () => {
     expect(Object.keys(deviationCatchers).sort()).toEqual([...DEVIATION_IDS].sort());
     for (const [id, names] of Object.entries(deviationCatchers)) {
-      // Deletes need an undocumented write and then an undocumented list: no property judges them by documented means.
-      if (id !== 'large-data.deletes-invisible') expect(names.length).toBeGreaterThan(0);
+      // Updates and deletes need an undocumented write and then a walk: no property judges them by documented means.
+      if (!NO_PROPERTY.includes(id)) expect(names.length, id).toBeGreaterThan(0);
       for (const name of names) expect(propertyByName(name), name).toBeDefined();
     }
   });
 
-  it('every listed property fails under its deviation', async () => {
+  it('every listed property fails under its deviation, on the documented rule itself, without --strict', async () => {
     const missed: string[] = [];
     for (const [rule, names] of Object.entries(deviationCatchers)) {
       for (const name of names) {
-        const r = await runOne(name, { deviate: [rule], runs: 150 });
-        if (r.status !== 'fail') missed.push(`${rule} not caught by ${name}`);
+        // Without --strict only a documented failure fails the property: assumed observations cannot stand in.
+        const r = await runOne(name, { deviate: [rule], runs: 150, strict: false });
+        const shown = SHOWS_AS[rule] ?? rule;
+        if (r.status !== 'fail' || !failing(r).includes(shown)) missed.push(`${rule} not caught by ${name} (${r.status}: ${failing(r).join(', ')})`);
       }
     }
     expect(missed).toEqual([]);
