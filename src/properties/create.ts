@@ -45,13 +45,19 @@ function usernames(env: PropertyEnv): fc.Arbitrary<string> {
   return varString(env.vars, 'username_format') === 'email' ? fc.emailAddress() : text(1, 40);
 }
 
+/**
+ * The hyphenated type is outside the documented create (§4.1 shows the underscore one): a quarter of the
+ * inputs explore it, and what they show feeds create.type.hyphen-accepted, never a documented rule.
+ */
+const hyphen: fc.Arbitrary<boolean> = fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
+
 const jsonJunk: fc.Arbitrary<unknown> = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}), fc.array(fc.string(), { maxLength: 2 }), fc.double());
 
 function inputs(env: PropertyEnv): fc.Arbitrary<CreateInput> {
   const username = usernames(env);
   const credentials = (kind: 'valid' | 'short-password' | 'no-credentials', password: fc.Arbitrary<string>) =>
     fc
-      .record({ kind: fc.constant(kind), username, password, hyphen: fc.boolean(), slash: fc.boolean() })
+      .record({ kind: fc.constant(kind), username, password, hyphen, slash: fc.boolean() })
       // The oracle finds a leaked password by its text in the body: a username holding it would look like one.
       .filter((i) => i.password === '' || !JSON.stringify(i.username).includes(JSON.stringify(i.password).slice(1, -1)));
   const fields = fc.constantFrom('type', 'password_profile_id', 'username', 'password');
@@ -59,14 +65,14 @@ function inputs(env: PropertyEnv): fc.Arbitrary<CreateInput> {
     { weight: 6, arbitrary: credentials('valid', text(8, 64)) },
     { weight: 3, arbitrary: credentials('short-password', shortPassword) },
     { weight: 1, arbitrary: credentials('no-credentials', text(8, 20)) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('missing-field' as const), field: fields, value: fc.constantFrom(undefined, null), hyphen: fc.boolean() }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('missing-field' as const), field: fields, value: fc.constantFrom(undefined, null), hyphen }) },
     {
       weight: 2,
       arbitrary: fc.record({
         kind: fc.constant('wrong-field' as const),
         field: fields,
         value: fc.oneof(jsonJunk, fc.constantFrom('account', 'user_authentication_info', 'USER_AUTHENTICATION_PASSWORD_PROFILE_INFO')),
-        hyphen: fc.boolean(),
+        hyphen,
       }).filter((i) => i.field === 'type' || typeof i.value !== 'string'),
     },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('no-data' as const), body: fc.oneof(jsonJunk, fc.constant({ data: null }), fc.constant({ data: [] }), fc.constant({ type: PROFILE_TYPE })) }) },

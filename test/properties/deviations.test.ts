@@ -30,17 +30,18 @@ const REPRESENTATIVE: readonly (readonly [string, string])[] = [
 ];
 
 describe('each deviation fails the property that covers it', () => {
+  // Without --strict: only the documented failure fails the property and is shrunk (an assumed observation cannot stand in).
   it.each(REPRESENTATIVE)('%s fails %s, and the printed replay reproduces it', async (rule, name) => {
-    const first = await runOne(name, { deviate: [rule] });
+    const first = await runOne(name, { deviate: [rule], strict: false });
     expect(first.status).toBe('fail');
     expect(failing(first)).toContain(rule);
     const replay = first.replay ?? '';
-    expect(replay.startsWith(`commerce-sim props --target sim --deviate ${rule} --strict --seed ${SEED} --path "`)).toBe(true);
+    expect(replay.startsWith(`commerce-sim props --target sim --deviate ${rule} --seed ${SEED} --path "`)).toBe(true);
     const match = /--seed (\d+) --path "([^"]+)" --grep (\S+)$/.exec(replay);
     expect(match?.[3]).toBe(name);
     expect(match?.[2]).toBe(first.path);
 
-    const again = await runOne(name, { deviate: [rule], seed: Number(match?.[1]), path: match?.[2], runs: 1 });
+    const again = await runOne(name, { deviate: [rule], seed: Number(match?.[1]), path: match?.[2], runs: 1, strict: false });
     expect(again.counterexample).toBe(first.counterexample);
     expect(again.path).toBe(first.path);
     expect(again.verdicts.filter((v) => v.outcome.status === 'fail')).toEqual(first.verdicts.filter((v) => v.outcome.status === 'fail'));
