@@ -1,7 +1,9 @@
 /**
  * One run of a property: it sends requests through the target, keeps the exchanges for the oracle,
  * and collects the property's own findings. Judging a run is the same for every property: the
- * oracle checks of its rules over the exchanges, plus the findings.
+ * oracle checks of its rules over the exchanges, plus the findings, all through rules/judge.ts. A
+ * finding names a rule by what the request asked (`finding`), never by a guess at which documented
+ * rule a refusal of a mixed request breaks.
  */
 import type { RuleId } from '../rules/ids.js';
 import { judgeRule, reviewFailure, type RuleJudgement } from '../rules/judge.js';
@@ -173,7 +175,8 @@ function passOnDocumented(level: 'documented' | 'assumed', outcome: Outcome, exc
   if (exchanges.some((ex) => verified.has(ex) || documented(ex))) return outcome;
   const first = exchanges[0];
   const c = first === undefined ? undefined : classifyRequest(first.request);
-  return inconclusive(`judged only on requests outside the documented surface${c === undefined ? '' : `: ${describeGaps(c.gaps)}`}`, exchanges.map((ex) => `${ex.request.method} ${ex.request.url}`.slice(0, 200)));
+  const dependsOn = exchanges.slice(0, 5).map((ex) => `${ex.request.method} ${ex.request.url}`.slice(0, 200));
+  return inconclusive(`judged only on requests outside the documented surface${c === undefined ? '' : `: ${describeGaps(c.gaps)}`}`, dependsOn);
 }
 
 /** Whether a failing rule fails the property: documented (or unknown) rules always, assumed ones under --strict. */

@@ -49,7 +49,7 @@ describe('property suites over loopback HTTP', () => {
       const running = await listen(served, 0, '127.0.0.1');
       const methods = new Set<string>();
       // No admin_token among the variables: a live deployment, read-only (no --allow-writes).
-      const live = await createHttpTarget({ baseUrl: running.baseUrl, token: served.issueToken('commerce-sim', 'read-write'), vars: served.seededIds(), retries: 0 });
+      const live = await createHttpTarget({ baseUrl: running.baseUrl, token: served.issueToken('commerce-sim', 'read-write'), vars: { ...served.seededIds() }, retries: 0 });
       const spy: Target = { ...live, send: (req) => (methods.add(req.method), live.send(req)) };
       try {
         const [r] = await runProperties(selectProperties('keyset-reads'), { target: spy, ruleById, seed: SEED, runs: 30, strict: true });
