@@ -17,8 +17,8 @@ import { guardTarget } from '../target/guard.js';
 import { TargetError } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
-import { packageVersion, runId } from './run-meta.js';
-import { preflight } from '../target/preflight.js';
+import { packageVersion, reportTarget, runTiming } from './run-meta.js';
+import { hasCredentials, preflight } from '../target/preflight.js';
 import { configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim props [options]
@@ -105,7 +105,7 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   const target = await createTarget(spec, targetOptions);
   const counter = guardTarget(target);
   try {
-    if (target.kind === 'http') await preflight(target);
+    if (target.kind === 'http') await preflight(target, { credentials: hasCredentials(credentials) });
     const secrets = [credentials.token, credentials.clientSecret, target.vars['admin_token'], ...Object.entries(userVars).filter(([k]) => isSecretKey(k)).map(([, v]) => v)];
     const results = await runProperties(suites, {
       target: counter.target,
@@ -122,10 +122,10 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
     const report = buildRunReport({
       catalogue,
       version: await packageVersion(),
-      target: { kind: target.kind, baseUrl: target.baseUrl, ...(deviate.length > 0 ? { deviate: deviate.join(',') } : {}) },
+      target: reportTarget(target, deviate),
       options: { strict, allowWrites, seed, ...(values.grep === undefined ? {} : { grep: values.grep }) },
       properties: results,
-      timing: { runId: runId(started, target, '-props'), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: counter.requests() },
+      timing: runTiming(started, target, '-props', counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
     if (values.json === true) io.stdout.write(renderJson(report));
@@ -172,8 +172,13 @@ export function replayBase(spec: string, v: PropsValues): string {
 }
 
 function resultText(r: PropertyResult): string {
-  const head = `  ${r.status === 'pass' ? 'PASS' : r.status === 'fail' ? 'FAIL' : 'SKIP'}  ${r.name.padEnd(16)}`;
-  if (r.status === 'pass') return `${head} ${r.numRuns} runs\n`;
+  const label = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', inconclusive: 'INCONCLUSIVE' } as const;
+  const head = `  ${label[r.status]}  ${r.name.padEnd(16)}`;
+  // Verdicts no run could reach: never a failure, but named, with why (also under a pass or a failure).
+  const unsure = r.verdicts.flatMap((v) => (v.outcome.status === 'inconclusive' ? [`        inconclusive ${v.ruleId}: ${v.outcome.reason}`] : []));
+  const tail = unsure.length === 0 ? '' : `${unsure.join('\n')}\n`;
+  if (r.status === 'pass') return `${head} ${r.numRuns} runs\n${tail}`;
+  if (r.status === 'inconclusive') return `${head} ${r.skipReason ?? 'no verdict could be reached'}\n${tail}`;
   if (r.status === 'skip') return `${head} skipped: ${r.skipReason ?? ''}\n${r.replay === undefined ? '' : `        replay: ${r.replay}\n`}`;
   const lines = [`${head} counterexample: ${r.counterexample ?? '(none)'}`];
   for (const v of r.verdicts) {
@@ -182,7 +187,7 @@ function resultText(r: PropertyResult): string {
     lines.push(`        breaks ${v.ruleId}${rule === undefined ? '' : ` (${rule.level}, ${rule.section})`}: ${v.outcome.message}`);
   }
   if (r.replay !== undefined) lines.push(`        replay: ${r.replay}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.join('\n')}\n${tail}`;
 }
 
 /**

@@ -16,11 +16,11 @@ import { runScenarios, type RunProgress } from '../scenarios/run.js';
 import { parseShard, selectScenarios, type Shard } from '../scenarios/select.js';
 import { createTarget, intOption } from '../target/create.js';
 import { guardTarget } from '../target/guard.js';
-import { preflight } from '../target/preflight.js';
+import { hasCredentials, preflight } from '../target/preflight.js';
 import { TargetError } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
-import { packageVersion, runId } from './run-meta.js';
+import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim run [PATHS...] [options]
@@ -118,7 +118,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   const target = await createTarget(spec, targetOptions);
   const counter = guardTarget(target);
   try {
-    if (target.kind === 'http') await preflight(target);
+    if (target.kind === 'http') await preflight(target, { credentials: hasCredentials(credentials) });
     const progress = values.json !== true && io.stdout.isTTY === true ? progressLine(io) : undefined;
     const results = await runScenarios(scenarios, {
       target: counter.target,
@@ -134,7 +134,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
     const report = buildRunReport({
       catalogue,
       version: await packageVersion(),
-      target: { kind: target.kind, baseUrl: target.baseUrl, ...(deviate.length > 0 ? { deviate: deviate.join(',') } : {}) },
+      target: reportTarget(target, deviate),
       options: {
         strict,
         allowWrites: values['allow-writes'] === true,
@@ -144,7 +144,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
         ...(values.shard === undefined ? {} : { shard: values.shard }),
       },
       scenarios: results,
-      timing: { runId: runId(started, target, shard === undefined ? '' : `-shard${shard.index}of${shard.count}`), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: counter.requests() },
+      timing: runTiming(started, target, shard === undefined ? '' : `-shard${shard.index}of${shard.count}`, counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
     const fatal = counter.fatal();

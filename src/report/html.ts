@@ -2,9 +2,9 @@
  * report.html: one self-contained page (inline CSS, no scripts, no external assets) that opens
  * from a CI artefact. Every piece of report text goes through escapeHtml; the timing block comes last.
  */
-import type { CaseStatus, PropertyResult, RunReport } from './model.js';
+import type { CaseStatus, ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { failures, inconclusives, ruleRef, verdictsByCase, type Failure } from './summarise.js';
+import { evidenceOf, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, verdictReason, verdictsByCase, type Failure } from './summarise.js';
 
 export function escapeHtml(text: string): string {
   return text
@@ -44,7 +44,7 @@ ${timing(report)}
 }
 
 const CSS = `
-:root{--pass:#1a7f37;--pass-bg:#dafbe1;--fail:#cf222e;--fail-bg:#ffebe9;--skip:#6e7781;--skip-bg:#eaeef2;--warn:#9a6700;--warn-bg:#fff8c5;--line:#d0d7de}
+:root{--inc:#8250df;--inc-bg:#fbefff;--pass:#1a7f37;--pass-bg:#dafbe1;--fail:#cf222e;--fail-bg:#ffebe9;--skip:#6e7781;--skip-bg:#eaeef2;--warn:#9a6700;--warn-bg:#fff8c5;--line:#d0d7de}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1f2328;background:#f6f8fa}
 header{padding:16px 24px}header.pass,header.fail{color:#fff}header.pass{background:var(--pass)}header.fail{background:var(--fail)}
 header h1{margin:0 0 4px;font-size:22px}header p{margin:0;opacity:.9}
@@ -57,16 +57,19 @@ table{border-collapse:separate;border-spacing:0;width:max-content;min-width:100%
 th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
 thead th{position:sticky;top:0;background:#f6f8fa;z-index:2;vertical-align:bottom}
 th.col{font-weight:500;padding:8px 4px;text-align:center}th.col span{display:inline-block;writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;max-height:220px;overflow:hidden;text-overflow:ellipsis}
-th.col.fail{color:var(--fail)}th.col.skip{color:var(--skip);font-style:italic}
+th.col.fail{color:var(--fail)}th.col.inconclusive{color:var(--inc)}th.col.skip{color:var(--skip);font-style:italic}
 tbody th{position:sticky;left:0;background:#fff;z-index:1;font-weight:normal;max-width:360px}
 thead th:first-child{left:0;z-index:3}tbody tr:hover th,tbody tr:hover td{background:#f6f8fa}
 .stmt{color:#59636e;font-size:12px}
 td.c{text-align:center;padding:4px 6px;min-width:22px}td.c a{color:inherit;text-decoration:none;display:block}
 .pass{color:var(--pass);background:var(--pass-bg)}.fail{color:var(--fail);background:var(--fail-bg)}
-.skip{color:var(--skip);background:var(--skip-bg)}.inconclusive{color:#8250df;background:#fbefff}.warn{color:var(--warn);background:var(--warn-bg)}.none{color:#afb8c1}
+.skip{color:var(--skip);background:var(--skip-bg)}.inconclusive{color:var(--inc);background:var(--inc-bg)}.warn{color:var(--warn);background:var(--warn-bg)}.none{color:#afb8c1}
 .badge{display:inline-block;padding:0 6px;border-radius:10px;font-size:12px;font-weight:600}
 details.failure{background:#fff;border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;margin:8px 0;padding:6px 12px}
 details.failure.tolerated{border-left-color:var(--warn)}summary{cursor:pointer}
+ul.inconclusive{list-style:none;padding:0}ul.inconclusive>li{background:#fff;border:1px solid var(--line);border-left:4px solid var(--inc);border-radius:6px;margin:6px 0;padding:6px 12px}
+blockquote{margin:6px 0;padding:2px 10px;border-left:3px solid var(--line);color:#59636e;font-style:italic}.quote{color:#59636e;font-size:12px;font-style:italic}
+details.evidence>summary{font-weight:600}.req{margin:2px 0}
 .sbs{display:grid;grid-template-columns:1fr 1fr;gap:12px}.sbs>div{min-width:0}.sbs h4{margin:6px 0 0}
 @media (max-width:800px){.sbs{grid-template-columns:1fr}}
 .legend span{margin-right:12px}footer{color:#59636e;border-top:1px solid var(--line);margin-top:24px}
@@ -74,6 +77,7 @@ details.failure.tolerated{border-left-color:var(--warn)}summary{cursor:pointer}
 
 function header(r: RunReport): string {
   const s = r.summary;
+  const unjudged = s.documented.inconclusive + s.assumed.inconclusive;
   const opts = [`strict ${r.options.strict ? 'on' : 'off'}`, `writes ${r.options.allowWrites ? 'allowed' : 'off'}`];
   if (r.options.seed !== undefined) opts.push(`seed ${r.options.seed}`);
   if (r.options.grep !== undefined) opts.push(`grep "${r.options.grep}"`);
@@ -82,6 +86,7 @@ function header(r: RunReport): string {
   if (r.target.deviate !== undefined) opts.push(`deviating from ${r.target.deviate}`);
   return `<header class="${s.verdict}">
 <h1>${s.verdict === 'pass' ? '✓ PASS' : '✗ FAIL'}: commerce-sim conformance</h1>
+<p><b>${e(verdictReason(r))}</b>${unjudged > 0 ? ` · ${unjudged} rule${unjudged === 1 ? '' : 's'} inconclusive (never fails a run)` : ''}</p>
 <p>target ${e(r.target.kind)} <code>${e(r.target.baseUrl)}</code> · ${e(opts.join(' · '))} · ${e(r.tool.name)} ${e(r.tool.version)}</p>
 <div class="counts">
 <div>documented: ${s.documented.pass} pass · ${s.documented.fail} fail · ${s.documented.inconclusive} inconclusive · ${s.documented.notCovered} not covered</div>
@@ -112,10 +117,10 @@ function matrix(r: RunReport, list: readonly Failure[]): string {
   const rows = r.rules.map((rule) => {
     const row = columns.map((c) => cell(cells.get(`${rule.id}\u0000${c.name}`))).join('');
     const status = rule.status === 'fail' && !r.options.strict && rule.level === 'assumed' ? 'warn' : rule.status;
-    return `<tr><th><code>${e(rule.id)}</code><div class="stmt">${e(rule.statement)}</div></th><td>${e(rule.level)}</td><td>${e(rule.section)}</td><td><span class="badge ${status === 'not-covered' ? 'none' : status}">${e(rule.status)}</span></td>${row}</tr>`;
+    return `<tr><th><code>${e(rule.id)}</code><div class="stmt">${e(rule.statement)}</div>${rule.quote === undefined ? '' : `<div class="quote">“${e(rule.quote)}”</div>`}</th><td>${e(rule.level)}</td><td>${e(rule.section)}</td><td><span class="badge ${status === 'not-covered' ? 'none' : status}">${e(rule.status)}</span></td>${row}</tr>`;
   });
   return `<section><h2>Rules × scenarios and properties</h2>
-<p class="legend"><span class="badge pass">✓ pass</span><span class="badge fail">✗ fail</span><span class="badge warn">! assumed, not strict</span><span class="badge skip">– skip</span><span class="none">· not judged</span></p>
+<p class="legend"><span class="badge pass">✓ pass</span><span class="badge fail">✗ fail</span><span class="badge warn">! assumed, not strict</span><span class="badge inconclusive">? inconclusive (never fails a run)</span><span class="badge skip">– skip</span><span class="none">· not judged</span></p>
 <div class="matrix"><table>
 <thead><tr><th>Rule</th><th>Level</th><th>Section</th><th>Status</th>${head}</tr></thead>
 <tbody>
@@ -146,17 +151,38 @@ function failureSection(list: readonly Failure[]): string {
 function failure(f: Failure, i: number): string {
   const note = f.failsRun ? '' : ' <span class="badge warn">assumed: fails the run only with --strict</span>';
   const statement = f.rule === undefined ? '' : ` — ${e(f.rule.statement)}`;
+  const quote = f.rule?.quote === undefined ? '' : `<blockquote>${e(f.rule.quote)}</blockquote>\n`;
+  const observed = f.verdict.observedFor === undefined ? '' : `<br><b>Observed</b> while judging <code>${e(f.verdict.observedFor)}</code>, which is inconclusive: the request left the documented surface`;
   const replay = f.replay === undefined ? '' : `<h4>Replay</h4><pre>${e(f.replay)}</pre>`;
-  const exchanges = f.exchanges
-    .map((x, j) => `<details${x.evidence === true ? ' open' : ''}><summary>Exchange ${j + 1}${x.evidence === true ? ' <b>(the failure rests on this one)</b>' : ''}: <code>${e(`${x.method} ${x.url}`)}</code> → ${x.status}</summary><pre>${e(transcript(x))}</pre></details>`)
-    .join('\n');
-  return `<details class="failure${f.failsRun ? '' : ' tolerated'}" id="f${i + 1}" open>
-<summary><span class="badge ${f.failsRun ? 'fail' : 'warn'}">${f.failsRun ? 'FAIL' : 'WARN'}</span> ${e(f.where)} — <code>${e(f.verdict.ruleId)}</code></summary>
-<p><b>Rule</b> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))})${statement}${note}<br>
-<b>Check</b> <code>${e(f.verdict.description)}</code><br><b>Message</b> ${e(f.outcome.message)}${f.rule?.quote === undefined ? '' : `<br><b>The document</b> “${e(f.rule.quote)}”`}</p>
+  // A check's description is its rule's statement: said once.
+  const check = f.verdict.description === f.rule?.statement ? '' : `<b>Check</b> <code>${e(f.verdict.description)}</code><br>`;
+  // Open when it fails the run; a tolerated one (assumed, not strict) stays a one-line summary until clicked.
+  return `<details class="failure${f.failsRun ? '' : ' tolerated'}" id="f${i + 1}"${f.failsRun ? ' open' : ''}>
+<summary><span class="badge ${f.failsRun ? 'fail' : 'warn'}">${f.failsRun ? 'FAIL' : 'WARN'}</span> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))}) — ${e(f.where)}</summary>
+${quote}<p><b>Rule</b> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))})${statement}${note}${observed}<br>
+${check}<b>Message</b> ${e(f.outcome.message)}</p>
+${requests(evidenceOf(f.exchanges))}
 <div class="sbs"><div><h4>Expected</h4><pre>${e(redactedJson(f.outcome.expected, 2))}</pre></div><div><h4>Actual</h4><pre>${e(redactedJson(f.outcome.actual, 2))}</pre></div></div>
-${replay}${exchanges}
+${replay}${exchangeDetails(f.exchanges)}
 </details>`;
+}
+
+/** The request lines a verdict rests on; a long walk shows its first few. */
+function requests(exchanges: readonly ExchangeExcerpt[]): string {
+  const lines = exchanges.slice(0, SHOWN_REQUESTS).map((x) => `<p class="req"><b>Request</b>${x.evidence === true ? ' <span class="badge fail">evidence</span>' : ''} <code>${e(requestLine(x))}</code></p>`);
+  if (exchanges.length > SHOWN_REQUESTS) lines.push(`<p class="req">... and ${exchanges.length - SHOWN_REQUESTS} more requests</p>`);
+  return lines.join('\n');
+}
+
+/** Every exchange; the ones a verdict rests on marked and open, the others collapsed (bodies are whole, so long). */
+function exchangeDetails(exchanges: readonly ExchangeExcerpt[]): string {
+  return exchanges
+    .map((x, j) =>
+      x.evidence === true
+        ? `<details class="evidence" open><summary><span class="badge fail">evidence</span> Exchange ${j + 1}: <code>${e(requestLine(x))}</code></summary><pre>${e(transcript(x))}</pre></details>`
+        : `<details><summary>Exchange ${j + 1}: <code>${e(requestLine(x))}</code></summary><pre>${e(transcript(x))}</pre></details>`,
+    )
+    .join('\n');
 }
 
 function propertySection(properties: readonly PropertyResult[]): string {
@@ -173,11 +199,15 @@ function propertySection(properties: readonly PropertyResult[]): string {
 function inconclusiveSection(r: RunReport): string {
   const list = inconclusives(r);
   if (list.length === 0) return '';
-  const items = list.map((u) => `<li><code>${e(u.verdict.ruleId)}</code> <span class="badge inconclusive">${e(u.rule?.level ?? '?')}</span> ${e(u.where)}: ${e(u.reason)}</li>`).join('\n');
+  const items = list.map((u) => {
+    const depends = u.dependsOn.length === 0 ? '' : `<br><b>Depends on</b> ${u.dependsOn.map((d) => `<code>${e(d)}</code>`).join(', ')}`;
+    return `<li><span class="badge inconclusive">? inconclusive</span> <code>${e(u.verdict.ruleId)}</code> (${e(ruleRef(u.rule))}) — ${e(u.where)}<br><b>Reason</b> ${e(u.reason)}${depends}
+${requests(u.exchanges)}</li>`;
+  });
   return `<section id="inconclusive"><h2>Inconclusive (${list.length})</h2>
-<p class="stmt">Not judged, and never failing the run: what each verdict rested on was outside the documented surface, or a setup it needed did not succeed.</p>
-<ul>
-${items}
+<p class="stmt">Not judged, and never failing the run (not even with --strict): what each verdict rested on was outside the documented surface, or a setup it needed did not succeed.</p>
+<ul class="inconclusive">
+${items.join('\n')}
 </ul></section>`;
 }
 

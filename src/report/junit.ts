@@ -18,7 +18,7 @@ const root: Builder = isBuilder(loaded) ? loaded : junitModule.default;
 export function renderJunit(report: RunReport): string {
   const builder = root.newBuilder().name('commerce-sim'); // never the module's shared singleton
   const details = new Map<Verdict, Failure>(failures(report).map((f) => [f.verdict, f]));
-  const ctx: Ctx = { details };
+  const ctx: Ctx = { details, skips: [] };
   for (const [file, scenarios] of byFile(report.scenarios)) {
     const suite = builder.testSuite().name(file);
     for (const s of scenarios) addScenario(suite, s, ctx);
@@ -27,11 +27,44 @@ export function renderJunit(report: RunReport): string {
     const suite = builder.testSuite().name('properties');
     for (const p of report.properties) addProperty(suite, p, ctx);
   }
-  return `${builder.build()}\n`;
+  return `${withSkipMessages(builder.build(), ctx.skips)}\n`;
 }
 
 interface Ctx {
   readonly details: ReadonlyMap<Verdict, Failure>;
+  /** The message of every skipped case, in the order the cases were created (and are written). */
+  readonly skips: string[];
+}
+
+/** A skipped (or inconclusive) case: `<skipped message="why"/>` plus the detail as output. */
+function skipCase(tc: TestCase, ctx: Ctx, message: string, detail: string): void {
+  tc.skipped().standardOutput(cdata(detail));
+  ctx.skips.push(message);
+}
+
+/**
+ * junit-report-builder writes `<skipped/>` without a message; CI tools show the attribute, so it is
+ * put in afterwards, case by case in writing order. Should the counts ever disagree, the XML stays as built.
+ */
+function withSkipMessages(xml: string, messages: readonly string[]): string {
+  const parts = xml.split('<skipped/>');
+  if (parts.length !== messages.length + 1) return xml;
+  return parts.reduce((out, part, i) => (i === 0 ? part : `${out}<skipped message="${xmlAttribute(messages[i - 1] ?? '')}"/>${part}`), '');
+}
+
+function xmlAttribute(text: string): string {
+  return (
+    text
+      // Characters XML 1.0 cannot carry at all.
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;')
+      .replaceAll('"', '&quot;')
+      .replaceAll('\n', '&#10;')
+      .replaceAll('\r', '&#13;')
+      .replaceAll('\t', '&#9;')
+  );
 }
 
 function byFile(scenarios: readonly ScenarioResult[]): Map<string, ScenarioResult[]> {
@@ -48,7 +81,7 @@ function addScenario(suite: TestSuite, s: ScenarioResult, ctx: Ctx): void {
   if (s.steps.length === 0) {
     // Skipped (or failed) before any step ran: still one case, so the scenario is counted.
     const tc = suite.testCase().className(s.name).name(s.name);
-    mark(tc, { status: s.status, message: 'scenario failed before its first step', skipReason: s.skipReason });
+    mark(tc, { status: s.status, message: 'scenario failed before its first step', skipReason: s.skipReason }, ctx);
     return;
   }
   for (const step of s.steps) {
@@ -67,7 +100,7 @@ function addStep(tc: TestCase, step: StepResult, s: ScenarioResult, ctx: Ctx): v
   const first = failing.find((f) => f.failsRun);
   const message = first === undefined ? 'step failed' : `[${first.verdict.ruleId}] ${first.outcome.message}`;
   const detail = [...failing.map(failureText), ...step.exchanges.map(transcript)].join('\n\n');
-  mark(tc, { status: step.status, message, skipReason: step.skipReason ?? s.skipReason, detail });
+  mark(tc, { status: step.status, message, skipReason: step.skipReason ?? s.skipReason, detail, dependsOn: dependsOn(step.verdicts) }, ctx);
 }
 
 function addVerdict(tc: TestCase, v: Verdict, ctx: Ctx): void {
@@ -76,11 +109,11 @@ function addVerdict(tc: TestCase, v: Verdict, ctx: Ctx): void {
     case 'pass':
       return;
     case 'skip':
-      tc.skipped().standardOutput(cdata(`skipped: ${v.outcome.reason}`));
+      skipCase(tc, ctx, `skipped: ${v.outcome.reason}`, `skipped: ${v.outcome.reason}`);
       return;
     case 'inconclusive':
       // Neither a pass nor a failure: CI shows it as skipped, with why and what it depended on.
-      tc.skipped().standardOutput(cdata(inconclusiveText(v.outcome.reason, v.outcome.dependsOn)));
+      skipCase(tc, ctx, `inconclusive: ${v.outcome.reason}`, inconclusiveText(v.outcome.reason, v.outcome.dependsOn));
       return;
     case 'fail': {
       const f = ctx.details.get(v);
@@ -101,7 +134,7 @@ function addProperty(suite: TestSuite, p: PropertyResult, ctx: Ctx): void {
   } else {
     const message = first === undefined ? 'property failed' : `[${first.verdict.ruleId}] ${first.outcome.message}`;
     const detail = [replayText(p), ...failing.map(failureText), ...p.exchanges.map(transcript)].join('\n\n');
-    mark(tc, { status: p.status, message, skipReason: p.skipReason, detail });
+    mark(tc, { status: p.status, message, skipReason: p.skipReason ?? firstInconclusive(p.verdicts), detail, dependsOn: dependsOn(p.verdicts) }, ctx);
   }
   for (const v of p.verdicts) addVerdict(suite.testCase().className(p.name), v, ctx);
 }
@@ -114,9 +147,11 @@ interface Mark {
   readonly message: string;
   readonly skipReason: string | undefined;
   readonly detail?: string;
+  /** What an inconclusive case depended on. */
+  readonly dependsOn?: readonly string[];
 }
 
-function mark(tc: TestCase, m: Mark): void {
+function mark(tc: TestCase, m: Mark, ctx: Ctx): void {
   switch (m.status) {
     case 'pass':
       return;
@@ -124,13 +159,27 @@ function mark(tc: TestCase, m: Mark): void {
       tc.failure(m.message);
       if (m.detail !== undefined && m.detail.length > 0) tc.stacktrace(cdata(m.detail));
       return;
-    case 'skip':
-      tc.skipped().standardOutput(cdata(`skipped: ${m.skipReason ?? 'no reason given'}`));
+    case 'skip': {
+      const text = `skipped: ${m.skipReason ?? 'no reason given'}`;
+      skipCase(tc, ctx, text, text);
       return;
-    case 'inconclusive':
-      tc.skipped().standardOutput(cdata(inconclusiveText(m.skipReason ?? 'no reason given', [])));
+    }
+    case 'inconclusive': {
+      const reason = m.skipReason ?? 'no reason given';
+      const detail = [inconclusiveText(reason, m.dependsOn ?? []), ...(m.detail === undefined || m.detail.length === 0 ? [] : [m.detail])].join('\n\n');
+      skipCase(tc, ctx, `inconclusive: ${reason}`, detail);
       return;
+    }
   }
+}
+
+function dependsOn(verdicts: readonly Verdict[]): string[] {
+  return [...new Set(verdicts.flatMap((v) => (v.outcome.status === 'inconclusive' ? v.outcome.dependsOn : [])))];
+}
+
+function firstInconclusive(verdicts: readonly Verdict[]): string | undefined {
+  for (const v of verdicts) if (v.outcome.status === 'inconclusive') return v.outcome.reason;
+  return undefined;
 }
 
 function inconclusiveText(reason: string, dependsOn: readonly string[]): string {
@@ -141,6 +190,8 @@ function failureText(f: Failure): string {
   const statement = f.rule === undefined ? '' : ` — ${f.rule.statement}`;
   return [
     `rule: ${f.verdict.ruleId} (${ruleRef(f.rule)})${statement}${f.failsRun ? '' : ` [${TOLERATED}]`}`,
+    ...(f.rule?.quote === undefined ? [] : [`document: "${f.rule.quote}"`]),
+    ...(f.verdict.observedFor === undefined ? [] : [`observed while judging ${f.verdict.observedFor} (inconclusive: the request left the documented surface)`]),
     `check: ${f.verdict.description}`,
     `message: ${f.outcome.message}`,
     `expected: ${redactedJson(f.outcome.expected)}`,

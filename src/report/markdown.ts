@@ -1,32 +1,45 @@
 /** report.md: for a pull request or a terminal. Everything above `## Timing` is deterministic. */
-import type { PropertyResult, RunReport } from './model.js';
+import type { ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { failsRun, failures, inconclusives, ruleRef, type Failure } from './summarise.js';
+import { evidenceOf, failsRun, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, verdictReason, type Failure } from './summarise.js';
 
 export function renderMarkdown(report: RunReport): string {
   return [
     ...header(report),
     ...failureSection(report),
     ...inconclusiveSection(report),
+    ...summarySection(report),
     ...ruleTable(report),
     ...propertySection(report.properties),
     ...skipSection(report),
+    ...failureDetails(report),
     ...timing(report),
   ].join('\n');
 }
 
+/** The verdict line first: what a reader of a pull request needs before anything else. */
 function header(r: RunReport): string[] {
+  const s = r.summary;
+  const deviate = r.target.deviate === undefined ? '' : ` deviating from ${code(r.target.deviate)}`;
+  const unjudged = s.documented.inconclusive + s.assumed.inconclusive;
+  const notes = [verdictReason(r), ...(unjudged > 0 ? [`${unjudged} rule${unjudged === 1 ? '' : 's'} inconclusive (never fails a run)`] : [])];
+  return [
+    `# commerce-sim conformance report`,
+    '',
+    `**Verdict: ${s.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}** — ${notes.join(' · ')} — target ${r.target.kind} ${code(r.target.baseUrl)}${deviate}, ${r.tool.name} ${r.tool.version}`,
+    '',
+  ];
+}
+
+function summarySection(r: RunReport): string[] {
   const s = r.summary;
   const opts = [`strict: ${r.options.strict ? 'yes' : 'no'}`, `writes: ${r.options.allowWrites ? 'allowed' : 'not allowed'}`];
   if (r.options.seed !== undefined) opts.push(`seed: ${r.options.seed}`);
   if (r.options.grep !== undefined) opts.push(`grep: ${code(r.options.grep)}`);
   if (r.options.tags !== undefined && r.options.tags.length > 0) opts.push(`tags: ${r.options.tags.map(code).join(', ')}`);
   if (r.options.shard !== undefined) opts.push(`shard: ${r.options.shard}`);
-  const deviate = r.target.deviate === undefined ? '' : ` deviating from ${code(r.target.deviate)}`;
   return [
-    `# commerce-sim conformance report`,
-    '',
-    `**Verdict: ${s.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}** — target ${r.target.kind} ${code(r.target.baseUrl)}${deviate}, ${r.tool.name} ${r.tool.version}`,
+    '## Summary',
     '',
     opts.join(' · '),
     '',
@@ -47,13 +60,14 @@ function ruleTable(r: RunReport): string[] {
   return [
     '## Rules',
     '',
-    '| Rule | Level | Section | Status | Coverage |',
-    '| --- | --- | --- | --- | --- |',
+    '| Rule | Level | Section | Status | Coverage | Statement (and the document\'s words) |',
+    '| --- | --- | --- | --- | --- | --- |',
     ...r.rules.map((x) => {
       const by = x.coveredBy.length === 0 ? '' : ` — ${x.coveredBy.join(', ')}`;
-      const coverage = `${x.passed} pass, ${x.failed} fail, ${x.skipped} skip${by}`;
+      const coverage = `${x.passed} pass, ${x.failed} fail, ${x.inconclusive} inconclusive, ${x.skipped} skip${by}`;
       const status = x.status === 'fail' && !failsRun(x.level, r.options.strict) ? '⚠️ fail (assumed, not strict)' : ICON[x.status];
-      return `| ${code(x.id)} | ${x.level} | ${inline(x.section)} | ${status} | ${inline(coverage)} |`;
+      const quote = x.quote === undefined ? '' : ` — “${x.quote}”`;
+      return `| ${code(x.id)} | ${x.level} | ${inline(x.section)} | ${status} | ${inline(coverage)} | ${inline(`${x.statement}${quote}`)} |`;
     }),
     '',
   ];
@@ -61,33 +75,64 @@ function ruleTable(r: RunReport): string[] {
 
 function failureSection(r: RunReport): string[] {
   const list = failures(r);
-  if (list.length === 0) return [];
-  return ['## Failures', '', ...list.flatMap(failure)];
+  if (list.length === 0) return ['## Failures', '', 'None.', ''];
+  return [`## Failures (${list.length})`, '', ...list.flatMap(failure)];
 }
 
-function failure(f: Failure): string[] {
+function failure(f: Failure, i: number): string[] {
   const note = f.failsRun ? '' : ' _(assumed rule: fails the run only with `--strict`)_';
+  const observed = f.verdict.observedFor === undefined ? [] : [`- Observed while judging ${code(f.verdict.observedFor)}, which is inconclusive: the request left the documented surface`];
+  const expected = redactedJson(f.outcome.expected, 2);
+  const actual = redactedJson(f.outcome.actual, 2);
+  const short = (text: string) => !text.includes('\n') && text.length <= 80;
+  const values =
+    short(expected) && short(actual)
+      ? [`- Expected ${code(expected)}, actual ${code(actual)}`, '']
+      : ['', '**Expected**', '', ...fence(expected, 'json'), '**Actual**', '', ...fence(actual, 'json')];
   const out = [
-    `### ${inline(f.where)} — ${code(f.verdict.ruleId)}`,
+    `### ${i + 1}. ${f.failsRun ? '❌' : '⚠️'} ${code(f.verdict.ruleId)} (${inline(ruleRef(f.rule))}) — ${inline(f.where)}`,
     '',
-    `- Rule: ${code(f.verdict.ruleId)} (${inline(ruleRef(f.rule))})${f.rule === undefined ? '' : ` — ${inline(f.rule.statement)}`}${note}`,
-    `- Check: ${code(f.verdict.description)}`,
+    ...(f.rule?.quote === undefined ? [] : [`> ${inline(f.rule.quote)}`, '']),
+    `- Rule: ${f.rule === undefined ? 'not in the catalogue' : inline(f.rule.statement)}${note}`,
+    ...observed,
+    // A check's description is its rule's statement: said once.
+    ...(f.verdict.description === f.rule?.statement ? [] : [`- Check: ${code(f.verdict.description)}`]),
     `- Message: ${inline(f.outcome.message)}`,
-    ...(f.rule?.quote === undefined ? [] : [`- The document: “${inline(f.rule.quote)}”`]),
-    '',
-    '**Expected**',
-    '',
-    ...fence(redactedJson(f.outcome.expected, 2), 'json'),
-    '**Actual**',
-    '',
-    ...fence(redactedJson(f.outcome.actual, 2), 'json'),
+    ...requests(evidenceOf(f.exchanges)),
+    ...(f.exchanges.length === 0 ? [] : [`- Exchanges: ${f.exchanges.length}, whole, under Failure details ${i + 1}`]),
+    ...values,
   ];
   if (f.replay !== undefined) out.push('**Replay**', '', ...fence(f.replay, 'sh'));
-  f.exchanges.forEach((e, i) => {
-    const mark = e.evidence === true ? ' (the failure rests on this one)' : '';
-    out.push(`<details><summary>Exchange ${i + 1}${mark}: ${html(`${e.method} ${e.url}`)} → ${e.status}</summary>`, '', ...fence(transcript(e), 'http'), '</details>', '');
-  });
   return out;
+}
+
+/** Whole exchanges of every failure, after the summary and the rule table: long, and read only when needed. */
+function failureDetails(r: RunReport): string[] {
+  const list = failures(r);
+  if (list.every((f) => f.exchanges.length === 0)) return [];
+  return [
+    '## Failure details',
+    '',
+    ...list.flatMap((f, i) => (f.exchanges.length === 0 ? [] : [`### ${i + 1}. ${code(f.verdict.ruleId)} — ${inline(f.where)}`, '', ...exchangeDetails(f.exchanges)])),
+  ];
+}
+
+/** The request lines a verdict rests on; a long walk shows its first few. */
+function requests(exchanges: readonly ExchangeExcerpt[]): string[] {
+  const lines = exchanges.slice(0, SHOWN_REQUESTS).map((x) => `- Request${x.evidence === true ? ' (evidence)' : ''}: ${code(requestLine(x))}`);
+  if (exchanges.length > SHOWN_REQUESTS) lines.push(`- ... and ${exchanges.length - SHOWN_REQUESTS} more requests`);
+  return lines;
+}
+
+/** Every exchange, collapsed; the ones a verdict rests on are marked. */
+function exchangeDetails(exchanges: readonly ExchangeExcerpt[]): string[] {
+  return exchanges.flatMap((e, i) => [
+    `<details><summary>${e.evidence === true ? '<b>Evidence</b> — e' : 'E'}xchange ${i + 1}: ${html(requestLine(e))}</summary>`,
+    '',
+    ...fence(transcript(e), 'http'),
+    '</details>',
+    '',
+  ]);
 }
 
 function propertySection(properties: readonly PropertyResult[]): string[] {
@@ -111,11 +156,15 @@ function inconclusiveSection(r: RunReport): string[] {
   const list = inconclusives(r);
   if (list.length === 0) return [];
   return [
-    '## Inconclusive',
+    `## Inconclusive (${list.length})`,
     '',
-    'Not judged, and never failing the run: what each verdict rested on was outside the documented surface, or a setup it needed did not succeed.',
+    'Not judged, and never failing the run (not even with `--strict`): what each verdict rested on was outside the documented surface, or a setup it needed did not succeed.',
     '',
-    ...list.map((u) => `- ${code(u.verdict.ruleId)} (${ruleRef(u.rule)}) in ${inline(u.where)}: ${inline(u.reason)}`),
+    ...list.flatMap((u) => [
+      `- ❔ ${code(u.verdict.ruleId)} (${inline(ruleRef(u.rule))}) in ${inline(u.where)}: ${inline(u.reason)}`,
+      ...(u.dependsOn.length === 0 ? [] : [`  - Depends on: ${u.dependsOn.map(code).join(', ')}`]),
+      ...requests(u.exchanges).map((line) => `  ${line}`),
+    ]),
     '',
   ];
 }

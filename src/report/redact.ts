@@ -8,8 +8,11 @@ import type { ExchangeExcerpt } from './model.js';
 
 export const REDACTED = '[REDACTED]';
 
-/** Header names whose values are credentials (x-moltin-* carry customer and store tokens). */
-const SECRET_HEADER = /^(?:authorization|proxy-authorization|cookie|set-cookie|x-moltin-.*)$/i;
+/**
+ * Header names whose values are credentials: the auth and cookie headers, x-moltin-* (customer and
+ * store tokens), and any name that says token, password, secret, API key or session (x-auth-token, ...).
+ */
+const SECRET_HEADER = /^(?:authorization|proxy-authorization|cookie|set-cookie|x-moltin-.*|.*(?:token|passw(?:or)?d|secret|api-?key|session|credential).*)$/i;
 
 /** Member/field names whose values are credentials: token, access_token, password, client_secret, ... */
 const SECRET_KEY = /^(?:[a-z0-9]+_)*(?:token|password|secret)$/i;
@@ -90,47 +93,83 @@ export function redactedJson(value: unknown, indent?: number): string {
 export interface ExcerptOptions {
   /** Literal secrets (bearer token, passwords, client secret) to remove wherever they appear. */
   readonly secrets?: readonly string[];
-  /** Longest body kept, in characters (default 2,000; 64,000 for evidence). */
+  /** Longest body kept whole, in characters (default 64,000; 256,000 for evidence). */
   readonly maxBody?: number;
-  /** The exchange a failing or inconclusive verdict rests on: marked, and kept (nearly) whole. */
+  /** The exchange a failing or inconclusive verdict rests on: marked, and kept whole up to a larger cap. */
   readonly evidence?: boolean;
+  /**
+   * JSON paths of the response body that must survive a cut, e.g. the member a failing expectation
+   * read (`$.data[57].id`, `$.meta.page.current`); `meta`, `links` and `errors` always do.
+   */
+  readonly keep?: readonly string[];
 }
 
-export const DEFAULT_MAX_BODY = 2000;
-export const EVIDENCE_MAX_BODY = 64_000;
+/** A page of 100 accounts is about 40,000 characters: kept whole. */
+export const DEFAULT_MAX_BODY = 64_000;
+export const EVIDENCE_MAX_BODY = 256_000;
 
 export function excerpt(exchange: Exchange, opts: ExcerptOptions = {}): ExchangeExcerpt {
   const secrets = opts.secrets ?? [];
   const max = opts.maxBody ?? (opts.evidence === true ? EVIDENCE_MAX_BODY : DEFAULT_MAX_BODY);
-  const clean = (text: string): string => cut(shrinkJson(redactText(redactBody(text), secrets), max), max);
-  const requestHeaders: Record<string, string> = {};
-  const headers = Object.entries(redactHeaders(exchange.request.headers ?? {}));
-  for (const [name, value] of headers.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) requestHeaders[name] = redactText(value, secrets);
+  const keep = (opts.keep ?? []).map(parseJsonPath).filter((p): p is JsonPath => p !== undefined);
+  const clean = (text: string, paths: readonly JsonPath[]): string => fit(redactText(redactBody(text), secrets), max, paths);
   const { body } = exchange.request;
   return {
     method: exchange.request.method,
     url: redactText(redactLooseText(exchange.request.url), secrets),
-    requestHeaders,
-    ...(body === undefined ? {} : { requestBody: clean(body) }),
+    requestHeaders: cleanHeaders(exchange.request.headers ?? {}, secrets, false),
+    ...(body === undefined ? {} : { requestBody: clean(body, []) }),
     status: exchange.response.status,
-    responseHeaders: sortedHeaders(redactHeaders(exchange.response.headers), secrets),
-    responseBody: clean(exchange.response.body),
+    responseHeaders: cleanHeaders(exchange.response.headers, secrets, true),
+    responseBody: clean(exchange.response.body, keep),
     ...(opts.evidence === true ? { evidence: true } : {}),
   };
 }
 
-function sortedHeaders(headers: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
+/** Sorted by name, credentials redacted, secrets in other values (a `location` with a token) too. */
+function cleanHeaders(headers: Readonly<Record<string, string>>, secrets: readonly string[], response: boolean): Record<string, string> {
   const out: Record<string, string> = {};
-  // `date` changes on every answer and judges nothing: reports stay byte-identical without it.
-  for (const [name, value] of Object.entries(headers).filter(([n]) => n !== "date").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[name] = redactText(value, secrets);
+  const entries = Object.entries(redactHeaders(headers))
+    // `date` changes on every answer and judges nothing: reports stay byte-identical without it.
+    .filter(([name]) => !(response && name.toLowerCase() === 'date'))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, value] of entries) out[name] = redactText(isSecretHeader(name) ? value : redactLooseText(value), secrets);
   return out;
 }
 
+/** A body within `max` as is; a longer JSON body shrunk so what a reader needs survives; other text cut. */
+function fit(text: string, max: number, keep: readonly JsonPath[]): string {
+  if (text.length <= max) return text;
+  const shrunk = shrinkJson(text, max, keep);
+  // The outline can exceed `max` only by what must be kept; a kept member of megabytes is still cut.
+  return shrunk === text || shrunk.length > 4 * max ? cut(text, max) : shrunk;
+}
+
+/** `$.data[57].id` as ['data', 57, 'id']; negative indexes count from the end. */
+export type JsonPath = readonly (string | number)[];
+
+export function parseJsonPath(path: string): JsonPath | undefined {
+  if (!path.startsWith('$')) return undefined;
+  const out: (string | number)[] = [];
+  const re = /\.([A-Za-z_$][\w$-]*)|\[(-?\d+)\]|\[(?:'([^']*)'|"([^"]*)")\]/y;
+  re.lastIndex = 1;
+  while (re.lastIndex < path.length) {
+    const m = re.exec(path);
+    if (m === null) return undefined;
+    out.push(m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[3] ?? m[4] ?? ''));
+  }
+  return out;
+}
+
+/** Members a reader always needs from a JSON:API body: where the page is, where it links, what went wrong. */
+const ALWAYS_KEPT = new Set(['meta', 'links', 'errors']);
+
 /**
- * A JSON body too long to keep whole loses records from the middle of its longest arrays first, so
- * what a reader needs (meta, links, the first and last records) survives the cut.
+ * A JSON body too long to keep whole loses records from the middle of its arrays first (the kept
+ * paths' items stay), so meta, links, the first and last records survive. When even that is too
+ * long, an outline: meta, links, errors and the kept paths whole, every other member as its size.
  */
-export function shrinkJson(text: string, max: number): string {
+export function shrinkJson(text: string, max: number, keep: readonly JsonPath[] = []): string {
   if (text.length <= max || !/^\s*[[{]/.test(text)) return text;
   let json: unknown;
   try {
@@ -138,20 +177,79 @@ export function shrinkJson(text: string, max: number): string {
   } catch {
     return text;
   }
-  for (const keep of [8, 4, 2]) {
-    const shrunk = JSON.stringify(trimArrays(json, keep));
+  for (const n of [8, 4, 2, 1]) {
+    const shrunk = JSON.stringify(trimArrays(json, n, keep));
     if (shrunk.length <= max) return shrunk;
   }
-  return text;
+  return JSON.stringify(outline(json, keep, true));
 }
 
-function trimArrays(value: unknown, keep: number): unknown {
-  if (Array.isArray(value)) {
-    const items = value.map((v) => trimArrays(v, keep));
-    if (items.length <= keep + 1) return items;
-    return [...items.slice(0, keep), `… ${items.length - keep - 1} more items …`, items[items.length - 1]];
+/** Paths continuing below `key` of the current node. */
+function below(paths: readonly JsonPath[], key: string | number, length?: number): JsonPath[] {
+  const out: JsonPath[] = [];
+  for (const p of paths) {
+    const [head, ...rest] = p;
+    if (head === undefined) continue;
+    const at = typeof head === 'number' && length !== undefined && head < 0 ? length + head : head;
+    if (at === key) out.push(rest);
   }
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimArrays(v, keep)]));
+  return out;
+}
+
+const ends = (paths: readonly JsonPath[]) => paths.some((p) => p.length === 0);
+
+function trimArrays(value: unknown, n: number, keep: readonly JsonPath[]): unknown {
+  if (ends(keep)) return value;
+  if (Array.isArray(value)) {
+    const shown = (i: number) => i < n || i === value.length - 1 || below(keep, i, value.length).length > 0;
+    const out: unknown[] = [];
+    let gap = 0;
+    value.forEach((item, i) => {
+      if (!shown(i)) {
+        gap += 1;
+        return;
+      }
+      if (gap > 0) out.push(omitted(gap));
+      gap = 0;
+      out.push(trimArrays(item, n, below(keep, i, value.length)));
+    });
+    if (gap > 0) out.push(omitted(gap));
+    return out;
+  }
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimArrays(v, n, below(keep, k))]));
+  return value;
+}
+
+const omitted = (count: number) => `… ${count} more item${count === 1 ? '' : 's'} …`;
+
+function outline(value: unknown, keep: readonly JsonPath[], top: boolean): unknown {
+  if (ends(keep)) return value;
+  const size = (v: unknown) => `… ${JSON.stringify(v)?.length ?? 0} chars …`;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    let gap = 0;
+    value.forEach((item, i) => {
+      const sub = below(keep, i, value.length);
+      if (sub.length === 0) {
+        gap += 1;
+        return;
+      }
+      if (gap > 0) out.push(omitted(gap));
+      gap = 0;
+      out.push(outline(item, sub, false));
+    });
+    if (gap > 0) out.push(omitted(gap));
+    return out;
+  }
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => {
+        const sub = below(keep, k);
+        if (top && ALWAYS_KEPT.has(k)) return [k, v];
+        return [k, sub.length > 0 ? outline(v, sub, false) : typeof v === 'object' && v !== null ? size(v) : v];
+      }),
+    );
+  }
   return value;
 }
 
@@ -164,7 +262,7 @@ export function cut(text: string, max: number): string {
   return `${text.slice(0, end)}… [${text.length - end} more chars]`;
 }
 
-/** An excerpt as an HTTP-ish transcript (request line, headers, body; status, body), for every reporter. */
+/** An excerpt as an HTTP-ish transcript (request line, headers, body; status, headers, body), for every reporter. */
 export function transcript(e: ExchangeExcerpt): string {
   const lines = [`${e.method} ${e.url}`];
   for (const [name, value] of Object.entries(e.requestHeaders)) lines.push(`${name}: ${value}`);

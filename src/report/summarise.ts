@@ -108,7 +108,7 @@ export interface Failure {
   readonly replay: string | undefined;
 }
 
-/** Every failing verdict of the report, in report order. */
+/** Every failing verdict of the report: those failing the run first, then in report order. */
 export function failures(report: RunReport): Failure[] {
   const rules = new Map(report.rules.map((r) => [r.id, r]));
   const out: Failure[] = [];
@@ -121,7 +121,8 @@ export function failures(report: RunReport): Failure[] {
     for (const step of s.steps) for (const v of step.verdicts) add(`${s.name} › ${stepLabel(step)}`, v, step.exchanges);
   }
   for (const p of report.properties) for (const v of p.verdicts) add(p.name, v, p.exchanges, p.replay);
-  return out;
+  // Failures that fail the run first; tolerated ones (assumed, not strict) after, each in report order.
+  return out.sort((a, b) => Number(b.failsRun) - Number(a.failsRun));
 }
 
 export function stepLabel(step: { readonly index: number; readonly name: string }): string {
@@ -140,22 +141,47 @@ export interface Unjudged {
   readonly reason: string;
   readonly dependsOn: readonly string[];
   readonly rule: RuleSummary | undefined;
+  /** The exchanges it rests on (the evidence-marked ones when the runner marked any). */
+  readonly exchanges: readonly ExchangeExcerpt[];
 }
 
-/** Every inconclusive verdict of the report, documented rules first, one per rule and reason. */
+/** Every inconclusive verdict of the report (once per place, rule and reason), documented rules first. */
 export function inconclusives(report: RunReport): Unjudged[] {
   const rules = new Map(report.rules.map((r) => [r.id, r]));
   const seen = new Set<string>();
   const out: Unjudged[] = [];
-  const add = (where: string, verdict: Verdict) => {
+  const add = (where: string, verdict: Verdict, exchanges: readonly ExchangeExcerpt[]) => {
     if (verdict.outcome.status !== 'inconclusive') return;
-    const key = `${verdict.ruleId}\u0000${verdict.outcome.reason}`;
+    const key = `${where}\u0000${verdict.ruleId}\u0000${verdict.outcome.reason}`;
     if (seen.has(key)) return;
     seen.add(key);
-    out.push({ where, verdict, reason: verdict.outcome.reason, dependsOn: verdict.outcome.dependsOn, rule: rules.get(verdict.ruleId) });
+    const { reason, dependsOn } = verdict.outcome;
+    out.push({ where, verdict, reason, dependsOn, rule: rules.get(verdict.ruleId), exchanges: evidenceOf(exchanges) });
   };
-  for (const s of report.scenarios) for (const step of s.steps) for (const v of step.verdicts) add(`${s.name} › ${stepLabel(step)}`, v);
-  for (const p of report.properties) for (const v of p.verdicts) add(p.name, v);
+  for (const s of report.scenarios) for (const step of s.steps) for (const v of step.verdicts) add(`${s.name} › ${stepLabel(step)}`, v, step.exchanges);
+  for (const p of report.properties) for (const v of p.verdicts) add(p.name, v, p.exchanges);
   const rank = (u: Unjudged) => (u.rule?.level === 'documented' ? 0 : 1);
   return out.sort((a, b) => rank(a) - rank(b));
+}
+
+/** The exchanges a verdict rests on: those the runner marked as evidence, else all of them. */
+export function evidenceOf(exchanges: readonly ExchangeExcerpt[]): readonly ExchangeExcerpt[] {
+  const marked = exchanges.filter((x) => x.evidence === true);
+  return marked.length > 0 ? marked : exchanges;
+}
+
+/** Request lines listed per failing or inconclusive verdict before "and N more". */
+export const SHOWN_REQUESTS = 5;
+
+/** `GET /v2/accounts?page[limit]=1 → 401`: the request line a reader can repeat. */
+export function requestLine(x: ExchangeExcerpt): string {
+  return `${x.method} ${x.url} → ${x.status}`;
+}
+
+/** The verdict in a few words: why it failed, or that every documented rule judged holds. */
+export function verdictReason(r: RunReport): string {
+  const documented = r.summary.documented.fail;
+  if (documented > 0) return `${documented} documented rule${documented === 1 ? '' : 's'} failed`;
+  if (r.summary.verdict === 'fail') return 'assumed rules failed (--strict)';
+  return 'every documented rule judged holds';
 }

@@ -61,11 +61,11 @@ function responseFieldProblems(ex: Exchange): string[] {
   const id = asString(at(data, 'id'));
   if (id === undefined || !UUID.test(id)) problems.push('data.id not UUID-shaped');
   if (asString(at(data, 'type')) === undefined) problems.push('data.type missing');
-  for (const echo of ['username', 'password_profile_id']) {
-    const got = asString(at(data, echo));
-    if (got === undefined) problems.push(`data.${echo} missing`);
-    else if (got !== at(req, echo)) problems.push(`data.${echo} differs from the request`);
-  }
+  const username = asString(at(data, 'username'));
+  if (username === undefined) problems.push('data.username missing');
+  else if (username !== at(req, 'username')) problems.push('data.username differs from the request');
+  // §2.1 calls it "Identifier of the password profile", not an echo: create.password-profile-id.echo judges that.
+  if (asString(at(data, 'password_profile_id')) === undefined) problems.push('data.password_profile_id missing');
   for (const ts of ['created_at', 'updated_at']) if (asString(at(data, 'meta', ts)) === undefined) problems.push(`data.meta.${ts} missing`);
   return problems;
 }
@@ -76,12 +76,28 @@ const responseFields: Rule = {
   section: '§2.1',
   level: 'documented',
   quote: "Fields in the response data object: id (Identifier of the created record (UUID-shaped, <profile_info_id>).), type (user_authentication_password_profile_info), username (Echo of the submitted username.), password_profile_id (Identifier of the password profile.), meta.created_at, meta.updated_at.",
-  statement: 'data carries id (UUID-shaped), type, username (echo of the request), password_profile_id (echo), meta.created_at, meta.updated_at.',
+  statement: 'data carries id (UUID-shaped), type, username (echo of the request), password_profile_id, meta.created_at, meta.updated_at.',
   check: (ctx) =>
-    // judges: every create POST answering 2xx: the response fields and the echoes of the request
+    // judges: every create POST answering 2xx: the response fields and the username's echo
     judgeEach(createsAnswered2xx(ctx), 'no successful create', (ex) => {
       const problems = responseFieldProblems(ex);
       return problems.length === 0 ? pass : fail(`${describe(ex)}: ${problems.join('; ')}`, 'id, type, username, password_profile_id, meta.created_at, meta.updated_at', problems);
+    }),
+};
+
+const passwordProfileIdEcho: Rule = {
+  id: 'create.password-profile-id.echo',
+  family: 'create',
+  section: 'API-NOTES "The password profile record"',
+  level: 'assumed',
+  statement: 'data.password_profile_id is the one the request sent.',
+  check: (ctx) =>
+    // judges: every create POST answering 2xx whose request sent a password_profile_id: the response carries the same
+    judgeEach(createsAnswered2xx(ctx), 'no successful create', (ex) => {
+      const sent = at(requestJson(ex), 'data', 'password_profile_id');
+      if (typeof sent !== 'string') return skip('no password_profile_id sent');
+      const got = at(ex.json, 'data', 'password_profile_id');
+      return got === sent ? pass : fail(`${describe(ex)}: data.password_profile_id`, sent, got);
     }),
 };
 
@@ -156,10 +172,10 @@ const passwordNotReturned: Rule = {
   section: '§2.1',
   level: 'documented',
   quote: "The password is not returned in the response.",
-  statement: 'the password appears nowhere in the create response.',
+  statement: 'the password appears nowhere in a successful create response (error answers: password-profile.password-never-returned).',
   check: (ctx) =>
-    // judges: every create POST (any status): no `password` member anywhere, nor the request's password text
-    judgeEach(createPosts(ctx), 'no create request', (ex) => {
+    // judges: every create POST answering 2xx: no `password` member anywhere, nor the request's password text
+    judgeEach(createsAnswered2xx(ctx), 'no successful create', (ex) => {
       const leak = passwordLeak(ex);
       return leak === undefined ? pass : fail(`${describe(ex)}: the response carries the password`, 'no password in the response', leak);
     }),
@@ -268,6 +284,7 @@ const requiredFields: Rule = {
 export const createRules: readonly Rule[] = [
   status201,
   responseFields,
+  passwordProfileIdEcho,
   underscoreEcho,
   hyphenAccepted,
   timestampsFormat,

@@ -46,6 +46,9 @@ export interface RunOptions {
   readonly onProgress?: (event: RunProgress) => void;
 }
 
+/** Longest body kept of a passing step's sample exchange (meta and links survive the cut: report/redact.ts). */
+const SAMPLE_MAX_BODY = 4_000;
+
 export const SKIP_WRITES = 'writes data: pass --allow-writes';
 export const SKIP_SIM_ONLY = 'needs the simulator (seeded data or admin API): give --var admin_token=... for a commerce-sim server';
 
@@ -381,7 +384,8 @@ function stepResult(run: StepRun, step: Step, index: number, verdicts: readonly 
     status,
     ...(reason === undefined ? {} : { skipReason: reason }),
     verdicts,
-    exchanges: kept.map((e, i) => excerpt(e, { secrets: run.secrets, evidence: evidence.has(i) })),
+    // A passing step keeps a sample of its first exchange; a failing or inconclusive one keeps every exchange whole.
+    exchanges: kept.map((e, i) => excerpt(e, { secrets: run.secrets, evidence: evidence.has(i), ...(keepAll ? {} : { maxBody: SAMPLE_MAX_BODY }) })),
   };
 }
 

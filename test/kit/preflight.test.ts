@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { props } from '../../src/cli/props.js';
 import { run } from '../../src/cli/run.js';
+import { createHttpTarget } from '../../src/target/http.js';
+import { preflight } from '../../src/target/preflight.js';
 import { captureIo } from '../support/cli-io.js';
 
 type Answer = { status: number; type: string; body: string };
@@ -45,16 +47,42 @@ describe('preflight against a URL', () => {
       expect(await command(['--target', url, '--token-env', 'KIT_TOKEN', '--report', dir], c.io)).toBe(2);
       expect(c.err()).toMatch(/answered 401: the credentials were refused.*\(TARGET_AUTH_FAILED\)/);
       expect(c.err()).not.toContain('not-a-valid-token');
+      // One clear line, no report: nothing was judged.
+      expect(c.err().trim().split('\n')).toHaveLength(1);
+      expect(c.out()).not.toContain('FAIL');
     }
   });
 
-  it('stops with TARGET_NOT_API and exit 2 on an HTML page or a host that answers 404 to everything', async () => {
+  it('stops with TARGET_NOT_API and exit 2 on an HTML page, a host that answers 404 to everything, or JSON that is no list', async () => {
     const html = await serve({ status: 200, type: 'text/html', body: '<html>hello</html>' });
     const missing = await serve({ status: 404, type: 'application/json', body: '{"errors":[]}' });
-    for (const url of [html, missing]) {
-      const c = captureIo({ cwd: dir, env });
-      expect(await run(['--target', url, '--token-env', 'KIT_TOKEN', '--report', dir], c.io)).toBe(2);
-      expect(c.err()).toContain('(TARGET_NOT_API)');
+    const health = await serve({ status: 200, type: 'application/json', body: '{"status":"ok"}' });
+    for (const [url, what] of [
+      [html, 'answered 200 with a text/html body'],
+      [missing, 'answered 404 with JSON without a data array'],
+      [health, 'answered 200 with JSON without a data array'],
+    ] as const) {
+      for (const command of [run, props]) {
+        const c = captureIo({ cwd: dir, env });
+        expect(await command(['--target', url, '--token-env', 'KIT_TOKEN', '--report', dir], c.io)).toBe(2);
+        expect(c.err()).toContain(what);
+        expect(c.err()).toContain('(TARGET_NOT_API)');
+        expect(c.err().trim().split('\n')).toHaveLength(1);
+      }
+    }
+  });
+
+  it('lets a run go on when the documented read answers a list, or is still rate limited after retries', async () => {
+    for (const answer of [
+      { status: 200, type: 'application/json', body: '{"data":[],"meta":{}}' },
+      { status: 429, type: 'application/json', body: '{"errors":[]}' },
+    ]) {
+      const target = await createHttpTarget({ baseUrl: await serve(answer), token: 't', retries: 0 });
+      try {
+        await expect(preflight(target, { credentials: true })).resolves.toBeUndefined();
+      } finally {
+        await target.close();
+      }
     }
   });
 
@@ -62,7 +90,10 @@ describe('preflight against a URL', () => {
     const url = await serve({ status: 401, type: 'application/json', body: '{"errors":[]}' });
     const c = captureIo({ cwd: dir });
     expect(await run(['--target', url, '--report', dir], c.io)).toBe(2);
-    expect(c.err()).toContain('warning: no credentials given');
+    const [warning, error, ...rest] = c.err().trim().split('\n');
+    expect(warning).toContain('warning: no credentials given');
+    expect(error).toMatch(/answered 401: no credentials were given .*\(TARGET_AUTH_FAILED\)/);
+    expect(rest).toEqual([]);
   });
 });
 
@@ -75,5 +106,6 @@ describe('a selection that matches nothing', () => {
     }
     const c = captureIo({ cwd: dir });
     expect(await props(['--grep', 'nope'], c.io)).toBe(2);
+    expect(c.err()).toContain('--grep nope: no property matches');
   });
 });

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as runCommand } from '../../src/cli/run.js';
 import { faithfulRun, loadSuite, runSuite, type SuiteRun } from '../../src/kit/mutation.js';
 import { catalogue, ruleById } from '../../src/rules/catalogue.js';
-import type { Scenario } from '../../src/scenarios/format.js';
+import { templateRefs, type ExchangeSpec, type Scenario, type Step, type TemplateValues, type WalkSpec } from '../../src/scenarios/format.js';
+import { buildUrl, resolveRequest, type QueryPair } from '../../src/scenarios/request.js';
+import { classifyRequest, describeGaps } from '../../src/rules/surface.js';
 import { runScenarios } from '../../src/scenarios/run.js';
 import { listen, type RunningServer } from '../../src/sim/server.js';
 import { DEFAULT_CLIENT_ID, Simulator } from '../../src/sim/simulator.js';
@@ -21,6 +23,81 @@ import { summariseRules } from '../../src/report/summarise.js';
 import { captureIo } from '../support/cli-io.js';
 
 const WALL_CLOCK = () => Date.UTC(2025, 0, 1);
+
+/** A step's or sequence item's role (`probe` unless it says otherwise). */
+const roleOf = (x: object): string => ('role' in x && typeof x.role === 'string' ? x.role : 'probe');
+
+const documentedIds: ReadonlySet<string> = new Set(catalogue.filter((r) => r.level === 'documented').map((r) => r.id));
+
+/** Stand-ins for every template of a step: an id-like word, or an instant for captured timestamps. */
+function placeholders(step: Step): TemplateValues {
+  const vars: Record<string, string> = {};
+  const captures: Record<string, unknown> = {};
+  for (const ref of templateRefs(step)) {
+    const value = ref.name.endsWith('_at') ? '2025-01-01T00:00:00.000Z' : ref.name.includes('page_length') ? 7 : `kit-${ref.name}`;
+    if (ref.scope === 'vars') vars[ref.name] = String(value);
+    else captures[ref.name] = value;
+  }
+  return { vars, captures };
+}
+
+/** The requests a walk sends: its first read, and a page of its own kind. */
+function walkUrls(walk: WalkSpec): string[] {
+  const extra: QueryPair[] = walk.query.map(([k, v]) => [k, String(v)]);
+  const limit: QueryPair = ['page[limit]', String(walk.limit)];
+  const page: QueryPair[] =
+    walk.mode === 'keyset-id'
+      ? [['sort', 'id'], ['filter', 'gt(id,kit-last)'], limit]
+      : walk.mode === 'keyset-timestamp'
+        ? [['sort', walk.attribute], ['filter', `ge(${walk.attribute},2025-01-01T00:00:00.000Z)`], limit, ['page[offset]', String(walk.limit)]]
+        : [limit, ['page[offset]', String(walk.limit)]];
+  return [buildUrl(walk.path, [...extra, limit]), buildUrl(walk.path, [...extra, ...page])];
+}
+
+/** `scenario › step: request: gaps` for every probe request outside the documented surface in a step judging a documented rule. */
+function documentedProbesOutside(scenarios: readonly Scenario[]): string[] {
+  const out: string[] = [];
+  for (const s of scenarios) {
+    for (const step of s.steps) {
+      if (roleOf(step) !== 'probe' || !step.rules.some((id) => documentedIds.has(id))) continue;
+      const values = placeholders(step);
+      const requests: { method: string; url: string }[] = [];
+      const add = (x: ExchangeSpec): void => {
+        if (roleOf(x) !== 'probe') return;
+        const r = resolveRequest(x.request, values);
+        if (r.ok) requests.push(r.value);
+      };
+      if (step.kind === 'request') add(step.exchange);
+      else if (step.kind === 'sequence') step.items.forEach(add);
+      // A walk's write between pages is its precondition (the runner verifies it, as a setup's).
+      else for (const url of walkUrls(step.walk)) requests.push({ method: 'GET', url });
+      for (const req of requests) {
+        const c = classifyRequest(req);
+        if (!c.inside) out.push(`${s.name} › ${step.name}: ${req.method} ${req.url}: ${describeGaps(c.gaps)}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** `scenario › step: rule path` for every probe expectation of a documented rule on a position the document leaves open. */
+function documentedExpectationsOnPositions(scenarios: readonly Scenario[]): string[] {
+  const out: string[] = [];
+  const items = (step: Step): readonly ExchangeSpec[] => (step.kind === 'request' ? [step.exchange] : step.kind === 'sequence' ? step.items : []);
+  for (const s of scenarios) {
+    for (const step of s.steps) {
+      if (roleOf(step) !== 'probe') continue;
+      for (const x of items(step)) {
+        if (roleOf(x) !== 'probe' || !documentedIds.has(x.expect.rule)) continue;
+        // The document places `data` (the records, their id) and the create's fields; `meta` of lists,
+        // links and timestamps of list items are the public API's.
+        for (const j of x.expect.json) if (/\.meta\b|\.links\b|\.timestamps\b/.test(j.path) && !/^\$\.data\.meta\./.test(j.path)) out.push(`${s.name} › ${step.name}: ${x.expect.rule} ${j.path}`);
+        if (x.expect.schema !== undefined) out.push(`${s.name} › ${step.name}: ${x.expect.rule} schema ${x.expect.schema}`);
+      }
+    }
+  }
+  return out;
+}
 
 /** `scenario › step: rule: message` for every failing verdict, so a failure names what broke. */
 function failures(results: readonly ScenarioResult[]): string[] {
@@ -68,6 +145,16 @@ describe('the shipped suite against the in-process simulator', () => {
   it('names each rule in the scenario that covers it', () => {
     const named = new Set(scenarios.flatMap((s) => s.rules));
     expect(catalogue.map((r) => r.id).filter((id) => !named.has(id))).toEqual([]);
+  });
+
+  // A conforming deployment answers anything outside the document as it likes: a documented rule's
+  // verdict must rest only on requests the document states what must hold for (src/rules/surface.ts).
+  it('probes documented rules only with requests inside the documented surface', () => {
+    expect(documentedProbesOutside(scenarios)).toEqual([]);
+  });
+
+  it('expects no position the document leaves open in the name of a documented rule', () => {
+    expect(documentedExpectationsOnPositions(scenarios)).toEqual([]);
   });
 
   it('tags every scenario that uses the admin API sim-only', () => {

@@ -13,7 +13,13 @@ export const SECRETS = [TOKEN, PASSWORD, CLIENT_SECRET, COOKIE] as const;
 
 export const catalogue: CatalogueEntry[] = [
   { id: 'create.status.201', section: '§2.1', level: 'documented', statement: 'A create answers 201.' },
-  { id: 'create.type.underscore-echo', section: '§2.3', level: 'documented', statement: 'The response echoes the type with underscores.' },
+  {
+    id: 'create.type.underscore-echo',
+    section: '§2.3',
+    level: 'documented',
+    statement: 'The response echoes the type with underscores.',
+    quote: 'The type is user_authentication_password_profile_info.',
+  },
   { id: 'errors.format.json-api', section: 'API-NOTES.md: Errors', level: 'assumed', statement: 'Errors are {"errors": [...]}.' },
   { id: 'pagination.limit.clamp', section: '§3.2', level: 'documented', statement: 'page[limit] above 100 is clamped to 100.' },
   { id: 'auth.token.required', section: '§1.2', level: 'documented', statement: 'Requests without a token get 401.' },
@@ -53,7 +59,8 @@ const profileExchange = excerpt(
     },
     {
       status: 201,
-      headers: {},
+      // Secrets in response headers too: a session cookie and a token header.
+      headers: { 'content-type': 'application/json', 'set-cookie': COOKIE, 'x-auth-token': TOKEN },
       // A hostile target: markup in a field, and the password echoed inside free text.
       body: JSON.stringify({
         data: { type: 'user-authentication-password-profile-info', id: 'p1', note: '<script>alert("x")</script>' },
@@ -61,7 +68,7 @@ const profileExchange = excerpt(
       }),
     },
   ),
-  opts,
+  { ...opts, evidence: true },
 );
 
 const limitExchange = excerpt(

@@ -72,10 +72,31 @@ describe('inconclusive in reports', () => {
     expect(html.indexOf('id="inconclusive"')).toBeLessThan(html.indexOf('class="matrix"'));
   });
 
+  it('lists every inconclusive verdict with its reason, what it depended on and the request it rests on', () => {
+    const again: ScenarioResult = { ...unsure, name: 'customers again' };
+    const scenarios = [unsure, again];
+    const rules = summariseRules(catalogue, scenarios, []);
+    const r: RunReport = { ...report(false), rules, summary: summariseRun(rules, scenarios, [], false), scenarios };
+    const md = renderMarkdown(r);
+    expect(md).toContain('## Inconclusive (2)');
+    expect(md).toContain('- ❔ `create.status.201` (documented, §2.1) in customers › step 1: read customers: ');
+    expect(md).toContain('- ❔ `create.status.201` (documented, §2.1) in customers again › step 1: read customers: ');
+    expect(md).toContain('  - Depends on: `GET /v2/customers`');
+    expect(md).toContain('  - Request (evidence): `GET /v2/customers → 400`');
+    expect(md).toContain('**Verdict: ✅ PASS** — every documented rule judged holds · 1 rule inconclusive (never fails a run)');
+    const html = renderHtml(r);
+    expect(html).toContain('Inconclusive (2)');
+    expect(html).toContain('<b>Depends on</b> <code>GET /v2/customers</code>');
+    expect(html).toContain('<span class="badge inconclusive">? inconclusive</span> <code>create.status.201</code> (documented, §2.1) — customers again › step 1: read customers');
+    expect(html).toContain('<code>GET /v2/customers → 400</code>');
+    expect(html).toContain('<td class="c inconclusive"');
+  });
+
   it('is a skipped test case with its reason in junit.xml, never a failure, and keeps its outcome in report.json', () => {
     const xml = renderJunit(report(true));
     expect(xml).not.toContain('<failure');
-    expect(xml).toContain('<skipped/>');
+    expect(xml).toContain('<skipped message="inconclusive: create.status.201 could not be judged by documented means: GET /v2/customers is outside the documented surface"/>');
+    expect(xml).not.toContain('<skipped/>');
     expect(xml).toContain('inconclusive: create.status.201 could not be judged');
     expect(xml).toContain('depends on: GET /v2/customers');
     const json = JSON.parse(renderJson(report(false))) as { scenarios: { steps: { verdicts: { outcome: unknown }[]; exchanges: { evidence?: boolean }[] }[] }[] };

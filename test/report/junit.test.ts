@@ -18,7 +18,9 @@ describe('renderJunit', () => {
     // Failing without strict: step 1, the documented type verdict, the property and its verdict; the assumed rule is a note.
     expect(count(xml, /<failure[\s>/]/g)).toBe(4);
     expect(attr(xml, 'testsuites', 'failures')).toBe('4');
-    expect(count(xml, /<skipped\/>/g)).toBe(2);
+    expect(count(xml, /<skipped[\s/]/g)).toBe(2);
+    expect(xml).toContain('<skipped message="skipped: token endpoint not judged here"/>');
+    expect(xml).toContain('<skipped message="skipped: needs --allow-writes"/>');
     expect(attr(xml, 'testsuites', 'skipped')).toBe('2');
     expect(xml).toContain('name="create.type.underscore-echo: $.data.type equals &quot;user_authentication_password_profile_info&quot;"');
     expect(xml).toContain('skipped: needs --allow-writes');
@@ -35,7 +37,16 @@ describe('renderJunit', () => {
     expect(xml).toContain('expected: "user_authentication_password_profile_info"');
     expect(xml).toContain('actual:   "user-authentication-password-profile-info"');
     expect(xml).toContain('(documented, §2.3)');
+    expect(xml).toContain('document: "The type is user_authentication_password_profile_info."');
     expect(xml).toContain('replay: commerce-sim props --target sim --seed 42 --path 3:1');
+  });
+
+  it('escapes a skip message for its attribute', () => {
+    const base = makeReport();
+    const [, , skippedScenario] = base.scenarios;
+    if (skippedScenario === undefined) throw new Error('fixture has a skipped scenario');
+    const report = { ...base, scenarios: [{ ...skippedScenario, skipReason: 'needs "x" & <y>\nnext\u0001' }] };
+    expect(renderJunit(report)).toContain('<skipped message="skipped: needs &quot;x&quot; &amp; &lt;y&gt;&#10;next"/>');
   });
 
   it('is well-formed enough: every opened element closes, CDATA included', () => {

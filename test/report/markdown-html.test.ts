@@ -8,13 +8,42 @@ describe('renderMarkdown', () => {
 
   it('has the summary, the rule table and the failure with expected/actual and section', () => {
     expect(md).toContain('**Verdict: ❌ FAIL**');
-    expect(md).toContain('| `create.type.underscore-echo` | documented | §2.3 | ❌ fail | 0 pass, 1 fail, 0 skip — password profile type echo |');
+    expect(md).toContain(
+      '| `create.type.underscore-echo` | documented | §2.3 | ❌ fail | 0 pass, 1 fail, 0 inconclusive, 0 skip — password profile type echo | The response echoes the type with underscores. — “The type is user\\_authentication\\_password\\_profile\\_info.” |',
+    );
     expect(md).toContain('"user_authentication_password_profile_info"');
     expect(md).toContain('"user-authentication-password-profile-info"');
     expect(md).toContain('(documented, §2.3)');
     expect(md).toContain('commerce-sim props --target sim --seed 42 --path 3:1');
     expect(md).toContain('POST /v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info');
     expect(md).toContain('fails the run only with `--strict`');
+  });
+
+  it('puts the verdict line first, then the failures (failing the run first), then the rest', () => {
+    const lines = md.split('\n');
+    expect(lines[2]).toBe('**Verdict: ❌ FAIL** — 2 documented rules failed — target sim `http://127.0.0.1:4747`, commerce-sim 0.1.0');
+    expect(md.indexOf('## Failures (3)')).toBeLessThan(md.indexOf('## Summary'));
+    expect(md.indexOf('## Summary')).toBeLessThan(md.indexOf('## Rules'));
+    const first = md.indexOf('### 1. ❌ `create.type.underscore-echo` (documented, §2.3) — password profile type echo › step 1: create password profile info');
+    const second = md.indexOf('### 2. ❌ `pagination.limit.clamp` (documented, §3.2) — limit is clamped');
+    const tolerated = md.indexOf('### 3. ⚠️ `errors.format.json-api` (assumed, API-NOTES.md: Errors)');
+    expect(first).toBeGreaterThan(0);
+    expect(second).toBeGreaterThan(first);
+    expect(tolerated).toBeGreaterThan(second);
+  });
+
+  it('gives each failure the document\'s words, the request it rests on, and marks the evidence exchange', () => {
+    const entry = md.slice(md.indexOf('### 1. '), md.indexOf('### 2. '));
+    expect(entry).toContain('> The type is user\\_authentication\\_password\\_profile\\_info.');
+    expect(entry).toContain('- Request (evidence): `POST /v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info → 201`');
+    expect(entry).toContain('- Expected `"user_authentication_password_profile_info"`, actual `"user-authentication-password-profile-info"`');
+    expect(entry).not.toContain('<details>');
+    // The whole exchanges come after the rule table, the evidence marked, response headers redacted.
+    const details = md.slice(md.indexOf('## Failure details'));
+    expect(md.indexOf('## Failure details')).toBeGreaterThan(md.indexOf('## Rules'));
+    expect(details).toContain('<details><summary><b>Evidence</b> — exchange 1: POST');
+    expect(details).toContain('set-cookie: [REDACTED]');
+    expect(details).toContain('x-auth-token: [REDACTED]');
   });
 
   it('ends with the timing section, the only part that changes between identical runs', () => {
@@ -51,5 +80,17 @@ describe('renderHtml', () => {
     expect(html).toContain('id="f1"');
     expect(html.indexOf('<h2>Timing</h2>')).toBeGreaterThan(html.indexOf('Failures'));
     expect(renderHtml(makeReport())).toBe(html);
+  });
+
+  it('leads with the verdict and the failures, before the matrix; quotes the document; marks the evidence', () => {
+    expect(html).toContain('<p><b>2 documented rules failed</b></p>');
+    expect(html.indexOf('<h2>Failures (3)</h2>')).toBeLessThan(html.indexOf('class="matrix"'));
+    expect(html).toContain('<blockquote>The type is user_authentication_password_profile_info.</blockquote>');
+    expect(html).toContain('<div class="quote">“The type is user_authentication_password_profile_info.”</div>');
+    expect(html).toContain('<p class="req"><b>Request</b> <span class="badge fail">evidence</span> <code>POST /v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info → 201</code></p>');
+    expect(html).toMatch(/<details class="evidence" open><summary><span class="badge fail">evidence<\/span> Exchange 1: /);
+    expect(html).toContain('id="f1" open>');
+    expect(html.indexOf('id="f1"')).toBeLessThan(html.indexOf('id="f3"'));
+    expect(html.slice(html.indexOf('id="f3"'))).toMatch(/^id="f3">\n<summary><span class="badge warn">WARN<\/span> <code>errors.format.json-api<\/code>/);
   });
 });
