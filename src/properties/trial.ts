@@ -140,7 +140,8 @@ export function judge(rules: readonly RuleId[], trial: Trial): Judgement {
   for (const f of trial.findings) {
     const rule = trial.env.ruleById(f.ruleId);
     const reviewed: readonly ({ ruleId: FindingId; outcome: Outcome; observedFor?: undefined } | RuleJudgement)[] =
-      rule !== undefined ? reviewFailure(rule, f.outcome, f.evidence ?? trial.exchanges, trial.verified) : [{ ruleId: f.ruleId, outcome: f.outcome }];
+      // Only a documented rule's finding is reviewed: an assumed rule's finding is already where an observation lands.
+      rule?.level === 'documented' ? reviewFailure(rule, f.outcome, f.evidence ?? trial.exchanges, trial.verified) : [{ ruleId: f.ruleId, outcome: f.outcome }];
     for (const j of reviewed) {
       if (j.observedFor !== undefined) {
         observations.push({ ruleId: j.ruleId as RuleId, observedFor: j.observedFor, outcome: j.outcome });
