@@ -7,6 +7,8 @@
  */
 import * as fc from 'fast-check';
 import { pageMeta, PROFILE_TYPE, PROFILE_TYPE_HYPHEN, varString } from '../rules/inspect.js';
+import type { RuleId } from '../rules/ids.js';
+import type { Exchange } from '../target/types.js';
 import { defineProperty, PropertySetupError } from './define.js';
 import type { Trial } from './trial.js';
 import type { PropertyEnv } from './types.js';
@@ -23,7 +25,7 @@ export type CreateInput =
   | { readonly kind: 'malformed'; readonly text: string };
 
 /** The rule a refused input breaks when it is accepted. */
-const RULE_OF: Readonly<Record<Exclude<CreateInput['kind'], 'valid'>, string>> = {
+const RULE_OF: Readonly<Record<Exclude<CreateInput['kind'], 'valid'>, RuleId>> = {
   'short-password': 'create.password.min-length',
   'no-credentials': 'auth.required',
   'missing-field': 'create.required-fields',
@@ -43,13 +45,19 @@ function usernames(env: PropertyEnv): fc.Arbitrary<string> {
   return varString(env.vars, 'username_format') === 'email' ? fc.emailAddress() : text(1, 40);
 }
 
+/**
+ * The hyphenated type is outside the documented create (§4.1 shows the underscore one): a quarter of the
+ * inputs explore it, and what they show feeds create.type.hyphen-accepted, never a documented rule.
+ */
+const hyphen: fc.Arbitrary<boolean> = fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
+
 const jsonJunk: fc.Arbitrary<unknown> = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}), fc.array(fc.string(), { maxLength: 2 }), fc.double());
 
 function inputs(env: PropertyEnv): fc.Arbitrary<CreateInput> {
   const username = usernames(env);
   const credentials = (kind: 'valid' | 'short-password' | 'no-credentials', password: fc.Arbitrary<string>) =>
     fc
-      .record({ kind: fc.constant(kind), username, password, hyphen: fc.boolean(), slash: fc.boolean() })
+      .record({ kind: fc.constant(kind), username, password, hyphen, slash: fc.boolean() })
       // The oracle finds a leaked password by its text in the body: a username holding it would look like one.
       .filter((i) => i.password === '' || !JSON.stringify(i.username).includes(JSON.stringify(i.password).slice(1, -1)));
   const fields = fc.constantFrom('type', 'password_profile_id', 'username', 'password');
@@ -57,14 +65,14 @@ function inputs(env: PropertyEnv): fc.Arbitrary<CreateInput> {
     { weight: 6, arbitrary: credentials('valid', text(8, 64)) },
     { weight: 3, arbitrary: credentials('short-password', shortPassword) },
     { weight: 1, arbitrary: credentials('no-credentials', text(8, 20)) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('missing-field' as const), field: fields, value: fc.constantFrom(undefined, null), hyphen: fc.boolean() }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('missing-field' as const), field: fields, value: fc.constantFrom(undefined, null), hyphen }) },
     {
       weight: 2,
       arbitrary: fc.record({
         kind: fc.constant('wrong-field' as const),
         field: fields,
         value: fc.oneof(jsonJunk, fc.constantFrom('account', 'user_authentication_info', 'USER_AUTHENTICATION_PASSWORD_PROFILE_INFO')),
-        hyphen: fc.boolean(),
+        hyphen,
       }).filter((i) => i.field === 'type' || typeof i.value !== 'string'),
     },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('no-data' as const), body: fc.oneof(jsonJunk, fc.constant({ data: null }), fc.constant({ data: [] }), fc.constant({ type: PROFILE_TYPE })) }) },
@@ -120,9 +128,10 @@ interface Ctx {
   readonly ppid: string;
 }
 
-async function countOf(trial: Trial, collection: string): Promise<number | undefined> {
+/** The list's results.total: a read of the password-profile list, which the document does not show (password-profile.list). */
+async function countOf(trial: Trial, collection: string): Promise<{ readonly n: number | undefined; readonly ex: Exchange }> {
   const ex = await trial.send({ method: 'GET', url: `${collection}?page[limit]=1` });
-  return ex.response.status === 200 ? pageMeta(ex.json).resultsTotal : undefined;
+  return { n: ex.response.status === 200 ? pageMeta(ex.json).resultsTotal : undefined, ex };
 }
 
 export const create = defineProperty<Ctx, CreateInput>({
@@ -163,7 +172,7 @@ export const create = defineProperty<Ctx, CreateInput>({
   arbitrary: (_ctx, env) => inputs(env),
   show,
   async run(i, trial, ctx) {
-    const before = await countOf(trial, ctx.collection);
+    const { n: before, ex: beforeEx } = await countOf(trial, ctx.collection);
     const slash = 'slash' in i && i.slash ? '/' : '';
     const ex = await trial.send({
       method: 'POST',
@@ -172,23 +181,26 @@ export const create = defineProperty<Ctx, CreateInput>({
       body: bodyOf(i, ctx.ppid),
       ...(i.kind === 'no-credentials' ? { auth: 'none' as const } : {}),
     });
-    const after = await countOf(trial, ctx.collection);
+    const { n: after, ex: afterEx } = await countOf(trial, ctx.collection);
     const status = ex.response.status;
     if (status === 429 || status >= 500) return; // errors.no-5xx judges server errors
+    // The count rests on list reads the document does not show: a documented rule's finding on it is
+    // reviewed (inconclusive, observed for password-profile.list); the create alone is judged by `finding`.
     const counted = before !== undefined && after !== undefined;
+    const countEvidence = [beforeEx, ex, afterEx];
     if (i.kind === 'valid') {
       if (status === 409) return; // a username already taken on a live target
       if (counted && status >= 200 && status < 300 && after !== before + 1) {
-        trial.fail('password-profile.list', `POST ${ex.request.url} answered ${status}; the list's results.total went from ${before} to ${after}`, before + 1, after);
+        trial.fail('password-profile.list', `POST ${ex.request.url} answered ${status}; the list's results.total went from ${before} to ${after}`, before + 1, after, countEvidence);
       }
       return;
     }
     const rule = RULE_OF[i.kind];
     // The document says such a create does not happen (no 2xx); that it is a 4xx is the public API's (API-NOTES).
+    // A create outside the documented surface (the hyphenated type, a malformed body) feeds the assumed rules covering it.
     if (trial.env.ruleById(rule)?.level === 'documented') {
-      trial.expect(status < 200 || status >= 300, rule, `POST ${ex.request.url} (${i.kind}) answered ${status}`, 'no 2xx', status, [ex]);
-      if (status >= 300) trial.expect(status < 500, 'create.errors.validation-400', `POST ${ex.request.url} (${i.kind}) answered ${status}`, 'a 4xx with the error array', status, [ex]);
-    } else trial.expect(status >= 400 && status < 500, rule, `POST ${ex.request.url} (${i.kind}) answered ${status}`, 'a 4xx with the error array', status, [ex]);
-    if (counted) trial.expect(after === before, rule, `POST ${ex.request.url} (${i.kind}) created a record`, before, after);
+      if (status >= 200 && status < 300) trial.finding(ex, [rule], `POST ${ex.request.url} (${i.kind}) answered ${status}`, 'no 2xx', status);
+    } else if (status < 400 || status >= 500) trial.finding(ex, [rule], `POST ${ex.request.url} (${i.kind}) answered ${status}`, 'a 4xx with the error array', status);
+    if (counted && after !== before) trial.fail(rule, `POST ${ex.request.url} (${i.kind}) created a record`, before, after, countEvidence);
   },
 });

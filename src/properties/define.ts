@@ -7,7 +7,7 @@ import * as fc from 'fast-check';
 import { TargetError } from '../target/types.js';
 import { AdminError, adminRequest } from './admin.js';
 import { blocks, judge, PropertyFailure, StopRun, Trial } from './trial.js';
-import type { CheckParams, FailedRun, PropertyDef, PropertyEnv, PropertyFailureInfo, PropertyOutcome, PropertySuite, RuleTally } from './types.js';
+import type { CheckParams, FailedRun, FindingId, PropertyDef, PropertyEnv, PropertyFailureInfo, PropertyOutcome, PropertySuite, RuleTally } from './types.js';
 
 /** A property cannot run against this target (a variable it needs is missing): reported as a skip. */
 export class PropertySetupError extends Error {
@@ -27,8 +27,8 @@ export function defineProperty<C, T>(def: PropertyDef<C, T>): PropertySuite {
 
 async function checkProperty<C, T>(def: PropertyDef<C, T>, env: PropertyEnv, params: CheckParams): Promise<PropertyOutcome> {
   const ctx = await def.prepare(env);
-  const tally = new Map<string, RuleTally>(def.rules.map((id) => [id, { passed: 0, skipReason: undefined }]));
-  const observations = new Map<string, FailedRun>();
+  const tally = new Map<FindingId, RuleTally>(def.rules.map((id) => [id, { passed: 0, skipReason: undefined }]));
+  const observations = new Map<FindingId, FailedRun>();
   const show = (input: T): unknown => (def.show === undefined ? input : def.show(input));
   let stopped: TargetError | undefined;
   let runs = 0;

@@ -6,14 +6,14 @@
  * results.total equals the records visited. The data is seeded per run through the admin API.
  */
 import * as fc from 'fast-check';
+import { documentedListUrl, SORT_FILTER_PATH, type SortableAttribute } from '../rules/surface.js';
 import { asList, idsOf, instantOf, pageMeta, recordAttr, recordId } from '../rules/inspect.js';
 import { AdminError, adminRequest, requireAdmin, seedWith } from './admin.js';
-import { queryString, type QueryParam } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
 
 export const KEYSET = 'keyset';
-const PATH = '/v2/accounts';
+const PATH = SORT_FILTER_PATH;
 
 export interface KeysetInput {
   readonly attribute: 'id' | 'created_at' | 'updated_at';
@@ -34,38 +34,73 @@ const input: fc.Arbitrary<KeysetInput> = fc.record({
   dataSeed: fc.integer({ min: 0, max: 1_000_000 }),
 });
 
-const get = (trial: Trial, params: readonly QueryParam[]) => trial.send({ method: 'GET', url: `${PATH}${queryString(params)}` });
+/** How far a walk may go: the seeded walk fails past its bound (the data is known), a walk of existing data stops there. */
+export interface WalkOptions {
+  readonly pageSize: number;
+  readonly maxPages: number;
+  readonly onLimit: 'fail' | 'stop';
+  /** Start after this value (gt on id, ge on a timestamp), as a walk resumed from a known record does. */
+  readonly from?: string;
+}
+
+/** `done`: the walk reached the end of the set; `stopped`: it hit its page bound; `failed`: a finding ended it. */
+export type WalkEnd = 'done' | 'stopped' | 'failed';
+
+/** A documented keyset read (§4.3): ascending sort on the attribute, one gt/ge clause, page[limit] and page[offset] once. */
+const read = (trial: Trial, attribute: SortableAttribute, pageSize: number, filter: { op: 'gt' | 'ge'; value: string } | undefined, offset = 0) =>
+  trial.send({
+    method: 'GET',
+    url: documentedListUrl(SORT_FILTER_PATH, {
+      limit: pageSize,
+      ...(offset === 0 ? {} : { offset }),
+      sort: attribute,
+      ...(filter === undefined ? {} : { filter: { op: filter.op, attribute, value: filter.value } }),
+    }),
+  });
 
 /** §4.3 by id: gt(id,<last id>) until a page comes back empty. */
-async function walkById(trial: Trial, i: KeysetInput, seen: Set<string>): Promise<void> {
-  let last: string | undefined;
+export async function walkById(trial: Trial, o: WalkOptions, seen: Set<string>): Promise<WalkEnd> {
+  const rule = 'large-data.keyset.id';
+  let last = o.from;
   for (let pages = 0; ; pages += 1) {
-    if (pages > i.count + 2) return trial.fail('large-data.keyset.id', `the id walk did not end after ${pages} pages`, 'an empty page', 'pages with records');
-    const ex = await get(trial, [{ name: 'sort', value: 'id' }, { name: 'page[limit]', value: String(i.pageSize) }, ...(last === undefined ? [] : [{ name: 'filter', value: `gt(id,${last})` }])]);
-    if (ex.response.status !== 200) return trial.fail('large-data.keyset.id', `GET ${ex.request.url} answered ${ex.response.status}`, 200, ex.response.status);
+    if (pages > o.maxPages) {
+      if (o.onLimit === 'stop') return 'stopped';
+      trial.fail(rule, `the id walk did not end after ${pages} pages`, 'an empty page', 'pages with records');
+      return 'failed';
+    }
+    const ex = await read(trial, 'id', o.pageSize, last === undefined ? undefined : { op: 'gt', value: last });
+    if (ex.response.status !== 200) {
+      trial.finding(ex, [rule], `GET ${ex.request.url} answered ${ex.response.status}`, 200, ex.response.status);
+      return 'failed';
+    }
     const ids = idsOf(ex.json);
-    if (ids.length === 0) return;
+    if (ids.length === 0) return 'done';
     for (const id of ids) seen.add(id);
     const next = ids[ids.length - 1];
-    if (next === last) return trial.fail('large-data.keyset.id', `GET ${ex.request.url}: the walk makes no progress`, `ids after ${last ?? ''}`, ids.slice(0, 5));
+    if (next === last) {
+      trial.fail(rule, `GET ${ex.request.url}: the walk makes no progress`, `ids after ${last ?? ''}`, ids.slice(0, 5), [ex]);
+      return 'failed';
+    }
     last = next;
   }
 }
 
 /** §4.3 by timestamp: ge(attr,<last value>), page[offset] further while a full page is uniform. */
-async function walkByTimestamp(trial: Trial, i: KeysetInput, seen: Set<string>): Promise<void> {
-  const attr = i.attribute;
-  let from: string | undefined;
+export async function walkByTimestamp(trial: Trial, attr: 'created_at' | 'updated_at', o: WalkOptions, seen: Set<string>): Promise<WalkEnd> {
+  const rule = 'large-data.keyset.timestamp';
+  let from = o.from;
   let offset = 0;
   for (let pages = 0; ; pages += 1) {
-    if (pages > 2 * i.count + 4) return trial.fail('large-data.keyset.timestamp', `the ${attr} walk did not end after ${pages} pages`, 'a short page', 'full pages');
-    const ex = await get(trial, [
-      { name: 'sort', value: attr },
-      { name: 'page[limit]', value: String(i.pageSize) },
-      ...(from === undefined ? [] : [{ name: 'filter', value: `ge(${attr},${from})` }]),
-      ...(offset === 0 ? [] : [{ name: 'page[offset]', value: String(offset) }]),
-    ]);
-    if (ex.response.status !== 200) return trial.fail('large-data.keyset.timestamp', `GET ${ex.request.url} answered ${ex.response.status}`, 200, ex.response.status);
+    if (pages > o.maxPages) {
+      if (o.onLimit === 'stop') return 'stopped';
+      trial.fail(rule, `the ${attr} walk did not end after ${pages} pages`, 'a short page', 'full pages');
+      return 'failed';
+    }
+    const ex = await read(trial, attr, o.pageSize, from === undefined ? undefined : { op: 'ge', value: from }, offset);
+    if (ex.response.status !== 200) {
+      trial.finding(ex, [rule], `GET ${ex.request.url} answered ${ex.response.status}`, 200, ex.response.status);
+      return 'failed';
+    }
     const records = asList(ex.json)?.data ?? [];
     let fresh = 0;
     for (const r of records) {
@@ -75,18 +110,25 @@ async function walkByTimestamp(trial: Trial, i: KeysetInput, seen: Set<string>):
         fresh += 1;
       }
     }
-    if (records.length < i.pageSize) return; // a short page is the end of the set
+    if (records.length < o.pageSize) return 'done'; // a short page is the end of the set
     const first = recordAttr(records[0], attr);
     const last = recordAttr(records[records.length - 1], attr);
-    if (typeof first !== 'string' || typeof last !== 'string') return trial.fail('large-data.keyset.timestamp', `GET ${ex.request.url}: records without ${attr}`, attr, 'absent');
+    if (typeof first !== 'string' || typeof last !== 'string') {
+      trial.fail(rule, `GET ${ex.request.url}: records without ${attr}`, attr, 'absent', [ex]);
+      return 'failed';
+    }
     if (first === last) {
       // Every record on the page shares one timestamp: the rest of them are further on, same filter.
-      if (offset > 0 && fresh === 0) return trial.fail('large-data.shared-timestamp', `GET ${ex.request.url}: paging further past a shared ${attr} returned no new records`, 'the next records of the burst', 'records already seen');
-      offset += i.pageSize;
+      if (offset > 0 && fresh === 0) {
+        trial.fail('large-data.shared-timestamp', `GET ${ex.request.url}: paging further past a shared ${attr} returned no new records`, 'the next records of the burst', 'records already seen', [ex]);
+        return 'failed';
+      }
+      offset += o.pageSize;
       continue;
     }
     if (from !== undefined && (instantOf(last) ?? 0) <= (instantOf(from) ?? 0)) {
-      return trial.fail('large-data.keyset.timestamp', `GET ${ex.request.url}: the walk makes no progress`, `a last ${attr} after ${from}`, last);
+      trial.fail(rule, `GET ${ex.request.url}: the walk makes no progress`, `a last ${attr} after ${from}`, last, [ex]);
+      return 'failed';
     }
     from = last;
     offset = 0;
@@ -117,12 +159,12 @@ export const keyset = defineProperty<undefined, KeysetInput>({
       adminRequest(admin.token, 'POST', '/__sim/seed', seedWith(admin.baseline, { seed: i.dataSeed, accounts: i.count, profile: i.profile, burst: i.burst })),
     );
     if (seeded.response.status !== 200) throw new AdminError(`seeding the walk's data answered ${seeded.response.status}`);
-    const all = await get(trial, [{ name: 'page[limit]', value: '1' }]);
+    const all = await trial.send({ method: 'GET', url: documentedListUrl(SORT_FILTER_PATH, { limit: 1 }) });
     const total = pageMeta(all.json).resultsTotal;
     const seen = new Set<string>();
-    if (i.attribute === 'id') await walkById(trial, i, seen);
-    else await walkByTimestamp(trial, i, seen);
-    if (trial.findings.length > 0 || total === undefined) return;
+    const o: WalkOptions = { pageSize: i.pageSize, onLimit: 'fail', maxPages: i.attribute === 'id' ? i.count + 2 : 2 * i.count + 4 };
+    const end = i.attribute === 'id' ? await walkById(trial, o, seen) : await walkByTimestamp(trial, i.attribute, o, seen);
+    if (end !== 'done' || total === undefined) return;
     const rule = i.attribute === 'id' ? 'large-data.keyset.id' : 'large-data.keyset.timestamp';
     trial.expect(seen.size === total, rule, `the ${i.attribute} walk of ${PATH} (page size ${i.pageSize}) visited ${seen.size} distinct records`, total, seen.size);
   },

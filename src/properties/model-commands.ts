@@ -10,6 +10,8 @@ import { asList, asString, at, idsOf, instantOf, pageMeta, PROFILE_TYPE } from '
 import type { Exchange } from '../target/types.js';
 import { adminRequest } from './admin.js';
 import { StopRun, type Trial } from './trial.js';
+import type { FindingId } from './types.js';
+import type { RuleId } from '../rules/ids.js';
 
 export interface ModelRecord {
   readonly id: string;
@@ -37,11 +39,12 @@ export interface Real {
 export type ModelCommand = fc.AsyncCommand<Model, Real>;
 
 /** Simulator behaviour beyond the rule catalogue (its virtual clock): the property fails, no rule does. */
-export const SIM_CLOCK = 'sim.clock';
+export const SIM_CLOCK: FindingId = 'sim.clock';
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
-function must(real: Real, ok: boolean, ruleId: string, message: string, expected: unknown, actual: unknown): void {
-  if (!real.trial.expect(ok, ruleId, message, expected, actual)) throw new StopRun(message);
+/** A failing assertion stops the sequence; it rests on `evidence` (the command's own exchange) when given. */
+function must(real: Real, ok: boolean, ruleId: FindingId, message: string, expected: unknown, actual: unknown, evidence?: readonly Exchange[]): void {
+  if (!real.trial.expect(ok, ruleId, message, expected, actual, evidence)) throw new StopRun(message);
 }
 
 const ms = (v: unknown): number => instantOf(asString(v) ?? '') ?? Number.NaN;
@@ -49,11 +52,11 @@ const pick = (m: Model, n: number): ModelRecord | undefined => [...m.records.val
 const itemUrl = (real: Real, id: string): string => `${real.collection}/${encodeURIComponent(id)}`;
 const jsonRequest = (method: string, url: string, body: unknown) => ({ method, url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-function recordOf(real: Real, ex: Exchange, rule: string): ModelRecord {
+function recordOf(real: Real, ex: Exchange, rule: RuleId): ModelRecord {
   const data = at(ex.json, 'data');
   const id = asString(at(data, 'id'));
   const username = asString(at(data, 'username'));
-  must(real, id !== undefined && username !== undefined, rule, `${ex.request.method} ${ex.request.url}: data.id and data.username`, 'strings', data);
+  must(real, id !== undefined && username !== undefined, rule, `${ex.request.method} ${ex.request.url}: data.id and data.username`, 'strings', data, [ex]);
   return { id: id ?? '', username: username ?? '', createdMs: ms(at(data, 'meta', 'created_at')), updatedMs: ms(at(data, 'meta', 'updated_at')) };
 }
 
@@ -69,9 +72,9 @@ export class CreateCmd implements ModelCommand {
   check = () => true;
   async run(m: Model, real: Real): Promise<void> {
     const ex = await real.trial.send(jsonRequest('POST', real.collection, { data: { type: PROFILE_TYPE, password_profile_id: real.ppid, username: this.username, password: this.password } }));
-    must(real, ex.response.status === 201, 'create.status.201', `POST ${real.collection}`, 201, ex.response.status);
+    must(real, ex.response.status === 201, 'create.status.201', `POST ${real.collection}`, 201, ex.response.status, [ex]);
     const r = recordOf(real, ex, 'create.response.fields');
-    must(real, r.username === this.username, 'create.response.fields', 'data.username echoes the request', this.username, r.username);
+    must(real, r.username === this.username, 'create.response.fields', 'data.username echoes the request', this.username, r.username, [ex]);
     checkClock(m, real, r.createdMs, 'create');
     m.records.set(r.id, r);
   }
@@ -110,7 +113,7 @@ export class DeleteCmd implements ModelCommand {
     m.records.delete(id);
     // §4.3 "deletes are not visible" to an updated_at sync: the record leaves list reads.
     const list = await real.trial.send({ method: 'GET', url: `${real.collection}?page[limit]=100&sort=updated_at` });
-    must(real, !idsOf(list.json).includes(id), 'large-data.deletes-immediate', `GET ${list.request.url} after DELETE`, `record ${id} absent`, 'listed');
+    must(real, !idsOf(list.json).includes(id), 'large-data.deletes-immediate', `GET ${list.request.url} after DELETE`, `record ${id} absent`, 'listed', [ex, list]);
     const again = await real.trial.send({ method: 'GET', url: itemUrl(real, id) });
     must(real, again.response.status === 404, 'password-profile.delete', 'GET after DELETE', 404, again.response.status);
   }
@@ -177,7 +180,7 @@ export class ListCmd implements ModelCommand {
     const meta = pageMeta(ex.json);
     must(real, meta.resultsTotal === m.records.size, 'pagination.results.total', `GET ${url}: results.total against the records created and not deleted`, m.records.size, meta.resultsTotal);
     const limit = this.limit ?? m.pageLength;
-    const limitRule = this.limit !== undefined ? 'pagination.limit.per-call' : m.pageLength === 25 ? 'pagination.limit.default' : 'pagination.limit.project-setting';
+    const limitRule: RuleId = this.limit !== undefined ? 'pagination.limit.per-call' : m.pageLength === 25 ? 'pagination.limit.default' : 'pagination.limit.project-setting';
     must(real, meta.limit === limit, limitRule, `GET ${url}: meta.page.limit (page_length ${m.pageLength})`, limit, meta.limit);
     const ids = idsOf(ex.json);
     const gone = ids.find((id) => !m.records.has(id));

@@ -5,6 +5,8 @@
  * One request per run, so it is also the suite's speed benchmark.
  */
 import * as fc from 'fast-check';
+import type { RuleId } from '../rules/ids.js';
+import { SHOWN_LIST_PATHS, SORTABLE_ATTRIBUTES } from '../rules/surface.js';
 import { asList, at, isAsideStatus, isHardOffsetPath, MAX_PAGE_LENGTH, OFFSET_LIMIT, pageMeta, varNumber, wholeNumber } from '../rules/inspect.js';
 import { parseJsonOrUndefined, type Exchange } from '../target/types.js';
 import { conflictingLimits, LIST_PATHS, pageParams, pageQuery, queryString, type PageParams } from './arbitraries.js';
@@ -21,11 +23,36 @@ export interface PageInput {
   readonly sort: string | undefined;
 }
 
-export const pageInput: fc.Arbitrary<PageInput> = fc.record({
+/** Offsets of a documented read: small, around the offset limit, and (on the hard-limit paths, where §8 speaks to them) past it. */
+const documentedOffsets = (path: string): fc.Arbitrary<number> =>
+  fc.oneof(
+    { weight: 5, arbitrary: fc.integer({ min: 0, max: 150 }) },
+    { weight: 2, arbitrary: fc.integer({ min: OFFSET_LIMIT - 5, max: OFFSET_LIMIT + 5 }) },
+    { weight: isHardOffsetPath(path) ? 4 : 1, arbitrary: fc.integer({ min: 150, max: 3 * OFFSET_LIMIT }) },
+  );
+
+/** A documented read (§4.2, §8): a shown list path, plain page parameters given once, an ascending sort on /v2/accounts. */
+const documentedPageInput: fc.Arbitrary<PageInput> = fc.constantFrom(...SHOWN_LIST_PATHS).chain((path) =>
+  fc.record({
+    path: fc.constant(path),
+    params: fc.record({
+      limit: fc.option(fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 100 }) }, { weight: 1, arbitrary: fc.integer({ min: 101, max: 1000 }) }).map(String), { freq: 4, nil: undefined }),
+      offset: fc.option(documentedOffsets(path).map(String), { freq: 3, nil: undefined }),
+      repeatLimit: fc.constant(undefined),
+      encodeNames: fc.boolean(),
+    }),
+    sort: fc.option(fc.constantFrom(...SORTABLE_ATTRIBUTES), { freq: 2, nil: undefined }),
+  }),
+);
+
+/** Anything a client might send (junk, repeated parameters, other list paths and sorts): feeds assumed rules. */
+const exploringPageInput: fc.Arbitrary<PageInput> = fc.record({
   path: fc.constantFrom(...LIST_PATHS),
   params: pageParams,
   sort: fc.option(fc.constantFrom('created_at', 'id', '-created_at', 'name'), { freq: 5, nil: undefined }),
 });
+
+export const pageInput: fc.Arbitrary<PageInput> = fc.oneof({ weight: 3, arbitrary: documentedPageInput }, { weight: 2, arbitrary: exploringPageInput });
 
 /** The request URL of an input. */
 export function pageUrl(input: PageInput): string {
@@ -44,37 +71,45 @@ function refusalReason(input: PageInput, offsetLimit: number): string | undefine
   return o > max ? `page[offset] ${o} past the offset limit ${max}` : undefined;
 }
 
+/**
+ * The documented rules a refused read breaks, by what the request asks (`finding` gives them a verdict
+ * only when the request is inside the documented surface): an offset within the soft limit, a
+ * page[limit], an ascending sort, or else the list itself on its path.
+ */
+function featureRules(input: PageInput, limit: number | undefined): RuleId[] {
+  const rules: RuleId[] = [];
+  const offset = wholeNumber(input.params.offset) ?? 0;
+  if (offset > 0 && !isHardOffsetPath(input.path)) rules.push('pagination.offset-limit.soft');
+  if (limit !== undefined) rules.push('pagination.limit.per-call');
+  if (input.sort !== undefined && input.path === '/v2/accounts') rules.push('sort.ascending');
+  return rules.length > 0 ? rules : ['pagination.endpoints.listed'];
+}
+
 /** The property's own reading of one answer; the oracle's rules judge the rest. */
 export function judgePage(input: PageInput, ex: Exchange, trial: Trial, offsetLimit: number): void {
   const { status } = ex.response;
   if (isAsideStatus(status) || status >= 500) return; // credentials and rate limits: not this property's; 5xx: errors.no-5xx
-  if (status === 404) return; // routing: versioning.v2-prefix judges the documented paths
   const reason = refusalReason(input, offsetLimit);
   const limit = wholeNumber(input.params.limit);
   if (status !== 200) {
     if (reason !== undefined) return;
-    const offset = wholeNumber(input.params.offset) ?? 0;
-    const rule =
-      offset > 0 && !isHardOffsetPath(input.path)
-        ? 'pagination.offset-limit.soft'
-        : limit !== undefined && limit <= MAX_PAGE_LENGTH
-          ? 'pagination.limit.per-call'
-          : 'pagination.params.invalid-400';
-    trial.fail(rule, `${ex.request.method} ${ex.request.url}: valid page parameters answered ${status}`, 'a page (200)', status);
+    // §8 caps a page at 100 records; whether a larger page[limit] is clamped or refused is API-NOTES' (assumed).
+    if (limit !== undefined && limit > MAX_PAGE_LENGTH) return trial.fail('pagination.limit.clamp', `${ex.request.method} ${ex.request.url}: page[limit] ${limit} refused`, 'a page of at most 100 records (200)', status, [ex]);
+    trial.finding(ex, featureRules(input, limit), `${ex.request.method} ${ex.request.url}: valid page parameters answered ${status}`, 'a page (200)', status);
     return;
   }
   const list = asList(ex.json);
   if (list === undefined) {
-    trial.fail('pagination.endpoints.listed', `${ex.request.url}: a list answer without a data array`, 'data array', typeof at(ex.json, 'data'));
+    trial.finding(ex, ['pagination.endpoints.listed'], `${ex.request.url}: a list answer without a data array`, 'data array', typeof at(ex.json, 'data'));
     return;
   }
   const n = list.data.length;
   const m = pageMeta(ex.json);
   if (limit !== undefined && !conflictingLimits(input.params) && n > Math.min(limit, MAX_PAGE_LENGTH)) {
-    const rule = limit > MAX_PAGE_LENGTH ? 'pagination.limit.max' : 'pagination.limit.per-call';
-    trial.fail(rule, `${ex.request.url}: more records than page[limit]=${limit} allows`, `at most ${Math.min(limit, MAX_PAGE_LENGTH)}`, n);
+    const rule: RuleId = limit > MAX_PAGE_LENGTH ? 'pagination.limit.max' : 'pagination.limit.per-call';
+    trial.finding(ex, [rule], `${ex.request.url}: more records than page[limit]=${limit} allows`, `at most ${Math.min(limit, MAX_PAGE_LENGTH)}`, n);
   }
-  if (m.limit !== undefined && n > m.limit) trial.fail('pagination.results.total', `${ex.request.url}: more records than meta.page.limit`, `at most ${m.limit}`, n);
+  if (m.limit !== undefined && n > m.limit) trial.finding(ex, ['pagination.results.total'], `${ex.request.url}: more records than the page's limit`, `at most ${m.limit}`, n);
 }
 
 export const pageArithmetic = defineProperty<{ offsetLimit: number }, PageInput>({

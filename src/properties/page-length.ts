@@ -19,7 +19,8 @@ export interface PageLengthInput {
 }
 
 const settingsBody = (n: number): string => JSON.stringify({ data: { type: 'settings', page_length: n } });
-const put = (trial: Trial, n: number) => trial.send({ method: 'PUT', url: '/v2/settings', headers: { 'content-type': 'application/json' }, body: settingsBody(n) });
+// The settings endpoint is not in the document: its requests are preconditions, verified by their 200, never probes.
+const put = (trial: Trial, n: number) => trial.precondition({ method: 'PUT', url: '/v2/settings', headers: { 'content-type': 'application/json' }, body: settingsBody(n) });
 
 export const pageLength = defineProperty<undefined, PageLengthInput>({
   name: PAGE_LENGTH,
@@ -44,7 +45,7 @@ export const pageLength = defineProperty<undefined, PageLengthInput>({
     }),
   show: (i) => ({ 'PUT /v2/settings page_length': i.pageLength, then: `GET ${i.path}`, ...(i.perCall === undefined ? {} : { and: `GET ${i.path}?page[limit]=${i.perCall}` }) }),
   async run(i, trial) {
-    const settings = await trial.send({ method: 'GET', url: '/v2/settings' });
+    const settings = await trial.precondition({ method: 'GET', url: '/v2/settings' });
     const before = at(settings.json, 'data', 'page_length');
     // What the project uses now: the oracle's pagination.limit.default judges the read below against it.
     if (typeof before === 'number') trial.vars['page_length'] = before;

@@ -10,7 +10,8 @@ import { inconclusive, skip, type Outcome, type Rule } from '../rules/types.js';
 import { TargetError, type Exchange, type Target } from '../target/types.js';
 import { AdminError, readBaseline, restoreBaseline } from './admin.js';
 import { PropertySetupError } from './define.js';
-import type { AdminAccess, FailedRun, PropertyEnv, PropertyOutcome, PropertySuite } from './types.js';
+import type { RuleId } from '../rules/ids.js';
+import type { AdminAccess, FailedRun, FindingId, PropertyEnv, PropertyOutcome, PropertySuite } from './types.js';
 
 export const DEFAULT_RUNS = 100;
 export const SKIP_WRITES = 'writes data: pass --allow-writes';
@@ -97,18 +98,18 @@ async function runOne(suite: PropertySuite, env: PropertyEnv, options: PropsRunO
 function toResult(suite: PropertySuite, env: PropertyEnv, options: PropsRunOptions, secrets: readonly string[], outcome: PropertyOutcome): PropertyResult {
   const numRuns = options.runs ?? DEFAULT_RUNS;
   const { failure, observations, tally, stopped } = outcome;
-  const failed = new Map<string, Outcome>();
-  if (failure?.kind === 'rules') for (const f of failure.run.findings) failed.set(f.ruleId, f.outcome);
+  const failed = new Map<FindingId, { outcome: Outcome; observedFor: RuleId | undefined }>();
+  if (failure?.kind === 'rules') for (const f of failure.run.findings) failed.set(f.ruleId, { outcome: f.outcome, observedFor: f.observedFor });
   for (const [id, run] of observations) {
     // An observation made for a documented rule that failed outright in the reported run adds nothing.
     const by = run.findings[0]?.observedFor;
     if (by !== undefined && failed.has(by)) continue;
-    if (!failed.has(id)) failed.set(id, run.findings[0]?.outcome ?? skip('no outcome'));
+    if (!failed.has(id)) failed.set(id, { outcome: run.findings[0]?.outcome ?? skip('no outcome'), observedFor: by });
   }
-  const ids = [...suite.rules, ...[...failed.keys()].filter((id) => !suite.rules.includes(id))];
+  const ids: FindingId[] = [...suite.rules, ...[...failed.keys()].filter((id) => !(suite.rules as readonly string[]).includes(id))];
   const verdicts = ids.map((id): Verdict => {
     const f = failed.get(id);
-    if (f !== undefined) return verdict(env, id, f);
+    if (f !== undefined) return { ...verdict(env, id, f.outcome), ...(f.observedFor === undefined ? {} : { observedFor: f.observedFor }) };
     const t = tally.get(id);
     if (t !== undefined && t.passed > 0) return verdict(env, id, { status: 'pass' });
     if (t?.inconclusiveReason !== undefined) return verdict(env, id, inconclusive(t.inconclusiveReason));
@@ -131,7 +132,14 @@ function toResult(suite: PropertySuite, env: PropertyEnv, options: PropsRunOptio
   if (failure !== undefined) {
     return { ...base, status: 'fail', path: failure.path, counterexample: clean(failure.run.shown), replay: replay(failure.path), verdicts: cleanVerdicts, exchanges };
   }
+  // No documented rule could be judged (each verdict rested on something outside the documented surface).
+  const documented = verdicts.filter((v) => env.ruleById(v.ruleId)?.level === 'documented');
+  const unsure = documented.find((v) => v.outcome.status === 'inconclusive');
+  const allUnsure = unsure?.outcome.status === 'inconclusive' && !documented.some((v) => v.outcome.status === 'pass' || v.outcome.status === 'fail');
+  const unsureReason = unsure?.outcome.status === 'inconclusive' ? `no documented rule judged by documented means (${unsure.ruleId}: ${unsure.outcome.reason})` : '';
   if (shownRun !== undefined) {
+    const strictReplay = `${command} --strict --seed ${options.seed} --grep ${suite.name}`;
+    if (allUnsure) return { ...base, status: 'inconclusive', skipReason: unsureReason, counterexample: clean(shownRun.shown), replay: strictReplay, verdicts: cleanVerdicts, exchanges };
     // An assumed rule failed without --strict: the run did not shrink it; --strict replays and shrinks it.
     return { ...base, status: 'fail', counterexample: clean(shownRun.shown), replay: `${command} --strict --seed ${options.seed} --grep ${suite.name}`, verdicts: cleanVerdicts, exchanges };
   }
@@ -139,10 +147,8 @@ function toResult(suite: PropertySuite, env: PropertyEnv, options: PropsRunOptio
     const why = `stopped after ${outcome.runs} of ${numRuns} runs: ${stopped.message} (${stopped.code})`;
     return { ...base, status: 'skip', skipReason: why, verdicts, exchanges: [] };
   }
-  // Nothing failed; a property none of whose rules could be judged says so.
-  const judged = verdicts.some((v) => v.outcome.status === 'pass');
-  const unsure = verdicts.find((v) => v.outcome.status === 'inconclusive');
-  if (!judged && unsure !== undefined && unsure.outcome.status === 'inconclusive') return { ...base, status: 'inconclusive', skipReason: unsure.outcome.reason, verdicts, exchanges: [] };
+  // Nothing failed; a property none of whose documented rules could be judged says so.
+  if (allUnsure) return { ...base, status: 'inconclusive', skipReason: unsureReason, verdicts, exchanges: [] };
   return { ...base, status: 'pass', verdicts, exchanges: [] };
 }
 
@@ -153,7 +159,7 @@ function cleanOutcome(outcome: Outcome, secrets: readonly string[]): Outcome {
   return { ...outcome, message: redactText(outcome.message, secrets), expected: value(outcome.expected), actual: value(outcome.actual) };
 }
 
-function verdict(env: PropertyEnv, ruleId: string, outcome: Outcome): Verdict {
+function verdict(env: PropertyEnv, ruleId: FindingId, outcome: Outcome): Verdict {
   return { ruleId, source: 'property', description: env.ruleById(ruleId)?.statement ?? ruleId, outcome };
 }
 

@@ -4,9 +4,15 @@
  * filter, the page is in the requested order, and results.total counts the filtered set. Values come
  * from a sample of the target's own records, so equality boundaries are hit; when the sample is the
  * whole set, totals and pages are compared with a small reference (filter-model.ts).
+ *
+ * Documented rules are judged on documented reads only (rules/surface.ts: an ascending sort and one
+ * gt/ge clause on id, created_at or updated_at); the exploration of API-NOTES' grammar (descending
+ * sorts, other operators and attributes, combined clauses) feeds the assumed rules that cover it.
  */
 import * as fc from 'fast-check';
-import { asList, idsOf, pageMeta, recordAttr, type FilterClause } from '../rules/inspect.js';
+import type { RuleId } from '../rules/ids.js';
+import { COMPARISON_OPERATORS, documentedListUrl, SORT_FILTER_PATH, SORTABLE_ATTRIBUTES, type ComparisonOperator, type SortableAttribute } from '../rules/surface.js';
+import { asList, idsOf, isAsideStatus, pageMeta, recordAttr, type FilterClause } from '../rules/inspect.js';
 import { toExchange, type Exchange } from '../target/types.js';
 import { plainText, queryString, type QueryParam } from './arbitraries.js';
 import { defineProperty } from './define.js';
@@ -14,7 +20,7 @@ import { bent, countRange, expectedPage, sampleOf, type SampleRecord } from './f
 import type { Trial } from './trial.js';
 
 export const SORT_FILTER = 'sort-filter';
-const PATH = '/v2/accounts';
+const PATH = SORT_FILTER_PATH;
 /** Sample pages read before the runs (at 100 records a page). */
 const SAMPLE_PAGES = 5;
 
@@ -30,7 +36,7 @@ const FIELDS: readonly { readonly field: string; readonly ops: readonly string[]
 ];
 const SORTS = ['created_at', 'id', 'name', 'updated_at'] as const;
 /** Rules that compare a read with the unfiltered sample reads. */
-const CONTEXT_RULES: ReadonlySet<string> = new Set(['filter.results-total', 'filter.ge']);
+const CONTEXT_RULES: ReadonlySet<RuleId> = new Set<RuleId>(['filter.results-total', 'filter.ge']);
 
 interface Ctx {
   readonly sample: readonly SampleRecord[];
@@ -40,6 +46,8 @@ interface Ctx {
 }
 
 export interface SortFilterInput {
+  /** Built from the documented surface only (documentedListUrl); else an exploration of API-NOTES' grammar. */
+  readonly documented: boolean;
   readonly clauses: readonly FilterClause[];
   readonly sort: { readonly field: string; readonly direction: 'asc' | 'desc' } | undefined;
   readonly limit: number | undefined;
@@ -90,6 +98,12 @@ function grammarValue(v: string): string | undefined {
 export const filterText = (clauses: readonly FilterClause[]): string => clauses.map((c) => `${c.op}(${c.field},${c.values.map((v) => grammarValue(v) ?? v).join(',')})`).join(':');
 
 function urlOf(i: SortFilterInput): string {
+  const [c] = i.clauses;
+  if (i.documented) {
+    const filter = c === undefined ? undefined : { op: c.op as ComparisonOperator, attribute: c.field as SortableAttribute, value: c.values[0] ?? '' };
+    const sort = i.sort?.field as SortableAttribute | undefined;
+    return documentedListUrl(SORT_FILTER_PATH, { ...(i.limit === undefined ? {} : { limit: i.limit }), ...(i.offset === undefined ? {} : { offset: i.offset }), ...(sort === undefined ? {} : { sort }), ...(filter === undefined ? {} : { filter }) });
+  }
   const q: QueryParam[] = [];
   if (i.clauses.length > 0) q.push({ name: 'filter', value: filterText(i.clauses) });
   if (i.sort !== undefined) q.push({ name: 'sort', value: `${i.sort.direction === 'desc' ? '-' : ''}${i.sort.field}` });
@@ -98,16 +112,28 @@ function urlOf(i: SortFilterInput): string {
   return `${PATH}${queryString(q)}`;
 }
 
-/** Totals against the reference: a wrong count names the operator a server confused, if that explains it. */
+/** The documented rules a list read exercises: each clause's operator, and the ascending sort. */
+function featureRules(i: SortFilterInput): RuleId[] {
+  const rules = new Set<RuleId>();
+  for (const c of i.clauses) if (c.op === 'gt' || c.op === 'ge') rules.add(c.op === 'gt' ? 'filter.gt' : 'filter.ge');
+  if (i.sort !== undefined) rules.add('sort.ascending');
+  return [...rules];
+}
+
+/**
+ * Totals against the reference. On a documented read the miscount is filter.results-total's, and
+ * also the clause operator's when the total is exactly the other operator's count (gt read as ge);
+ * on any other read `finding` hands it to the assumed rules of its undocumented parts.
+ */
 function judgeTotal(i: SortFilterInput, ex: Exchange, trial: Trial, sample: readonly SampleRecord[]): void {
   const total = pageMeta(ex.json).resultsTotal;
   if (total === undefined || i.clauses.length === 0) return;
   const { lo, hi } = countRange(sample, i.clauses);
   if (total >= lo && total <= hi) return;
-  const asGe = countRange(sample, bent(i.clauses, 'gt', 'ge')).lo;
-  const asGt = countRange(sample, bent(i.clauses, 'ge', 'gt')).lo;
-  const rule = total > hi && total === asGe ? 'filter.gt' : total < lo && total === asGt ? 'filter.ge' : 'filter.results-total';
-  trial.fail(rule, `GET ${ex.request.url}: results.total against the ${sample.length} records read`, lo === hi ? lo : `${lo}..${hi}`, total);
+  const rules: RuleId[] = ['filter.results-total'];
+  if (total > hi && total === countRange(sample, bent(i.clauses, 'gt', 'ge')).lo) rules.push('filter.gt');
+  if (total < lo && total === countRange(sample, bent(i.clauses, 'ge', 'gt')).lo) rules.push('filter.ge');
+  trial.finding(ex, rules, `GET ${ex.request.url}: results.total against the ${sample.length} records read`, lo === hi ? lo : `${lo}..${hi}`, total);
 }
 
 /** The page itself against the reference, when the order is unambiguous. */
@@ -119,8 +145,36 @@ function judgePage(i: SortFilterInput, ex: Exchange, trial: Trial, sample: reado
   if (expected === undefined) return;
   const got = idsOf(ex.json);
   if (got.join('\n') === expected.join('\n')) return;
-  const rule = offset > 0 && new Set(got).size === got.length && got.every((id) => sample.some((s) => s.id === id)) ? 'pagination.offset.records' : i.sort.direction === 'asc' ? 'sort.ascending' : 'sort.descending';
-  trial.fail(rule, `GET ${ex.request.url}: not records ${offset + 1}..${offset + limit} of the sorted, filtered set`, expected.slice(0, 5), got.slice(0, 5));
+  // The same records in another order are the sort's; other records are the filter's or the offset's.
+  const sameSet = got.length === expected.length && [...got].sort().join('\n') === [...expected].sort().join('\n');
+  const filters = featureRules(i).filter((r) => r !== 'sort.ascending');
+  const rules: RuleId[] = sameSet ? ['sort.ascending'] : filters.length > 0 ? filters : offset > 0 ? ['pagination.offset.records'] : ['sort.ascending'];
+  trial.finding(ex, rules, `GET ${ex.request.url}: not records ${offset + 1}..${offset + limit} of the sorted, filtered set`, expected.slice(0, 5), got.slice(0, 5));
+}
+
+/** A documented read (§4.2, §4.3 on /v2/accounts): an ascending sort and one gt/ge clause on the sortable attributes. */
+function documentedInput(ctx: Ctx): fc.Arbitrary<SortFilterInput> {
+  const clause = fc
+    .tuple(fc.constantFrom(...COMPARISON_OPERATORS), fc.constantFrom(...SORTABLE_ATTRIBUTES))
+    .chain(([op, field]) => valuesOf(ctx, field, op).filter((v) => v !== '').map((v): FilterClause => ({ op, field, values: [v] })));
+  return fc.record({
+    documented: fc.constant(true),
+    clauses: fc.option(clause, { freq: 4, nil: undefined }).map((c) => (c === undefined ? [] : [c])),
+    sort: fc.option(fc.constantFrom(...SORTABLE_ATTRIBUTES).map((field) => ({ field, direction: 'asc' as const })), { freq: 4, nil: undefined }),
+    limit: fc.option(fc.integer({ min: 1, max: 100 }), { freq: 4, nil: undefined }),
+    offset: fc.option(fc.integer({ min: 0, max: 150 }), { freq: 3, nil: undefined }),
+  });
+}
+
+/** Everything API-NOTES lists (other operators and attributes, combined clauses, descending sorts): feeds assumed rules only. */
+function exploringInput(ctx: Ctx): fc.Arbitrary<SortFilterInput> {
+  return fc.record({
+    documented: fc.constant(false),
+    clauses: fc.oneof(fc.array(clauseArb(ctx), { maxLength: 1 }), fc.array(clauseArb(ctx), { minLength: 2, maxLength: 3 })),
+    sort: fc.option(fc.record({ field: fc.constantFrom(...SORTS), direction: fc.constantFrom<'asc' | 'desc'>('asc', 'desc') }), { freq: 4, nil: undefined }),
+    limit: fc.option(fc.integer({ min: 1, max: 100 }), { freq: 4, nil: undefined }),
+    offset: fc.option(fc.integer({ min: 0, max: 150 }), { freq: 3, nil: undefined }),
+  });
 }
 
 export const sortFilter = defineProperty<Ctx, SortFilterInput>({
@@ -134,6 +188,8 @@ export const sortFilter = defineProperty<Ctx, SortFilterInput>({
     'filter.operators',
     'filter.and',
     'sort.descending',
+    'sort.attributes',
+    'filter.attributes',
     'pagination.results.total',
     'pagination.meta.present-when-empty',
     'errors.no-5xx',
@@ -157,24 +213,18 @@ export const sortFilter = defineProperty<Ctx, SortFilterInput>({
     const sample = sampleOf(records);
     return { sample, complete: total !== undefined && sample.length === total, reads };
   },
-  arbitrary: (ctx) =>
-    fc.record({
-      clauses: fc.array(clauseArb(ctx), { maxLength: 3 }),
-      sort: fc.option(fc.record({ field: fc.constantFrom(...SORTS), direction: fc.constantFrom<'asc' | 'desc'>('asc', 'desc') }), { freq: 4, nil: undefined }),
-      limit: fc.option(fc.integer({ min: 1, max: 100 }), { freq: 4, nil: undefined }),
-      offset: fc.option(fc.integer({ min: 0, max: 150 }), { freq: 3, nil: undefined }),
-    }),
+  // Documented reads judge the documented rules; explorations of the rest only the assumed ones.
+  arbitrary: (ctx) => fc.oneof({ weight: 3, arbitrary: documentedInput(ctx) }, { weight: 2, arbitrary: exploringInput(ctx) }),
   show: (i) => ({ request: `GET ${urlOf(i)}` }),
   async run(i, trial, ctx) {
     // The sample reads are the oracle's unfiltered reference (filter.results-total, filter.ge).
     trial.context = { exchanges: ctx.reads, rules: CONTEXT_RULES };
     const ex = await trial.send({ method: 'GET', url: urlOf(i) });
     const status = ex.response.status;
-    if (status === 429 || status >= 500) return;
+    if (isAsideStatus(status) || status >= 500) return; // credentials and rate: not judged; 5xx: errors.no-5xx
     if (status !== 200) {
-      const op = i.clauses[0]?.op;
-      const rule = op === 'gt' ? 'filter.gt' : op === 'ge' ? 'filter.ge' : op !== undefined ? 'filter.operators' : 'sort.ascending';
-      trial.fail(rule, `GET ${ex.request.url}: an allowed filter and sort refused`, 200, status);
+      // A refusal is judged by the request alone: a documented read's features, or the assumed rules of its undocumented parts.
+      trial.finding(ex, featureRules(i), `GET ${ex.request.url}: a filter and sort refused`, 200, status);
       return;
     }
     if (!ctx.complete) return;

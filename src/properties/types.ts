@@ -4,6 +4,7 @@
  * it needs, how to generate an input and run it). The fast-check plumbing lives in define.ts.
  */
 import type * as fc from 'fast-check';
+import type { RuleId } from '../rules/ids.js';
 import type { Outcome, Rule } from '../rules/types.js';
 import type { Exchange, Target, TargetError } from '../target/types.js';
 import type { SeedBody } from './admin.js';
@@ -36,14 +37,20 @@ export interface AdminAccess {
   readonly baseline: SeedBody;
 }
 
+/**
+ * What a property's own assertion may name: a catalogue rule, or the simulator's virtual clock (the
+ * model test's check of the admin API, which no rule of the document or API-NOTES covers).
+ */
+export type FindingId = RuleId | 'sim.clock';
+
 /** A failing judgement by a property's own assertion, attributed to a rule. */
 export interface Finding {
-  readonly ruleId: string;
+  readonly ruleId: FindingId;
   readonly outcome: Extract<Outcome, { status: 'fail' }>;
   /** The exchanges the finding rests on, when not every exchange of the run. */
   readonly evidence?: readonly Exchange[];
   /** On an assumed rule's observation: the documented rule it was made for, which could not be judged. */
-  readonly observedFor?: string;
+  readonly observedFor?: RuleId;
 }
 
 /** One property: prepared once per run of the suite, then checked over generated inputs. */
@@ -55,7 +62,7 @@ export interface PropertyDef<C, T> {
    * The rules whose oracle checks judge every run's exchanges, most specific first. Own assertions
    * may name other rules too; those are reported but are not part of the coverage promise.
    */
-  readonly rules: readonly string[];
+  readonly rules: readonly RuleId[];
   readonly needs: readonly Requirement[];
   /**
    * Each run starts from a reset simulator when the admin API is there (POST /__sim/reset, not
@@ -110,8 +117,8 @@ export interface PropertyOutcome {
   readonly runs: number;
   readonly failure: PropertyFailureInfo | undefined;
   /** Failing assumed rules seen without --strict: reported, not shrunk (first run each). */
-  readonly observations: ReadonlyMap<string, FailedRun>;
-  readonly tally: ReadonlyMap<string, RuleTally>;
+  readonly observations: ReadonlyMap<FindingId, FailedRun>;
+  readonly tally: ReadonlyMap<FindingId, RuleTally>;
   /** A target error that stopped the property (budget, unreachable, ...). */
   readonly stopped: TargetError | undefined;
 }
@@ -120,7 +127,7 @@ export interface PropertyOutcome {
 export interface PropertySuite {
   readonly name: string;
   readonly summary: string;
-  readonly rules: readonly string[];
+  readonly rules: readonly RuleId[];
   readonly needs: readonly Requirement[];
   check(env: PropertyEnv, params: CheckParams): Promise<PropertyOutcome>;
 }

@@ -11,8 +11,8 @@ export const SEED = 20240517;
 
 export const failing = (r: PropertyResult): string[] => r.verdicts.filter((v) => v.outcome.status === 'fail').map((v) => v.ruleId);
 
-/** Runs one property by name against a fresh simulator (with deviations), strict. */
-export async function runOne(name: string, options: { deviate?: string[]; runs?: number; seed?: number; path?: string } = {}): Promise<PropertyResult> {
+/** Runs one property by name against a fresh simulator (with deviations), strict unless told. */
+export async function runOne(name: string, options: { deviate?: string[]; runs?: number; seed?: number; path?: string; strict?: boolean } = {}): Promise<PropertyResult> {
   const target = await createSimTarget({ deviate: options.deviate ?? [] });
   const deviate = (options.deviate ?? []).map((d) => ` --deviate ${d}`).join('');
   const run: PropsRunOptions = {
@@ -20,7 +20,7 @@ export async function runOne(name: string, options: { deviate?: string[]; runs?:
     ruleById,
     seed: options.seed ?? SEED,
     runs: options.runs ?? 100,
-    strict: true,
+    strict: options.strict ?? true,
     command: `commerce-sim props --target sim${deviate}`,
     ...(options.path === undefined ? {} : { path: options.path }),
   };

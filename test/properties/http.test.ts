@@ -43,6 +43,28 @@ describe('property suites over loopback HTTP', () => {
     ]);
   });
 
+  it('walks the existing data by keyset read-only, without the admin API, and catches a broken gt there', async () => {
+    for (const deviate of [[], ['filter.gt']]) {
+      const served = new Simulator({ seed: 42, wallClock: () => 0, deviate });
+      const running = await listen(served, 0, '127.0.0.1');
+      const methods = new Set<string>();
+      // No admin_token among the variables: a live deployment, read-only (no --allow-writes).
+      const live = await createHttpTarget({ baseUrl: running.baseUrl, token: served.issueToken('commerce-sim', 'read-write'), vars: { ...served.seededIds() }, retries: 0 });
+      const spy: Target = { ...live, send: (req) => (methods.add(req.method), live.send(req)) };
+      try {
+        const [r] = await runProperties(selectProperties('keyset-reads'), { target: spy, ruleById, seed: SEED, runs: 30, strict: true });
+        if (deviate.length === 0) {
+          expect([r?.status, failing(r!)]).toEqual(['pass', []]);
+          expect(r?.verdicts.filter((v) => v.outcome.status === 'pass').map((v) => v.ruleId)).toEqual(expect.arrayContaining(['large-data.keyset.id', 'large-data.keyset.timestamp', 'filter.gt', 'filter.ge']));
+        } else expect(failing(r!)).toContain('filter.gt');
+        expect([...methods]).toEqual(['GET']);
+      } finally {
+        await live.close();
+        await running.close();
+      }
+    }
+  });
+
   it('catches a deviation over the wire as in process', async () => {
     const deviating = new Simulator({ seed: 42, wallClock: () => 0, deviate: ['pagination.limit.max'] });
     const running = await listen(deviating, 0, '127.0.0.1');
