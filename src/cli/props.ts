@@ -165,6 +165,7 @@ export function replayBase(spec: string, v: PropsValues): string {
     add('--var', isSecretKey(name) ? `${name}=<${name}>` : assignment);
   }
   add('--sim-seed', v['sim-seed']);
+  add('--surface', v.surface);
   for (const id of v.deviate ?? []) add('--deviate', id);
   if (v['allow-writes'] === true) parts.push('--allow-writes');
   add('--runs', v.runs);

@@ -124,4 +124,8 @@ describe('replayBase', () => {
     expect(base).toBe("commerce-sim props --target https://api.example.test --token-env EP_TOKEN --var 'realm_id=r 1' --var 'admin_token=<admin_token>' --allow-writes --runs 20");
     expect(base).not.toContain('s3cret');
   });
+
+  it('keeps the simulator surface, so a replay reaches the same simulator', () => {
+    expect(replayBase('sim', { surface: 'documented', deviate: ['filter.gt'] })).toBe('commerce-sim props --target sim --surface documented --deviate filter.gt');
+  });
 });
