@@ -18,12 +18,17 @@ const commands: Readonly<Record<string, { summary: string; load: () => Promise<C
 function usage(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return ['usage: commerce-sim <command> [options]', '', 'commands:', ...lines, '', 'Run `commerce-sim <command> --help` for its options.'].join('\n');
+  return ['usage: commerce-sim <command> [options]', '', 'commands:', ...lines, '', 'Run `commerce-sim <command> --help` for its options, `commerce-sim --version` for the version.'].join('\n');
 }
 
 async function main(argv: readonly string[]): Promise<number> {
   const io = processIo();
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    const { packageVersion } = await import('./run-meta.js');
+    io.stdout.write(`commerce-sim ${await packageVersion()}\n`);
+    return 0;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(usage() + '\n');
     return name === undefined ? EXIT_USAGE : 0;

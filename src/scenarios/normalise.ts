@@ -109,7 +109,7 @@ export interface NormaliseContext {
 export function normalise(raw: RawScenario, ctx: NormaliseContext): { scenario: Scenario; problems: Problem[] } {
   const problems: Problem[] = [];
   const checkRule = (id: string, path: DocPath) => {
-    if (!ctx.ruleExists(id)) problems.push({ path, message: `unknown rule id '${id}' (see docs/rule-ids.md or \`commerce-sim rules\`)` });
+    if (!ctx.ruleExists(id)) problems.push({ path, message: `unknown rule id '${id}' (see \`commerce-sim rules\`)` });
   };
   raw.rules.forEach((id, i) => checkRule(id, ['rules', i]));
   checkTemplates(raw, [], problems);

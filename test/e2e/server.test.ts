@@ -3,7 +3,7 @@
  * and the `serve` CLI as a child process (built from dist) that prints one JSON line and stops on SIGTERM.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,6 +209,12 @@ describe('commerce-sim serve as a child process', () => {
   beforeAll(() => {
     buildProblem = build();
   }, 120_000);
+
+  it('--version prints the package version and exits 0', (ctx) => {
+    if (buildProblem !== undefined) ctx.skip(buildProblem);
+    const version: unknown = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).version;
+    expect(execFileSync(process.execPath, [MAIN, '--version'], { cwd: ROOT, encoding: 'utf8' })).toBe(`commerce-sim ${String(version)}\n`);
+  });
 
   it('--port 0 --json prints one JSON line whose base_url and token work; SIGTERM stops it with exit 0', async (ctx) => {
     if (buildProblem !== undefined) ctx.skip(buildProblem);

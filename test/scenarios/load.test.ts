@@ -103,7 +103,7 @@ describe('parseScenarioText', () => {
     ]);
     const unknownRule = `name: n\nrules: [create.status.201]\nsteps:\n  - name: s\n    rules: [no.such-rule]\n    request: { method: GET, path: /x }\n`;
     expect(problemsOf(unknownRule)).toEqual([
-      "bad.yaml:5: steps[0].rules[0]: unknown rule id 'no.such-rule' (see docs/rule-ids.md or `commerce-sim rules`)",
+      "bad.yaml:5: steps[0].rules[0]: unknown rule id 'no.such-rule' (see `commerce-sim rules`)",
     ]);
   });
 
