@@ -4,6 +4,7 @@
  * Stops on SIGINT/SIGTERM: closes the server, exit 0. This adapter is the only place real time
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
+import { randomBytes } from 'node:crypto';
 import { isSurface, SURFACES } from '../sim/surface.js';
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import { listen, type RunningServer } from '../sim/server.js';
@@ -23,6 +24,8 @@ const USAGE = `usage: commerce-sim serve [options]
   --count NAME=N      seeded records of another collection (orders, files, customers, ...); repeatable
   --dataset NAME|FILE a named dataset (default, shared-timestamps, ...) or a JSON/YAML dataset file
   --deviate RULE      break one documented rule on purpose; repeatable (see \`commerce-sim rules\`)
+  --admin-token-env VAR  the admin token, read from VAR (default: random, printed at start)
+  --token-key-env VAR    the key bearer tokens are derived from, read from VAR (default: random)
   --surface S         full (default: the public API) or documented (only what the API document states;
                       400/404/405 for the rest, the token endpoint and admin API kept)
   --clock MODE        virtual (default: fixed start, one step per write) or wall (real time)
@@ -36,6 +39,9 @@ export interface ServeOptions {
   readonly json: boolean;
   readonly clientId: string;
   readonly dataset?: string;
+  /** Environment variables holding the admin token and the token key (never the secrets on a command line). */
+  readonly adminTokenEnv?: string;
+  readonly tokenKeyEnv?: string;
   /** Everything but the dataset, which is resolved (maybe from a file) before starting. */
   readonly simulator: Omit<SimulatorOptions, 'wallClock'>;
 }
@@ -65,6 +71,8 @@ const OPTIONS = {
   dataset: { type: 'string' },
   deviate: { type: 'string', multiple: true },
   surface: { type: 'string' },
+  'admin-token-env': { type: 'string' },
+  'token-key-env': { type: 'string' },
   clock: { type: 'string' },
   'clock-step': { type: 'string' },
   'client-id': { type: 'string' },
@@ -101,6 +109,8 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
     json: values.json === true,
     clientId,
     ...(values.dataset === undefined ? {} : { dataset: values.dataset }),
+    ...(values['admin-token-env'] === undefined ? {} : { adminTokenEnv: values['admin-token-env'] }),
+    ...(values['token-key-env'] === undefined ? {} : { tokenKeyEnv: values['token-key-env'] }),
     simulator,
   };
 }
@@ -150,8 +160,24 @@ export interface ServeSession {
   readonly server: RunningServer;
 }
 
+/**
+ * A served simulator's secrets: the token key and the admin token come from a cryptographic random
+ * source, so knowing the seed (42 by default) gives nobody a token; `--token-key-env` and
+ * `--admin-token-env` make them reproducible when a user wants that.
+ */
+function serverCredentials(options: ServeOptions, env: Readonly<Record<string, string | undefined>>): { tokenKey: string; adminToken?: string } {
+  const fromEnv = (flag: string, name: string): string => {
+    const value = env[name];
+    if (value === undefined || value.length < 16) throw new UsageError(`${flag} ${name}: the variable must hold at least 16 characters`);
+    return value;
+  };
+  const tokenKey = options.tokenKeyEnv === undefined ? randomBytes(32).toString('hex') : fromEnv('--token-key-env', options.tokenKeyEnv);
+  return options.adminTokenEnv === undefined ? { tokenKey, adminToken: `sim-admin-${randomBytes(16).toString('hex')}` } : { tokenKey, adminToken: fromEnv('--admin-token-env', options.adminTokenEnv) };
+}
+
 /** Parse nothing, print nothing: build the simulator, listen, and describe it. */
-export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'>, wallClock: () => number): Promise<ServeSession> {
+export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> & Partial<Pick<CliIo, 'env'>>, wallClock: () => number): Promise<ServeSession> {
+  const credentials = serverCredentials(options, io.env ?? {});
   let dataset: ResolvedDataset | undefined;
   if (options.dataset !== undefined) {
     try {
@@ -161,7 +187,7 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'>,
       throw error;
     }
   }
-  const sim = new Simulator({ ...withDataset(options.simulator, dataset), wallClock });
+  const sim = new Simulator({ ...withDataset(options.simulator, dataset), wallClock, ...credentials });
   const server = await listen(sim, options.port, options.host);
   const token = sim.issueToken(options.clientId, 'read-write');
   const ids = sim.seededIds();

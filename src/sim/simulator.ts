@@ -40,6 +40,13 @@ export interface SimulatorOptions {
   /** Real time, used only for the token's `expires` (and the clock in wall mode). Injected by adapters. */
   readonly wallClock: () => number;
   readonly defaultClientId?: string;
+  /**
+   * The key bearer tokens and the admin token are derived from. Default: the seed, which makes them
+   * reproducible and so guessable: `serve` passes random bytes (or the user's key).
+   */
+  readonly tokenKey?: string;
+  /** The admin token itself (`serve --admin-token-env`); default derived from the token key. */
+  readonly adminToken?: string;
 }
 
 export const DEFAULT_SEED = 42;
@@ -64,8 +71,9 @@ export class Simulator {
 
   constructor(options: SimulatorOptions) {
     this.options = options;
-    this.tokens = new TokenStore(this.seed);
-    this.adminToken = adminTokenFor(this.seed);
+    const key = options.tokenKey ?? String(this.seed);
+    this.tokens = new TokenStore(key);
+    this.adminToken = options.adminToken ?? adminTokenFor(key);
     this.deviations = options.deviate !== undefined && options.deviate.length > 0 ? new Set(options.deviate) : NO_DEVIATIONS;
     this.router = buildRouter(this.deviations);
     this.baseUrl = options.baseUrl ?? 'http://127.0.0.1:4747';

@@ -187,3 +187,45 @@ describe('authentication realms and user-authentication-info are readable', () =
     expect(h.ids.password_profile_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('a served simulator\'s secrets', () => {
+  it('are random unless given: the seed tells nobody a token or the admin token', async () => {
+    const { parseServeArgs, startServer } = await import('../../src/cli/serve.js');
+    const { adminTokenFor } = await import('../../src/sim/tokens.js');
+    const options = parseServeArgs(['--port', '0', '--seed', '42']);
+    if (options === 'help') throw new Error('help');
+    const a = await startServer(options, { cwd: process.cwd() }, () => 0);
+    const b = await startServer(options, { cwd: process.cwd() }, () => 0);
+    try {
+      expect(a.info.admin_token).not.toBe(b.info.admin_token);
+      expect(a.info.token).not.toBe(b.info.token);
+      expect(a.info.admin_token).not.toBe(adminTokenFor('42'));
+      // In process the same seed still gives the same tokens: runs and fixtures stay byte-identical.
+      const { Simulator } = await import('../../src/sim/simulator.js');
+      const one = new Simulator({ seed: 42, wallClock: () => 0 });
+      const two = new Simulator({ seed: 42, wallClock: () => 0 });
+      expect(one.issueToken('x', 'read-write')).toBe(two.issueToken('x', 'read-write'));
+      expect(one.adminToken).toBe(two.adminToken);
+    } finally {
+      await a.server.close();
+      await b.server.close();
+    }
+  });
+
+  it('come from the environment variables serve is told to read', async () => {
+    const { parseServeArgs, startServer } = await import('../../src/cli/serve.js');
+    const options = parseServeArgs(['--port', '0', '--admin-token-env', 'KIT_ADMIN', '--token-key-env', 'KIT_KEY']);
+    if (options === 'help') throw new Error('help');
+    const env = { KIT_ADMIN: 'sim-admin-chosen-by-the-user', KIT_KEY: 'a-key-of-at-least-16-chars' };
+    const a = await startServer(options, { cwd: process.cwd(), env }, () => 0);
+    const b = await startServer(options, { cwd: process.cwd(), env }, () => 0);
+    try {
+      expect(a.info.admin_token).toBe('sim-admin-chosen-by-the-user');
+      expect(a.info.token).toBe(b.info.token);
+    } finally {
+      await a.server.close();
+      await b.server.close();
+    }
+    await expect(startServer(options, { cwd: process.cwd(), env: { KIT_ADMIN: 'short' } }, () => 0)).rejects.toThrow(/--token-key-env KIT_KEY: the variable must hold at least 16 characters/);
+  });
+});
