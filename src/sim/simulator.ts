@@ -111,9 +111,14 @@ export class Simulator {
     return [...this.projects.keys()].sort();
   }
 
+  /** Live tokens held (bounded by MAX_TOKENS). */
+  get tokenCount(): number {
+    return this.tokens.size;
+  }
+
   issueToken(clientId: string, scope: Scope): string {
     this.project(clientId);
-    return this.tokens.issue(clientId, scope);
+    return this.tokens.issue(clientId, scope, this.now());
   }
 
   seededIds(): SeededIds {
@@ -195,7 +200,7 @@ export class Simulator {
       if (route.createsProfileInfo && deviates(this.deviations, 'auth.required')) return { ok: true, project: this.project(this.defaultClientId), access: 'read-write' };
       return { ok: false, response: error('unauthorized', 'An Authorization header with a Bearer token is required') };
     }
-    const grant = this.tokens.lookup(token);
+    const grant = this.tokens.lookup(token, this.now());
     if (grant === undefined) return { ok: false, response: error('unauthorized', 'The access token is invalid or has expired') };
     return { ok: true, project: this.project(grant.clientId), access: grant.scope };
   }

@@ -229,3 +229,20 @@ describe('a served simulator\'s secrets', () => {
     await expect(startServer(options, { cwd: process.cwd(), env: { KIT_ADMIN: 'short' } }, () => 0)).rejects.toThrow(/--token-key-env KIT_KEY: the variable must hold at least 16 characters/);
   });
 });
+
+describe('token lifetime and the token table', () => {
+  it('refuses a token once expires_in has passed in wall time, and keeps the table bounded', async () => {
+    const { Simulator } = await import('../../src/sim/simulator.js');
+    const { LIFETIME_SECONDS, MAX_TOKENS } = await import('../../src/sim/tokens.js');
+    let now = Date.UTC(2026, 0, 1);
+    const sim = new Simulator({ seed: 1, wallClock: () => now });
+    const token = sim.issueToken('c', 'read-write');
+    const read = () => sim.handle({ method: 'GET', url: '/v2/accounts?page[limit]=1', headers: { authorization: `Bearer ${token}` }, body: '' }).status;
+    now += (LIFETIME_SECONDS - 1) * 1000;
+    expect(read()).toBe(200);
+    now += 2000;
+    expect(read()).toBe(401);
+    for (let i = 0; i < MAX_TOKENS + 50; i++) sim.issueToken('c', 'read-only');
+    expect(sim.tokenCount).toBeLessThanOrEqual(MAX_TOKENS);
+  });
+});

@@ -4,9 +4,8 @@
  */
 import type { Simulator } from '../simulator.js';
 import { error, isJsonObject, json } from '../respond.js';
+import { LIFETIME_SECONDS } from '../tokens.js';
 import type { SimRequest, SimResponse } from '../types.js';
-
-const LIFETIME_SECONDS = 3600;
 
 function formOrJson(req: SimRequest): Map<string, string> {
   const out = new Map<string, string>();
