@@ -9,6 +9,7 @@
 import type { Exchange } from '../target/types.js';
 import { ruleById } from './catalogue.js';
 import type { RuleId } from './ids.js';
+import { describe } from './inspect.js';
 import { classifyRequest, describeGaps } from './surface.js';
 import { fail, inconclusive, type CheckContext, type Outcome, type Rule } from './types.js';
 
@@ -74,13 +75,13 @@ export function reviewFailure(
     if (verified.has(ex)) continue;
     const c = classifyRequest(ex.request);
     if (!c.inside) {
-      outside.push(describeRequest(ex));
-      reasons.push(`${describeRequest(ex)} is outside the documented surface: ${describeGaps(c.gaps)}`);
+      outside.push(describe(ex));
+      reasons.push(`${describe(ex)} is outside the documented surface: ${describeGaps(c.gaps)}`);
       // Only rules this catalogue has: an observation must land on a rule a report can show.
       for (const g of c.gaps) if (g.coveredBy !== undefined && ruleById(g.coveredBy) !== undefined) covering.add(g.coveredBy);
     } else if (PRECONDITION_STATUSES.has(ex.response.status)) {
-      outside.push(describeRequest(ex));
-      reasons.push(`${describeRequest(ex)} answered ${ex.response.status} (credentials or rate, not the rule)`);
+      outside.push(describe(ex));
+      reasons.push(`${describe(ex)} answered ${ex.response.status} (credentials or rate, not the rule)`);
     }
   }
   if (outside.length === 0) return [{ ruleId: rule.id, outcome }];
@@ -97,9 +98,4 @@ export function evidenceFor(rule: Rule, ctx: CheckContext): number[] {
   if (alone.length > 0) return alone;
   const outside = ctx.exchanges.flatMap((ex, i) => (classifyRequest(ex.request).inside ? [] : [i]));
   return outside.length > 0 ? outside : ctx.exchanges.map((_e, i) => i);
-}
-
-function describeRequest(ex: Exchange): string {
-  const text = `${ex.request.method.toUpperCase()} ${ex.request.url}`;
-  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }

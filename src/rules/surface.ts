@@ -13,7 +13,8 @@
  */
 import { isObject } from './inspect-json.js';
 import { documentedListPath, OFFSET_LIMIT, PROFILE_TYPE_HYPHEN, profilePath } from './inspect-paths.js';
-import { decodeLenient, pathOf } from './inspect-wire.js';
+import { pathOf, queryParams } from './inspect-wire.js';
+import type { TargetRequest } from '../target/types.js';
 import type { RuleId } from './ids.js';
 
 // ---------------------------------------------------------------- the description
@@ -53,23 +54,15 @@ export interface Classification {
   readonly gaps: readonly SurfaceGap[];
 }
 
-/** What the classifier reads of a request (a `TargetRequest` fits). */
-export interface RequestShape {
-  readonly method: string;
-  /** Path plus raw query, relative or absolute. */
-  readonly url: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string;
-  /** `none`: no Authorization header is sent. */
-  readonly auth?: 'default' | 'none';
-}
+/** What the classifier reads of a request: a `TargetRequest` (a simulator request fits too). */
+export type RequestShape = Pick<TargetRequest, 'method' | 'url' | 'headers' | 'body' | 'auth'>;
 
 // ---------------------------------------------------------------- the classifier
 
 export function classifyRequest(request: RequestShape): Classification {
   const method = request.method.toUpperCase();
   const path = pathOf(request.url);
-  const query = rawQuery(request.url);
+  const query = queryParams(request.url);
   const operation = documentedOperation(method, path);
   if (operation === undefined) {
     const gaps = [{ part: 'operation', detail: `${method} ${shortPath(path)}`, coveredBy: coveringOperation(method, path) } as const];
@@ -82,7 +75,7 @@ export function classifyRequest(request: RequestShape): Classification {
     if (!bearer) gaps.push({ part: 'auth', detail: 'no bearer token on a list read', coveredBy: 'auth.missing-401' });
     gaps.push(...listQueryGaps(operation.path, query));
   } else {
-    if (query.length > 0) gaps.push({ part: 'query', detail: 'a query string on the create', coveredBy: undefined });
+    if (query.size > 0) gaps.push({ part: 'query', detail: 'a query string on the create', coveredBy: undefined });
     gaps.push(...createBodyGaps(request.body));
   }
   return { inside: gaps.length === 0, operation, gaps };
@@ -133,41 +126,21 @@ function hasBearer(request: RequestShape): boolean {
 
 // ---------------------------------------------------------------- queries
 
-interface RawParam {
-  readonly name: string;
-  readonly value: string;
-}
-
-function rawQuery(url: string): RawParam[] {
-  const q = url.indexOf('?');
-  if (q < 0) return [];
-  const hash = url.indexOf('#', q);
-  const text = url.slice(q + 1, hash < 0 ? undefined : hash);
-  const out: RawParam[] = [];
-  for (const pair of text.split('&')) {
-    if (pair === '') continue;
-    const eq = pair.indexOf('=');
-    out.push({ name: decodeLenient(eq < 0 ? pair : pair.slice(0, eq)), value: decodeLenient(eq < 0 ? '' : pair.slice(eq + 1)) });
-  }
-  return out;
-}
-
 /** Plain decimal digits, as §4.2's `number` parameters are written in every example. */
 const DIGITS = /^\d{1,15}$/;
 
-function listQueryGaps(path: (typeof SHOWN_LIST_PATHS)[number], query: readonly RawParam[]): SurfaceGap[] {
+function listQueryGaps(path: (typeof SHOWN_LIST_PATHS)[number], query: ReadonlyMap<string, readonly string[]>): SurfaceGap[] {
   const gaps: SurfaceGap[] = [];
-  const seen = new Set<string>();
-  for (const { name, value } of query) {
+  for (const [name, values] of query) {
+    const value = values[0] ?? '';
     if (!(LIST_PARAMETERS as readonly string[]).includes(name)) {
       gaps.push({ part: 'query', detail: `query parameter ${JSON.stringify(name)}`, coveredBy: undefined });
       continue;
     }
-    if (seen.has(name)) {
+    if (values.length > 1) {
       gaps.push({ part: 'query', detail: `${name} given more than once`, coveredBy: undefined });
       continue;
     }
-    seen.add(name);
     switch (name) {
       case 'page[limit]':
         // Any whole number is inside: §8 bounds the answer (at most 100 records) whatever was asked.
