@@ -2,6 +2,7 @@
  * Validation of password-profile-info writes (commerce-api.md §2.1, §8; API-NOTES.md "Errors",
  * "The password profile record"). Pure: returns the accepted fields or the list of API errors.
  */
+import { exceeds, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from './field-limits.js';
 import { deviates, type Deviations } from './deviations.js';
 import { apiError, type ApiError } from './errors.js';
 import { isJsonObject } from './json.js';
@@ -42,6 +43,17 @@ function readData(body: unknown): Validation<Record<string, unknown>> {
   return { ok: true, value: data };
 }
 
+/** The simulator's maxima (field-limits.ts): the document sets none, so a value past them is ours to refuse. */
+function tooLong(out: Partial<Record<Field, string>>): ApiError[] {
+  const problems: ApiError[] = [];
+  for (const field of FIELDS) {
+    const value = out[field];
+    const max = field === 'password' ? MAX_PASSWORD_LENGTH : MAX_TEXT_LENGTH;
+    if (value !== undefined && exceeds(value, max)) problems.push(apiError('bad-request', `Validation failed: field '${LABEL[field]}' on the 'max' tag (at most ${max} characters).`, `data.${field}`));
+  }
+  return problems;
+}
+
 export function validateCreate(body: unknown, deviations: Deviations): Validation<ProfileInfoFields> {
   const data = readData(body);
   if (!data.ok) return data;
@@ -56,6 +68,7 @@ export function validateCreate(body: unknown, deviations: Deviations): Validatio
     else out[field] = value;
   }
   if (out.password !== undefined && length(out.password) < minLength(deviations)) errors.push(failed('password', 'min'));
+  errors.push(...tooLong(out));
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, value: { username: out.username ?? '', password: out.password ?? '', password_profile_id: out.password_profile_id ?? '' } };
 }
@@ -75,5 +88,6 @@ export function validateUpdate(body: unknown, deviations: Deviations): Validatio
     else out[field] = value;
   }
   if (out.password !== undefined && length(out.password) < minLength(deviations)) errors.push(failed('password', 'min'));
+  errors.push(...tooLong(out));
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: out };
 }

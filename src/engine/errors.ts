@@ -16,6 +16,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not-found'
   | 'method-not-allowed'
+  | 'conflict'
   | 'payload-too-large'
   | 'unsupported-media-type'
   | 'unprocessable'
@@ -27,6 +28,7 @@ const templates: Readonly<Record<ErrorKind, { status: number; title: string }>> 
   forbidden: { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Not Found' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
+  conflict: { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Payload Too Large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
   unprocessable: { status: 422, title: 'Unprocessable Entity' },

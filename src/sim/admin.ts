@@ -52,9 +52,16 @@ export function createAdminOps(sim: Simulator): AdminOps {
     },
     snapshot: () => takeSnapshot(sim),
     restore: (body) => {
-      const snapshot = readSnapshot(body);
-      if (snapshot === undefined) return bad('Not a snapshot taken by GET /__sim/snapshot');
-      restoreSnapshot(sim, snapshot);
+      const reading = readSnapshot(body);
+      if (!reading.ok) return errors([apiError('bad-request', reading.path === '' ? reading.message : `${reading.path}: ${reading.message}`, reading.path || undefined)]);
+      // A restore replaces every project: one the snapshot lacks, and that holds anything, is lost.
+      const kept = new Set(reading.value.projects.map((p) => p.clientId));
+      const dropped = sim.projectIds().filter((id) => !kept.has(id) && !sim.project(id).pristine);
+      if (dropped.length > 0 && !(isJsonObject(body) && body['drop_projects'] === true)) {
+        const shown = dropped.slice(0, 5).join(', ') + (dropped.length > 5 ? `, and ${dropped.length - 5} more` : '');
+        return errors([apiError('conflict', `This restore would drop projects with changes that the snapshot lacks (${shown}); send "drop_projects": true to drop them`, 'drop_projects')]);
+      }
+      restoreSnapshot(sim, reading.value);
       return undefined;
     },
   };

@@ -9,6 +9,7 @@ import { DEFAULT_CLOCK_START, DEFAULT_STEP_MS } from '../store/clock.js';
 import type { DatasetProfile } from '../store/datasets.js';
 import { NO_ADVERSITY, Project, type Adversity, type ProjectOptions } from '../store/project.js';
 import { accounts } from '../store/resources.js';
+import { SeededBases } from '../store/seeded-bases.js';
 import { createAdminOps } from './admin.js';
 import type { Access, AdminOps, Handler } from './context.js';
 import { error, errors } from './respond.js';
@@ -68,6 +69,8 @@ export class Simulator {
   readonly adminToken: string;
   baseUrl: string;
   private readonly adminOps: AdminOps;
+  /** The seeded records, generated once and shared by every project (each keeps only its writes). */
+  private readonly bases = new SeededBases();
 
   constructor(options: SimulatorOptions) {
     this.options = options;
@@ -225,6 +228,7 @@ export class Simulator {
       },
       clock: { mode: o.clock?.mode ?? 'virtual', start: o.clock?.start ?? DEFAULT_CLOCK_START, stepMs: o.clock?.stepMs ?? DEFAULT_STEP_MS, read: o.wallClock },
       adversity: { ...NO_ADVERSITY, ...(o.adversity ?? {}) },
+      bases: this.bases,
     };
   }
 }

@@ -3,15 +3,19 @@
  * settings, clock and the positions of its random sources, so that after a restore the same requests
  * give byte-identical responses. A snapshot arrives as JSON: it is checked field by field, never cast.
  */
+import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from '../engine/field-limits.js';
+import { MAX_FILTERS } from '../engine/filter.js';
 import { isCount, isJsonObject } from '../engine/json.js';
 import { readStoredAdversity } from '../store/adversity-profiles.js';
 import { isTimeMs } from '../store/clock.js';
 import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
-import { NO_ADVERSITY, type ProjectState, type StoredRecord } from '../store/project.js';
+import { NO_ADVERSITY, type ListDelta, type ProjectState, type StoredRecord } from '../store/project.js';
+import { listResources, passwordProfileInfo, type ResourceDef } from '../store/resources.js';
 import { isRandomState, type RandomState } from '../store/random.js';
 import type { Simulator, SimulatorOptions } from './simulator.js';
 
-export const SNAPSHOT_VERSION = 1;
+/** 2: each project holds only its changes over the seeded records (copy-on-write); 1 held every record. */
+export const SNAPSHOT_VERSION = 2;
 
 interface DatasetView {
   readonly seed?: number;
@@ -71,61 +75,185 @@ export function restoreSnapshot(sim: Simulator, snapshot: Snapshot): void {
   }
 }
 
-// ---- Checking a snapshot that came in as JSON ----
+// ---- Checking a snapshot that came in as JSON: the first bad member, by its path ----
 
+export type SnapshotReading = { readonly ok: true; readonly value: Snapshot } | { readonly ok: false; readonly path: string; readonly message: string };
+
+class Bad extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const fail = (path: string, message: string): never => {
+  throw new Bad(path, message);
+};
+const need = (cond: boolean, path: string, message: string): void => {
+  if (!cond) fail(path, message);
+};
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const optional = (v: unknown, guard: (x: unknown) => boolean): boolean => v === undefined || guard(v);
 const isRecordCount = (v: unknown): v is number => isCount(v) && v <= MAX_RECORDS;
+/** Names that would reach an object's prototype if ever used as keys of a plain object. */
+const PROTO_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-function isStoredRecord(v: unknown): v is StoredRecord {
-  if (!isJsonObject(v)) return false;
-  const { id, createdMs, updatedMs, attrs, credential } = v;
-  return (
-    typeof id === 'string' &&
-    // Instants iso() can write: a record past year 9999 would make every read of its list throw.
-    isTimeMs(createdMs) &&
-    isTimeMs(updatedMs) &&
-    isJsonObject(attrs) &&
-    Object.values(attrs).every((a) => a === null || typeof a === 'string') &&
-    optional(credential, (c) => typeof c === 'string')
-  );
+function keysOf(v: Record<string, unknown>, path: string): string[] {
+  const keys = Object.keys(v);
+  for (const k of keys) need(!PROTO_KEYS.has(k), `${path}.${k}`, `'${k}' is not allowed as a key`);
+  return keys;
 }
 
-function isRecordTable(v: unknown): v is Readonly<Record<string, readonly StoredRecord[]>> {
-  return isJsonObject(v) && Object.values(v).every((list) => Array.isArray(list) && list.every(isStoredRecord));
+function readId(v: unknown, path: string): string {
+  need(typeof v === 'string' && v.length > 0 && !exceeds(v, MAX_TEXT_LENGTH), path, `must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
+  return v as string;
 }
 
-function isProjectSnapshot(v: unknown): v is ProjectSnapshot {
-  if (!isJsonObject(v)) return false;
-  const { clientId, settings, adversity, now, lists, profileInfos, random, adversityRandom } = v;
-  if (typeof clientId !== 'string' || !isTimeMs(now) || !isRecordTable(lists) || !isRecordTable(profileInfos)) return false;
+function readRecord(v: unknown, path: string, resource: ResourceDef): StoredRecord {
+  need(isJsonObject(v), path, 'must be a record object');
+  const r = v as Record<string, unknown>;
+  for (const k of keysOf(r, path)) need(['id', 'createdMs', 'updatedMs', 'attrs', 'credential'].includes(k), `${path}.${k}`, 'is not a member of a stored record');
+  readId(r['id'], `${path}.id`);
+  // Instants iso() can write: a record past year 9999 would make every read of its list throw.
+  need(isTimeMs(r['createdMs']), `${path}.createdMs`, 'must be milliseconds within years 0000-9999');
+  need(isTimeMs(r['updatedMs']), `${path}.updatedMs`, 'must be milliseconds within years 0000-9999');
+  need(isJsonObject(r['attrs']), `${path}.attrs`, 'must be an object');
+  const attrs = r['attrs'] as Record<string, unknown>;
+  for (const k of keysOf(attrs, `${path}.attrs`)) {
+    need(resource.attributes.includes(k), `${path}.attrs.${k}`, `is not an attribute of ${resource.type}`);
+    const a = attrs[k];
+    need(a === null || (typeof a === 'string' && !exceeds(a, MAX_TEXT_LENGTH)), `${path}.attrs.${k}`, `must be null or a string of at most ${MAX_TEXT_LENGTH} characters`);
+  }
+  const credential = r['credential'];
+  need(credential === undefined || (typeof credential === 'string' && !exceeds(credential, MAX_PASSWORD_LENGTH)), `${path}.credential`, 'must be a stored password hash');
+  return v as StoredRecord;
+}
+
+/** Records with ids unique within the list. */
+function readRecords(v: unknown, path: string, resource: ResourceDef): readonly StoredRecord[] {
+  need(Array.isArray(v), path, 'must be an array of records');
+  const seen = new Set<string>();
+  return (v as unknown[]).map((item, i) => {
+    const record = readRecord(item, `${path}.${i}`, resource);
+    need(!seen.has(record.id), `${path}.${i}.id`, `duplicates the id ${record.id}`);
+    seen.add(record.id);
+    return record;
+  });
+}
+
+function readDelta(v: unknown, path: string, resource: ResourceDef): ListDelta {
+  need(isJsonObject(v), path, 'must be an object with upserts and deletes');
+  const d = v as Record<string, unknown>;
+  for (const k of keysOf(d, path)) need(k === 'upserts' || k === 'deletes', `${path}.${k}`, 'is not a member of a list delta');
+  const upserts = readRecords(d['upserts'] ?? [], `${path}.upserts`, resource);
+  const deletes = d['deletes'] ?? [];
+  need(Array.isArray(deletes), `${path}.deletes`, 'must be an array of ids');
+  const written = new Set(upserts.map((r) => r.id));
+  const gone = new Set<string>();
+  (deletes as unknown[]).forEach((id, i) => {
+    const text = readId(id, `${path}.deletes.${i}`);
+    need(!gone.has(text) && !written.has(text), `${path}.deletes.${i}`, `${text} is deleted twice or also written`);
+    gone.add(text);
+  });
+  return { upserts, deletes: [...gone] };
+}
+
+function readSettings(v: unknown, path: string): ProjectState['settings'] {
+  need(isJsonObject(v), path, 'must be an object');
+  const s = v as Record<string, unknown>;
+  for (const k of keysOf(s, path)) need(['page_length', 'page_offset_limit', 'filter_limit'].includes(k), `${path}.${k}`, 'is not a setting');
+  const length = s['page_length'];
+  need(isCount(length) && length >= 1 && length <= 100, `${path}.page_length`, 'must be a whole number from 1 to 100');
+  const offsetLimit = s['page_offset_limit'];
+  need(isCount(offsetLimit) && offsetLimit >= 1 && offsetLimit <= MAX_RECORDS, `${path}.page_offset_limit`, `must be a whole number from 1 to ${MAX_RECORDS}`);
+  need(s['filter_limit'] === undefined || s['filter_limit'] === MAX_FILTERS, `${path}.filter_limit`, `must be ${MAX_FILTERS}`);
+  return { page_length: length as number, page_offset_limit: offsetLimit as number, filter_limit: MAX_FILTERS };
+}
+
+function readProject(v: unknown, path: string): ProjectSnapshot {
+  need(isJsonObject(v), path, 'must be a project object');
+  const p = v as Record<string, unknown>;
+  const known = ['clientId', 'settings', 'adversity', 'now', 'lists', 'profileInfos', 'random', 'adversityRandom'];
+  for (const k of keysOf(p, path)) need(known.includes(k), `${path}.${k}`, 'is not a member of a project');
+  const clientId = p['clientId'];
+  need(typeof clientId === 'string' && clientId.length > 0 && !exceeds(clientId, MAX_CLIENT_ID_LENGTH), `${path}.clientId`, `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
+  const settings = readSettings(p['settings'], `${path}.settings`);
   // The adversity is checked by its own module, with the limits PUT /__sim/adversity applies.
-  if (!isJsonObject(settings) || readStoredAdversity(adversity) === undefined) return false;
-  const length = settings['page_length'];
-  if (!isCount(length) || length < 1 || length > 100 || !isCount(settings['page_offset_limit']) || settings['page_offset_limit'] < 1 || !isNumber(settings['filter_limit'])) return false;
-  return optional(random, isRandomState) && optional(adversityRandom, isRandomState);
+  const adversity = readStoredAdversity(p['adversity']);
+  if (adversity === undefined) fail(`${path}.adversity`, 'is not an adversity PUT /__sim/adversity would accept');
+  need(isTimeMs(p['now']), `${path}.now`, 'must be milliseconds within years 0000-9999');
+  need(isJsonObject(p['lists']), `${path}.lists`, 'must be an object of list deltas by collection name');
+  const lists: Record<string, ListDelta> = {};
+  for (const name of keysOf(p['lists'] as Record<string, unknown>, `${path}.lists`)) {
+    const resource = listResources.find((r) => r.name === name);
+    if (resource === undefined) fail(`${path}.lists.${name}`, 'is not a list collection');
+    lists[name] = readDelta((p['lists'] as Record<string, unknown>)[name], `${path}.lists.${name}`, resource as ResourceDef);
+  }
+  need(isJsonObject(p['profileInfos']), `${path}.profileInfos`, 'must be an object of records by realm/user-authentication-info');
+  const profileInfos: Record<string, readonly StoredRecord[]> = {};
+  for (const key of keysOf(p['profileInfos'] as Record<string, unknown>, `${path}.profileInfos`)) {
+    need(/^[^/]+\/[^/]+$/.test(key), `${path}.profileInfos.${key}`, 'must be named <realm id>/<user-authentication-info id>');
+    profileInfos[key] = readRecords((p['profileInfos'] as Record<string, unknown>)[key], `${path}.profileInfos.${key}`, passwordProfileInfo);
+  }
+  const random = p['random'];
+  need(random === undefined || isRandomState(random), `${path}.random`, 'must be four 32-bit words');
+  const adversityRandom = p['adversityRandom'];
+  need(adversityRandom === undefined || isRandomState(adversityRandom), `${path}.adversityRandom`, 'must be four 32-bit words');
+  return {
+    clientId: clientId as string,
+    settings,
+    adversity: adversity ?? NO_ADVERSITY,
+    now: p['now'] as number,
+    lists,
+    profileInfos,
+    ...(random === undefined ? {} : { random: random as RandomState }),
+    ...(adversityRandom === undefined ? {} : { adversityRandom: adversityRandom as RandomState }),
+  };
 }
 
-function isDatasetView(v: unknown): v is DatasetView {
-  if (!isJsonObject(v)) return false;
-  const { seed, dataset_seed, accounts, counts, profile, burst } = v;
-  return (
-    optional(seed, isCount) &&
-    optional(dataset_seed, isCount) &&
-    // The limits of POST /__sim/seed: a billion accounts would hang the next read.
-    optional(accounts, isRecordCount) &&
-    optional(counts, (c) => isJsonObject(c) && Object.values(c).every(isRecordCount)) &&
-    optional(profile, (p) => DATASET_PROFILES.some((known) => known === p)) &&
-    optional(burst, (b) => isCount(b) && b >= 1)
-  );
+function readOptions(v: unknown, path: string): DatasetView {
+  need(isJsonObject(v), path, 'must be the dataset options object');
+  const o = v as Record<string, unknown>;
+  for (const k of keysOf(o, path)) need(['seed', 'dataset_seed', 'accounts', 'counts', 'profile', 'burst'].includes(k), `${path}.${k}`, 'is not a dataset option');
+  const { seed, dataset_seed, accounts, counts, profile, burst } = o;
+  need(seed === undefined || isCount(seed), `${path}.seed`, 'must be a non-negative whole number');
+  need(dataset_seed === undefined || isCount(dataset_seed), `${path}.dataset_seed`, 'must be a non-negative whole number');
+  // The limits of POST /__sim/seed: a billion accounts would hang the next read.
+  need(accounts === undefined || isRecordCount(accounts), `${path}.accounts`, `must be a whole number from 0 to ${MAX_RECORDS}`);
+  if (counts !== undefined) {
+    need(isJsonObject(counts), `${path}.counts`, 'must be an object of collection name to count');
+    for (const name of keysOf(counts as Record<string, unknown>, `${path}.counts`)) {
+      need(listResources.some((r) => r.name === name), `${path}.counts.${name}`, 'is not a list collection');
+      need(isRecordCount((counts as Record<string, unknown>)[name]), `${path}.counts.${name}`, `must be a whole number from 0 to ${MAX_RECORDS}`);
+    }
+  }
+  need(profile === undefined || DATASET_PROFILES.some((known) => known === profile), `${path}.profile`, `must be one of ${DATASET_PROFILES.join(', ')}`);
+  need(burst === undefined || (isCount(burst) && burst >= 1 && burst <= MAX_RECORDS), `${path}.burst`, `must be a whole number from 1 to ${MAX_RECORDS}`);
+  return v as DatasetView;
 }
 
-/** The snapshot, or undefined when the value is not one taken by GET /__sim/snapshot. */
-export function readSnapshot(value: unknown): Snapshot | undefined {
-  if (!isJsonObject(value) || value['version'] !== SNAPSHOT_VERSION) return undefined;
-  const options = value['options'] ?? {};
-  const projects = value['projects'];
-  if (!isDatasetView(options) || !Array.isArray(projects) || !projects.every(isProjectSnapshot)) return undefined;
-  // Only the known adversity fields go on: a restore assigns them onto the project's own.
-  return { version: SNAPSHOT_VERSION, options, projects: projects.map((p) => ({ ...p, adversity: readStoredAdversity(p.adversity) ?? NO_ADVERSITY })) };
+/** The snapshot, or the path and reason of its first bad member. */
+export function readSnapshot(value: unknown): SnapshotReading {
+  try {
+    need(isJsonObject(value), '', 'The body must be a snapshot object taken by GET /__sim/snapshot');
+    const v = value as Record<string, unknown>;
+    for (const k of keysOf(v, '')) need(['version', 'options', 'projects', 'drop_projects'].includes(k), k, 'is not a member of a snapshot');
+    if (v['version'] === 1) fail('version', 'version 1 snapshots (every record) were written by an older commerce-sim; take a new snapshot');
+    need(v['version'] === SNAPSHOT_VERSION, 'version', `must be ${SNAPSHOT_VERSION}`);
+    need(v['options'] !== undefined, 'options', 'is required: the dataset the projects start from');
+    const options = readOptions(v['options'], 'options');
+    need(Array.isArray(v['projects']), 'projects', 'must be an array of projects');
+    const seen = new Set<string>();
+    const projects = (v['projects'] as unknown[]).map((p, i) => {
+      const project = readProject(p, `projects.${i}`);
+      need(!seen.has(project.clientId), `projects.${i}.clientId`, `duplicates the client id ${project.clientId}`);
+      seen.add(project.clientId);
+      return project;
+    });
+    return { ok: true, value: { version: SNAPSHOT_VERSION, options, projects } };
+  } catch (e) {
+    if (e instanceof Bad) return { ok: false, path: e.path, message: e.message };
+    throw e;
+  }
 }

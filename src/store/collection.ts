@@ -1,62 +1,20 @@
 /**
- * One collection of records with ordered indexes, built lazily per (attribute, direction) and kept
- * up to date on writes, so `sort=id&filter=gt(id,x)` is a binary search: O(log n + limit).
+ * One collection of records with ordered indexes, built lazily per (attribute, direction) and kept up
+ * to date on writes, so `sort=id&filter=gt(id,x)` is a binary search: O(log n + limit).
+ *
+ * A collection may lie over a shared, never-written `base` (the seeded records every project of a seed
+ * starts from): then it stores only its own inserts, changed copies and the ids of base records it
+ * deleted or replaced (copy-on-write), and reads merge the two layers in order.
  */
 import type { FilterClause, FilterSpec } from '../engine/filter.js';
-import { matchesAll } from '../engine/filter.js';
 import type { Direction, SortSpec } from '../engine/sort.js';
-import { iso } from './clock.js';
+import { compareIds, copyRecord, recordOrder, type SimRecord } from './record.js';
+import { compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type RangeField } from './record-filter.js';
 
-export interface SimRecord {
-  readonly id: string;
-  createdMs: number;
-  updatedMs: number;
-  readonly attrs: Record<string, string | null>;
-  /** Salted password hash of profile-info records; never serialised, never snapshotted in clear. */
-  credential?: string;
-  /** Cached JSON of the whole list item, and the self-link prefix it was built with. */
-  item?: string | undefined;
-  itemPrefix?: string | undefined;
-}
+export { fieldText, keyOf, recordOrder, type SimRecord } from './record.js';
 
-type Key = string | number | null;
-
-export function keyOf(record: SimRecord, field: string): Key {
-  switch (field) {
-    case 'id':
-      return record.id;
-    case 'created_at':
-      return record.createdMs;
-    case 'updated_at':
-      return record.updatedMs;
-    default:
-      return record.attrs[field] ?? null;
-  }
-}
-
-function compareKeys(a: Key, b: Key): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  return a < b ? -1 : 1;
-}
-
-const compareIds = (a: SimRecord, b: SimRecord): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/** Total order: by the field in the given direction, ties always by ascending id (API-NOTES.md, Accounts). */
-export function recordOrder(field: string, direction: Direction): (a: SimRecord, b: SimRecord) => number {
-  // Specialised comparators for the hot indexes: sorting a million records is start-up time.
-  if (field === 'id') return direction === 'asc' ? compareIds : (a, b) => compareIds(b, a);
-  if (field === 'created_at') return direction === 'asc' ? (a, b) => a.createdMs - b.createdMs || compareIds(a, b) : (a, b) => b.createdMs - a.createdMs || compareIds(a, b);
-  if (field === 'updated_at') return direction === 'asc' ? (a, b) => a.updatedMs - b.updatedMs || compareIds(a, b) : (a, b) => b.updatedMs - a.updatedMs || compareIds(a, b);
-  const sign = direction === 'asc' ? 1 : -1;
-  return (a, b) => sign * compareKeys(keyOf(a, field), keyOf(b, field)) || compareIds(a, b);
-}
-
-/** First index in [0, n) where `before(items[i])` is false; `before` must be true-then-false. */
-function partitionPoint<T>(items: readonly T[], before: (item: T) => boolean): number {
-  let lo = 0;
-  let hi = items.length;
+/** First index in [lo, hi) where `before(items[i])` is false; `before` must be true-then-false. */
+function partitionPoint<T>(items: ArrayLike<T>, before: (item: T) => boolean, lo = 0, hi = items.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (before(items[mid] as T)) lo = mid + 1;
@@ -64,8 +22,6 @@ function partitionPoint<T>(items: readonly T[], before: (item: T) => boolean): n
   }
   return lo;
 }
-
-const RANGE_FIELDS = new Set(['id', 'created_at', 'updated_at']);
 
 export interface PageQuery {
   readonly clauses: readonly FilterClause[];
@@ -81,54 +37,272 @@ export interface PageResult {
   readonly records: readonly SimRecord[];
 }
 
+/** A run [lo, hi) of an ordered index. */
+interface Run {
+  readonly ordered: readonly SimRecord[];
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/**
+ * Another field's index is used to find candidates when its interval holds this many times fewer
+ * records than the sort field's run: sorting k candidates costs about k·log k comparisons, a scan one
+ * cheap check per record.
+ */
+const DRIVER_ADVANTAGE = 16;
+
 export class Collection {
   private readonly byId = new Map<string, SimRecord>();
   private readonly indexes = new Map<string, SimRecord[]>();
+  /** Base ids deleted here or replaced by a copy in `byId`. */
+  private readonly hidden = new Set<string>();
+  /** Positions of the hidden base records in each base index, cached until `hidden` changes. */
+  private hiddenAt = new Map<string, Float64Array>();
 
-  constructor(readonly filterSpec: FilterSpec) {}
+  /** `base`: shared records this collection starts from and never writes. */
+  constructor(
+    readonly filterSpec: FilterSpec,
+    private readonly base?: Collection,
+  ) {}
 
   get size(): number {
-    return this.byId.size;
+    return (this.base === undefined ? 0 : this.base.size - this.hidden.size) + this.byId.size;
   }
 
   get(id: string): SimRecord | undefined {
-    return this.byId.get(id);
+    const own = this.byId.get(id);
+    if (own !== undefined || this.base === undefined || this.hidden.has(id)) return own;
+    return this.base.get(id);
   }
 
-  values(): IterableIterator<SimRecord> {
-    return this.byId.values();
+  *values(): IterableIterator<SimRecord> {
+    if (this.base !== undefined) for (const r of this.base.values()) if (!this.hidden.has(r.id)) yield r;
+    yield* this.byId.values();
   }
 
-  /** Bulk load for seeding: indexes are dropped and rebuilt on demand. */
+  /** This collection's own records (inserted or changed here), by id. */
+  ownRecords(): readonly SimRecord[] {
+    return this.ownIndex('id', 'asc');
+  }
+
+  /** Base ids deleted here (not replaced by a changed copy), in id order. */
+  deletedBaseIds(): readonly string[] {
+    return [...this.hidden].filter((id) => !this.byId.has(id)).sort();
+  }
+
+  /** Bulk load for seeding and restores: indexes are dropped and rebuilt on demand. */
   load(records: readonly SimRecord[]): void {
-    for (const r of records) this.byId.set(r.id, r);
+    for (const r of records) this.put(r);
     this.indexes.clear();
   }
 
   insert(record: SimRecord): void {
-    this.byId.set(record.id, record);
+    this.put(record);
     for (const [key, index] of this.indexes) index.splice(this.position(key, index, record), 0, record);
   }
 
-  remove(id: string): SimRecord | undefined {
-    const record = this.byId.get(id);
-    if (record === undefined) return undefined;
-    this.byId.delete(id);
-    for (const [key, index] of this.indexes) this.detach(key, index, record);
-    return record;
+  /** Forget a base record without storing anything (restoring a delete). */
+  hide(id: string): void {
+    if (this.base?.get(id) !== undefined && !this.hidden.has(id)) this.hideBase(id);
   }
 
-  /** Apply a change to a record, keeping every index ordered. */
-  update(record: SimRecord, change: (r: SimRecord) => void): void {
+  remove(id: string): SimRecord | undefined {
+    const own = this.byId.get(id);
+    if (own !== undefined) {
+      this.byId.delete(id);
+      for (const [key, index] of this.indexes) this.detach(key, index, own);
+      return own;
+    }
+    const shared = this.base !== undefined && !this.hidden.has(id) ? this.base.get(id) : undefined;
+    if (shared !== undefined) this.hideBase(id);
+    return shared;
+  }
+
+  /**
+   * Apply a change to a record, keeping every index ordered. A base record is never changed: the change
+   * lands on a private copy, which is returned (and is what the caller should answer with).
+   */
+  update(record: SimRecord, change: (r: SimRecord) => void): SimRecord {
+    if (this.byId.get(record.id) !== record) {
+      const copy = copyRecord(record);
+      change(copy);
+      this.insert(copy);
+      return copy;
+    }
     for (const [key, index] of this.indexes) this.detach(key, index, record);
     change(record);
     // Assign rather than delete: deleting would turn every record into a slow dictionary object.
     record.item = undefined;
     for (const [key, index] of this.indexes) index.splice(this.position(key, index, record), 0, record);
+    return record;
   }
 
-  /** The records ordered by (field, direction), ties by id. */
+  /** Every record ordered by (field, direction), ties by id. Over a base this merges the layers: O(n). */
   index(field: string, direction: Direction): readonly SimRecord[] {
+    if (this.base === undefined) return this.ownIndex(field, direction);
+    const all = this.page({ clauses: [], sort: { field, direction }, offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    return all.records;
+  }
+
+  page(query: PageQuery): PageResult {
+    const filter = compileFilter(query.clauses, this.filterSpec);
+    if (filter.empty) return { total: 0, records: [] };
+    const { field, direction } = query.sort;
+    const order = recordOrder(field, direction);
+    const own = this.run(this, filter, field, direction);
+    const base = this.base === undefined ? undefined : this.run(this.base, filter, field, direction);
+    const sortOnly = filter.residual === undefined && query.visible === undefined && [...filter.intervals.keys()].every((f) => f === field);
+    if (sortOnly) return this.pageByArithmetic(own, base, order, query);
+
+    const check = (r: SimRecord) => matchesIntervals(r, filter) && (filter.residual === undefined || filter.residual(r)) && (query.visible === undefined || query.visible(r));
+    const driven = base === undefined ? this.pageByDriver(this, filter, field, own, check, order, query) : this.pageByDriver(this.base as Collection, filter, field, base, check, order, query, own);
+    if (driven !== undefined) return driven;
+    // A scan of the sort field's run, bounded by the collection's size (MAX_RECORDS) and cheap per record.
+    const records: SimRecord[] = [];
+    let total = 0;
+    this.merge(own, base, order, 0, (r) => {
+      if (!check(r)) return true;
+      if (total >= query.offset && records.length < query.limit) records.push(r);
+      total++;
+      return true;
+    });
+    return { total, records };
+  }
+
+  /** Only intervals on the sort field: counts by index arithmetic, the first record by binary search. */
+  private pageByArithmetic(own: Run, base: Run | undefined, order: (a: SimRecord, b: SimRecord) => number, query: PageQuery): PageResult {
+    if (base === undefined) {
+      const start = own.lo + query.offset;
+      return { total: own.hi - own.lo, records: start < own.hi ? own.ordered.slice(start, Math.min(own.hi, start + query.limit)) : [] };
+    }
+    const hiddenAt = this.hiddenPositions(base.ordered, order, query.sort);
+    const hiddenBefore = (b: number) => partitionPoint(hiddenAt, (p) => p < b);
+    const hiddenIn = hiddenBefore(base.hi) - hiddenBefore(base.lo);
+    const total = base.hi - base.lo - hiddenIn + (own.hi - own.lo);
+    if (query.offset >= total || query.limit <= 0) return { total, records: [] };
+    // How many merged records come before base position b: a non-decreasing function of b.
+    const ownBefore = (b: number) => (b >= base.hi ? own.hi : partitionPoint(own.ordered, (r) => order(r, base.ordered[b] as SimRecord) < 0, own.lo, own.hi));
+    const before = (b: number) => b - base.lo - (hiddenBefore(b) - hiddenBefore(base.lo)) + (ownBefore(b) - own.lo);
+    let lo = base.lo;
+    let hi = base.hi;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (before(mid) <= query.offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const skipped = before(lo);
+    const [b0, o0, skip] = skipped <= query.offset ? [lo, ownBefore(lo), query.offset - skipped] : [base.lo, own.lo, query.offset];
+    const records: SimRecord[] = [];
+    let toSkip = skip;
+    this.merge({ ...own, lo: o0 }, { ...base, lo: b0 }, order, 0, (r) => {
+      if (toSkip > 0) {
+        toSkip--;
+        return true;
+      }
+      records.push(r);
+      return records.length < query.limit;
+    });
+    return { total, records };
+  }
+
+  /**
+   * When another range field's interval holds far fewer base records than the sort field's run, read
+   * those from that field's index and sort them, instead of scanning the run. Undefined: scan instead.
+   */
+  private pageByDriver(
+    source: Collection,
+    filter: CompiledFilter,
+    sortField: string,
+    run: Run,
+    check: (r: SimRecord) => boolean,
+    order: (a: SimRecord, b: SimRecord) => number,
+    query: PageQuery,
+    own?: Run,
+  ): PageResult | undefined {
+    let best: Run | undefined;
+    for (const [field, iv] of filter.intervals) {
+      if (field === sortField) continue;
+      const candidate = cut(source.ownIndex(field, 'asc'), field, 'asc', iv);
+      if (best === undefined || candidate.hi - candidate.lo < best.hi - best.lo) best = candidate;
+    }
+    if (best === undefined || (best.hi - best.lo) * DRIVER_ADVANTAGE >= run.hi - run.lo) return undefined;
+    const fromBase = own !== undefined;
+    const found: SimRecord[] = [];
+    for (let i = best.lo; i < best.hi; i++) {
+      const r = best.ordered[i] as SimRecord;
+      if ((!fromBase || !this.hidden.has(r.id)) && check(r)) found.push(r);
+    }
+    if (own !== undefined) for (let i = own.lo; i < own.hi; i++) if (check(own.ordered[i] as SimRecord)) found.push(own.ordered[i] as SimRecord);
+    found.sort(order);
+    return { total: found.length, records: found.slice(query.offset, query.offset + query.limit) };
+  }
+
+  /**
+   * Walk the own run and the base run in order (skipping hidden base records), `skip` first, calling
+   * `visit` until it answers false.
+   */
+  private merge(own: Run, base: Run | undefined, order: (a: SimRecord, b: SimRecord) => number, skip: number, visit: (r: SimRecord) => boolean): void {
+    let o = own.lo;
+    let b = base?.lo ?? 0;
+    const bhi = base?.hi ?? 0;
+    let left = skip;
+    for (;;) {
+      while (base !== undefined && b < bhi && this.hidden.has((base.ordered[b] as SimRecord).id)) b++;
+      const fromOwn = o < own.hi ? (own.ordered[o] as SimRecord) : undefined;
+      const fromBase = base !== undefined && b < bhi ? (base.ordered[b] as SimRecord) : undefined;
+      let next: SimRecord;
+      if (fromOwn === undefined && fromBase === undefined) return;
+      if (fromBase === undefined || (fromOwn !== undefined && order(fromOwn, fromBase) < 0)) {
+        next = fromOwn as SimRecord;
+        o++;
+      } else {
+        next = fromBase;
+        b++;
+      }
+      if (left > 0) {
+        left--;
+        continue;
+      }
+      if (!visit(next)) return;
+    }
+  }
+
+  /** The run of `source`'s index on the sort field that the sort field's interval allows. */
+  private run(source: Collection, filter: CompiledFilter, field: string, direction: Direction): Run {
+    const ordered = source.ownIndex(field, direction);
+    const iv = filter.intervals.get(field as RangeField);
+    return iv === undefined ? { ordered, lo: 0, hi: ordered.length } : cut(ordered, field as RangeField, direction, iv);
+  }
+
+  /** Sorted positions of hidden base records in the base's index for this sort. */
+  private hiddenPositions(ordered: readonly SimRecord[], order: (a: SimRecord, b: SimRecord) => number, sort: SortSpec): Float64Array {
+    const key = `${sort.field}:${sort.direction}`;
+    let at = this.hiddenAt.get(key);
+    if (at === undefined) {
+      at = new Float64Array(this.hidden.size);
+      let i = 0;
+      for (const id of this.hidden) {
+        const r = this.base?.get(id);
+        if (r !== undefined) at[i++] = partitionPoint(ordered, (x) => order(x, r) < 0);
+      }
+      at = at.subarray(0, i).sort();
+      this.hiddenAt.set(key, at);
+    }
+    return at;
+  }
+
+  private hideBase(id: string): void {
+    this.hidden.add(id);
+    this.hiddenAt = new Map();
+  }
+
+  private put(record: SimRecord): void {
+    if (this.base !== undefined && !this.hidden.has(record.id) && this.base.get(record.id) !== undefined) this.hideBase(record.id);
+    this.byId.set(record.id, record);
+  }
+
+  /** This collection's own records ordered by (field, direction), ties by id; a base's are all of it. */
+  private ownIndex(field: string, direction: Direction): SimRecord[] {
     const key = `${field}:${direction}`;
     let index = this.indexes.get(key);
     if (index === undefined) {
@@ -138,71 +312,6 @@ export class Collection {
       this.indexes.set(key, index);
     }
     return index;
-  }
-
-  page(query: PageQuery): PageResult {
-    const { sort } = query;
-    const ordered = this.index(sort.field, sort.direction);
-    const [lo, hi, rest] = this.narrow(ordered, query);
-    const end = (n: number) => Math.min(hi, n);
-    if (rest.length === 0 && query.visible === undefined) {
-      const start = lo + query.offset;
-      return { total: hi - lo, records: start < hi ? ordered.slice(start, end(start + query.limit)) : [] };
-    }
-    const get = (r: SimRecord, field: string) => fieldText(r, field);
-    const records: SimRecord[] = [];
-    let total = 0;
-    for (let i = lo; i < hi; i++) {
-      const r = ordered[i] as SimRecord;
-      if (query.visible !== undefined && !query.visible(r)) continue;
-      if (rest.length > 0 && !matchesAll(r, rest, this.filterSpec, get)) continue;
-      if (total >= query.offset && records.length < query.limit) records.push(r);
-      total++;
-    }
-    return { total, records };
-  }
-
-  /** Use the range clauses on the sort field to cut the index by binary search; return what is left to test. */
-  private narrow(ordered: readonly SimRecord[], query: PageQuery): [number, number, FilterClause[]] {
-    const { field, direction } = query.sort;
-    let lo = 0;
-    let hi = ordered.length;
-    const rest: FilterClause[] = [];
-    for (const clause of query.clauses) {
-      const raw = clause.values[0];
-      if (clause.field !== field || !RANGE_FIELDS.has(field) || raw === undefined || !['gt', 'ge', 'lt', 'le', 'eq'].includes(clause.op)) {
-        rest.push(clause);
-        continue;
-      }
-      const v: Key = field === 'id' ? raw : Date.parse(raw);
-      if (typeof v === 'number' && Number.isNaN(v)) {
-        rest.push(clause);
-        continue;
-      }
-      const k = (r: SimRecord) => compareKeys(keyOf(r, field), v);
-      const asc = direction === 'asc';
-      const bound = (pred: (r: SimRecord) => boolean) => partitionPoint(ordered, pred);
-      const lower = (op: string): number => {
-        if (op === 'gt') return asc ? bound((r) => k(r) <= 0) : 0;
-        if (op === 'ge' || op === 'eq') return asc ? bound((r) => k(r) < 0) : 0;
-        if (op === 'lt') return asc ? 0 : bound((r) => k(r) >= 0);
-        return asc ? 0 : bound((r) => k(r) > 0); // le
-      };
-      const upper = (op: string): number => {
-        if (op === 'lt') return asc ? bound((r) => k(r) < 0) : ordered.length;
-        if (op === 'le' || op === 'eq') return asc ? bound((r) => k(r) <= 0) : ordered.length;
-        if (op === 'gt') return asc ? ordered.length : bound((r) => k(r) > 0);
-        return asc ? ordered.length : bound((r) => k(r) >= 0); // ge
-      };
-      if (clause.op === 'eq') {
-        lo = Math.max(lo, asc ? lower('eq') : bound((r) => k(r) > 0));
-        hi = Math.min(hi, asc ? upper('eq') : bound((r) => k(r) >= 0));
-      } else {
-        lo = Math.max(lo, lower(clause.op));
-        hi = Math.min(hi, upper(clause.op));
-      }
-    }
-    return [lo, Math.max(lo, hi), rest];
   }
 
   private position(indexKey: string, index: readonly SimRecord[], record: SimRecord): number {
@@ -219,6 +328,28 @@ export class Collection {
       if (found >= 0) index.splice(found, 1);
     }
   }
+}
+
+function matchesIntervals(r: SimRecord, filter: CompiledFilter): boolean {
+  for (const [field, iv] of filter.intervals) if (!inInterval(rangeKey(r, field), iv)) return false;
+  return true;
+}
+
+const compareKey = (a: Key, b: Key): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The run of an index ordered by `field` that lies in the interval: two binary searches. */
+function cut(ordered: readonly SimRecord[], field: RangeField, direction: Direction, iv: Interval): Run {
+  const k = (r: SimRecord, v: Key) => compareKey(rangeKey(r, field), v);
+  const below = (r: SimRecord) => iv.lo !== undefined && (iv.loIncl ? k(r, iv.lo) < 0 : k(r, iv.lo) <= 0);
+  const above = (r: SimRecord) => iv.hi !== undefined && (iv.hiIncl ? k(r, iv.hi) > 0 : k(r, iv.hi) >= 0);
+  if (direction === 'asc') {
+    const lo = partitionPoint(ordered, below);
+    const hi = partitionPoint(ordered, (r) => !above(r), lo);
+    return { ordered, lo, hi };
+  }
+  const lo = partitionPoint(ordered, above);
+  const hi = partitionPoint(ordered, (r) => !below(r), lo);
+  return { ordered, lo, hi };
 }
 
 const HEX8 = /^[0-9a-f]{8}/;
@@ -249,18 +380,4 @@ export function sortById(records: SimRecord[]): SimRecord[] {
     i = j;
   }
   return out;
-}
-
-/** A record's value for filter matching, as text (timestamps in canonical ISO form). */
-export function fieldText(record: SimRecord, field: string): string | null | undefined {
-  switch (field) {
-    case 'id':
-      return record.id;
-    case 'created_at':
-      return iso(record.createdMs);
-    case 'updated_at':
-      return iso(record.updatedMs);
-    default:
-      return record.attrs[field];
-  }
 }

@@ -3,6 +3,7 @@
  * using different client ids never collide. Collections are generated on first use.
  */
 import { Collection, type SimRecord } from './collection.js';
+import { SeededBases } from './seeded-bases.js';
 import { virtualClock, wallClock, type Clock } from './clock.js';
 import { generateRecords, type DatasetOptions } from './datasets.js';
 import { createRandom, deriveSeed, type Random } from './random.js';
@@ -63,6 +64,8 @@ export interface ProjectOptions {
   readonly dataset: DatasetOptions;
   readonly clock: { readonly mode: 'virtual' | 'wall'; readonly start: number; readonly stepMs: number; readonly read?: () => number };
   readonly adversity: Adversity;
+  /** Where the shared seeded records come from; projects of one simulator pass the same one. */
+  readonly bases?: SeededBases;
 }
 
 /** Ids of the seeded authentication objects, the same for every project of a seed. */
@@ -88,6 +91,8 @@ export class Project {
   /** The rate window being counted, and how many requests it has seen. */
   private windowOf: RateWindow | null = null;
   private windowCount = 0;
+  /** Seeded records of a project made on its own (tests); projects of a simulator share theirs. */
+  private ownBases: SeededBases | undefined;
 
   constructor(readonly options: ProjectOptions) {
     const c = options.clock;
@@ -101,15 +106,33 @@ export class Project {
     for (const [realm, coll] of seeded.uai) this.uai.set(realm, coll);
   }
 
-  /** The seeded collection behind a list resource, generated on first use. */
+  /**
+   * The collection behind a list resource: this project's writes over the seeded records it shares with
+   * every other project of the same dataset (copy-on-write), made on first use.
+   */
   list(resource: ResourceDef): Collection {
     let coll = this.lists.get(resource.name);
     if (coll === undefined) {
-      coll = new Collection(resource.filter);
-      coll.load(generateRecords(resource, this.options.dataset));
+      coll = new Collection(resource.filter, (this.options.bases ?? (this.ownBases ??= new SeededBases())).list(resource, this.options.dataset));
       this.lists.set(resource.name, coll);
     }
     return coll;
+  }
+
+  /** Nothing here but the seed (no writes, default settings and adversity): dropping it loses nothing. */
+  get pristine(): boolean {
+    const s = this.settings;
+    const a = this.adversity;
+    const calm = (Object.keys(NO_ADVERSITY) as (keyof Adversity)[]).every((k) => a[k] === NO_ADVERSITY[k]);
+    return calm && s.page_length === DEFAULT_PAGE_LENGTH && s.page_offset_limit === OFFSET_LIMIT && this.ownRecordCount === 0;
+  }
+
+  /** Records this project wrote, over all its collections: what it costs beyond the shared seed. */
+  get ownRecordCount(): number {
+    let n = 0;
+    for (const coll of this.lists.values()) n += coll.ownRecords().length + coll.deletedBaseIds().length;
+    for (const coll of this.profileInfos.values()) n += coll.size;
+    return n;
   }
 
   userAuthenticationInfo(realmId: string): Collection | undefined {
@@ -170,8 +193,7 @@ export class Project {
     const seeded = listResources.includes(resource);
     const random = this.adversityRandom;
     for (let i = 0; i < a.updatesPerRead && collection.size > 0; i++) {
-      const ids = collection.index('id', 'asc');
-      const record = ids[random.int(ids.length)];
+      const record = nthById(collection, random.int(collection.size));
       if (record === undefined) continue;
       const now = this.clock.tick();
       collection.update(record, (r) => {
@@ -184,8 +206,7 @@ export class Project {
       collection.insert({ id: random.uuid(), createdMs: now, updatedMs: now, attrs: insertedAttributes(resource, random, now) });
     }
     for (let i = 0; i < a.deletesPerRead && collection.size > 0; i++) {
-      const ids = collection.index('id', 'asc');
-      const record = ids[random.int(ids.length)];
+      const record = nthById(collection, random.int(collection.size));
       if (record !== undefined) collection.remove(record.id);
     }
   }
@@ -197,12 +218,12 @@ export class Project {
     const c = this.options.clock;
     this.clock = c.mode === 'wall' && c.read !== undefined ? wallClock(c.read) : virtualClock(state.now, c.stepMs);
     this.lists.clear();
-    for (const [name, records] of Object.entries(state.lists)) {
+    for (const [name, delta] of Object.entries(state.lists)) {
       const resource = listResources.find((r) => r.name === name);
       if (resource === undefined) continue;
-      const coll = new Collection(resource.filter);
-      coll.load(records.map(cloneRecord));
-      this.lists.set(name, coll);
+      const coll = this.list(resource);
+      coll.load(delta.upserts.map(cloneRecord));
+      for (const id of delta.deletes) coll.hide(id);
     }
     this.profileInfos.clear();
     for (const [key, records] of Object.entries(state.profileInfos)) {
@@ -213,8 +234,9 @@ export class Project {
   }
 
   state(): ProjectState {
-    const lists: Record<string, StoredRecord[]> = {};
-    for (const [name, coll] of this.lists) lists[name] = [...coll.index('id', 'asc')].map(storedRecord);
+    const lists: Record<string, ListDelta> = {};
+    // Only what this project changed: the seeded records follow from the dataset options.
+    for (const [name, coll] of this.lists) lists[name] = { upserts: coll.ownRecords().map(storedRecord), deletes: coll.deletedBaseIds() };
     const profileInfos: Record<string, StoredRecord[]> = {};
     for (const [key, coll] of this.profileInfos) profileInfos[key] = [...coll.index('id', 'asc')].map(storedRecord);
     return { clientId: this.options.clientId, settings: { ...this.settings }, adversity: { ...this.adversity }, now: this.clock.now(), lists, profileInfos };
@@ -224,6 +246,11 @@ export class Project {
   profileInfoEntries(): IterableIterator<[string, Collection]> {
     return this.profileInfos.entries();
   }
+}
+
+/** The record at position k in id order, found by the index, not by listing every record. */
+function nthById(collection: Collection, k: number): SimRecord | undefined {
+  return collection.page({ clauses: [], sort: { field: 'id', direction: 'asc' }, offset: k, limit: 1 }).records[0];
 }
 
 /** A record's share of the consistency window, 0..window ms, fixed by the seed and its id. */
@@ -268,12 +295,18 @@ export interface StoredRecord {
   readonly credential?: string;
 }
 
+export interface ListDelta {
+  readonly upserts: readonly StoredRecord[];
+  readonly deletes: readonly string[];
+}
+
 export interface ProjectState {
   readonly clientId: string;
   readonly settings: Settings;
   readonly adversity: Adversity;
   readonly now: number;
-  readonly lists: Readonly<Record<string, readonly StoredRecord[]>>;
+  /** Per list collection, the records this project inserted or changed and the seeded ids it deleted. */
+  readonly lists: Readonly<Record<string, ListDelta>>;
   readonly profileInfos: Readonly<Record<string, readonly StoredRecord[]>>;
 }
 

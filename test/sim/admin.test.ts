@@ -10,7 +10,7 @@ const ADMIN_ROUTES: readonly [string, string, unknown?][] = [
   ['PUT', '/__sim/settings', { page_offset_limit: 20_000 }],
   ['PUT', '/__sim/adversity', { rate_limit_share: 0 }],
   ['GET', '/__sim/snapshot'],
-  ['POST', '/__sim/restore', { version: 1, projects: [] }],
+  ['POST', '/__sim/restore', { version: 2, options: {}, projects: [], drop_projects: true }],
 ];
 
 describe('the admin token', () => {
@@ -157,7 +157,7 @@ describe('the virtual clock', () => {
 });
 
 describe('soft offset limit and adversity settings', () => {
-  it.each([[{ page_offset_limit: 0 }], [{ page_offset_limit: -1 }], [{ page_offset_limit: 'big' }], [{}]])('PUT /__sim/settings refuses %j', (body) => {
+  it.each([[{ page_offset_limit: 0 }], [{ page_offset_limit: -1 }], [{ page_offset_limit: 'big' }], [{ page_offset_limit: 1e300 }], [{}]])('PUT /__sim/settings refuses %j', (body) => {
     expectErrorShape(harness().admin('PUT', '/__sim/settings', body), 400);
   });
 
@@ -251,9 +251,10 @@ describe('snapshot and restore', () => {
   it.each([
     ['not JSON', '{'],
     ['not a snapshot', { hello: 1 }],
-    ['another version', { version: 2, projects: [] }],
-    ['a project without a client id', { version: 1, projects: [{}] }],
-    ['a project with junk state', { version: 1, projects: [{ clientId: 'x', settings: 'no', lists: 5 }] }],
+    ['another version', { version: 3, options: {}, projects: [] }],
+    ['a version 1 snapshot (every record, before copy-on-write projects)', { version: 1, projects: [] }],
+    ['a project without a client id', { version: 2, options: {}, projects: [{}] }],
+    ['a project with junk state', { version: 2, options: {}, projects: [{ clientId: 'x', settings: 'no', lists: 5 }] }],
   ])('restore refuses %s with 400 and keeps the state', (_name, body) => {
     const h = harness();
     h.put('/v2/settings', { data: { type: 'settings', page_length: 9 } });
@@ -278,12 +279,83 @@ describe('snapshot and restore', () => {
     // PUT /__sim/adversity refuses more than 1000 per read: a trillion would hang the next list read.
     ['an adversity PUT /__sim/adversity would refuse', bent('projects.0.adversity.updatesPerRead', 1e12)],
     ['a clock past year 9999', bent('projects.0.now', 1e20)],
-    ['a record past year 9999', bent('projects.0.lists.accounts.0.createdMs', 1e20)],
+    ['a record past year 9999', bent('projects.0.lists.accounts.upserts.0.createdMs', 1e20)],
     ['more accounts than POST /__sim/seed allows', bent('options.accounts', 1e9, { accounts: 5 })],
   ])('restore refuses %s with 400, and reads keep working', (_name, body) => {
     const h = harness();
     expectErrorShape(h.admin('POST', '/__sim/restore', body), 400);
     expect(h.get('/v2/accounts?sort=-created_at&page[limit]=1').status).toBe(200);
     expect(h.admin('GET', '/__sim/state').status).toBe(200);
+  });
+
+  /** The snapshot with a change made to its parsed form. */
+  const edited = (change: (snap: { options: Record<string, unknown>; projects: Record<string, unknown>[] }) => void): unknown => {
+    const h = harness();
+    h.post('/v2/accounts', { data: { type: 'account', name: 'Snapshotted' } });
+    h.post('/v2/accounts', { data: { type: 'account', name: 'Second' } });
+    const snap = JSON.parse(h.admin('GET', '/__sim/snapshot').body) as { options: Record<string, unknown>; projects: Record<string, unknown>[] };
+    change(snap);
+    return snap;
+  };
+  const accountsOf = (snap: { projects: Record<string, unknown>[] }) => (snap.projects[0]?.['lists'] as Record<string, { upserts: Record<string, unknown>[]; deletes: string[] }>)['accounts'] as { upserts: Record<string, unknown>[]; deletes: string[] };
+
+  it.each([
+    ['a duplicate record id', 'projects.0.lists.accounts.upserts.1.id', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+      const a = accountsOf(s);
+      (a.upserts[1] as Record<string, unknown>)['id'] = (a.upserts[0] as Record<string, unknown>)['id'];
+    }],
+    ['an empty record id', 'projects.0.lists.accounts.upserts.0.id', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+      (accountsOf(s).upserts[0] as Record<string, unknown>)['id'] = '';
+    }],
+    ['a __proto__ key among the attributes', 'projects.0.lists.accounts.upserts.0.attrs.__proto__', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+      const attrs = (accountsOf(s).upserts[0] as Record<string, unknown>)['attrs'] as Record<string, unknown>;
+      Object.defineProperty(attrs, '__proto__', { value: { polluted: true }, enumerable: true });
+    }],
+    ['a __proto__ collection name', 'projects.0.lists.__proto__', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+      Object.defineProperty(s.projects[0]?.['lists'], '__proto__', { value: { upserts: [] }, enumerable: true });
+    }],
+    ['an offset limit of 1e300', 'projects.0.settings.page_offset_limit', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+      (s.projects[0]?.['settings'] as Record<string, unknown>)['page_offset_limit'] = 1e300;
+    }],
+    ['a duplicate client id', 'projects.1.clientId', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+      s.projects.push({ ...(s.projects[0] as Record<string, unknown>) });
+    }],
+    ['an account name past the field limit', 'projects.0.lists.accounts.upserts.0.attrs.name', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+      ((accountsOf(s).upserts[0] as Record<string, unknown>)['attrs'] as Record<string, unknown>)['name'] = 'x'.repeat(256);
+    }],
+    ['no dataset options (the start-up dataset would silently become the default one)', 'options', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+      delete (s as Partial<typeof s>).options;
+    }],
+  ])('restore refuses %s with 400 naming the member (%s)', (_name, path, change) => {
+    const body = JSON.stringify(edited(change));
+    const h = harness();
+    h.put('/v2/settings', { data: { type: 'settings', page_length: 9 } });
+    const res = h.admin('POST', '/__sim/restore', body);
+    expectErrorShape(res, 400);
+    expect(res.body).toContain(path);
+    expect(num(h.get('/v2/accounts').json, 'meta.page.limit')).toBe(9);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('a restore that would drop projects with changes needs "drop_projects": true; an empty snapshot does not wipe them silently', () => {
+    const h = harness();
+    h.post('/v2/accounts', { data: { type: 'account', name: 'Kept' } });
+    const before = h.get('/v2/accounts?sort=-created_at&page[limit]=1').body;
+    const empty = { version: 2, options: {}, projects: [] };
+    const refused = h.admin('POST', '/__sim/restore', empty);
+    expectErrorShape(refused, 409);
+    expect(refused.body).toContain('commerce-sim');
+    expect(h.get('/v2/accounts?sort=-created_at&page[limit]=1').body).toBe(before);
+    expect(h.admin('POST', '/__sim/restore', { ...empty, drop_projects: true }).status).toBe(200);
+    expect(h.get('/v2/accounts?sort=-created_at&page[limit]=1').body).not.toBe(before);
+  });
+
+  it('a snapshot holds only what projects changed, not the seeded records they share', () => {
+    const h = harness({ accounts: 5000 });
+    h.get('/v2/accounts');
+    h.post('/v2/accounts', { data: { type: 'account', name: 'Only this' } });
+    const snap = h.admin('GET', '/__sim/snapshot').body;
+    expect(snap.length).toBeLessThan(5000);
+    expect(snap).toContain('Only this');
   });
 });

@@ -5,6 +5,7 @@
 import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';
 import { deviates } from '../../engine/deviations.js';
 import { apiError, type ApiError } from '../../engine/errors.js';
+import { exceeds, MAX_TEXT_LENGTH } from '../../engine/field-limits.js';
 import type { SimRecord } from '../../store/collection.js';
 import { accounts } from '../../store/resources.js';
 import type { Handler, RequestContext } from '../context.js';
@@ -26,6 +27,7 @@ function readAccount(body: unknown, requireName: boolean): { ok: true; value: Pa
     const v = fields[f];
     if (v === undefined) continue;
     if (typeof v !== 'string' || v.length === 0) problems.push(apiError('bad-request', `Validation failed: field '${f}' must be a non-empty string.`, `data.${f}`));
+    else if (exceeds(v, MAX_TEXT_LENGTH)) problems.push(apiError('bad-request', `Validation failed: field '${f}' on the 'max' tag (at most ${MAX_TEXT_LENGTH} characters).`, `data.${f}`));
     else out[f] = v;
   }
   if (requireName && out.name === undefined) problems.push(apiError('bad-request', "Validation failed: field 'Name' on the 'required' tag.", 'data.name'));
@@ -58,12 +60,12 @@ export const updateAccount: Handler = (ctx) => {
   const valid = readAccount(body.value, false);
   if (!valid.ok) return errors(valid.errors);
   const now = ctx.project.clock.tick();
-  coll.update(record, (r) => {
+  const updated = coll.update(record, (r) => {
     for (const [k, v] of Object.entries(valid.value)) r.attrs[k] = v;
     // The deviation moves updated_at behind any walk's position: a record not yet seen is lost.
     r.updatedMs = deviates(ctx.deviations, 'large-data.updates-during-traversal') ? UPDATE_LOST_MS : now;
   });
-  return one(ctx, record, 200);
+  return one(ctx, updated, 200);
 };
 
 export const deleteAccount: Handler = (ctx) => {

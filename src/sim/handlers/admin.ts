@@ -6,6 +6,7 @@
 import { apiError } from '../../engine/errors.js';
 import { isCount, isJsonObject } from '../../engine/json.js';
 import { MAX_TIME_MS } from '../../store/clock.js';
+import { MAX_RECORDS } from '../../store/datasets.js';
 import { ADVERSITY_PROFILE_NAMES, adversityPreset, adversityView, parseAdversityPatch } from '../../store/adversity-profiles.js';
 import type { Handler } from '../context.js';
 import { errors, json, parseBody } from '../respond.js';
@@ -50,7 +51,8 @@ const settings: Handler = (ctx) => {
   const body = objectBody(ctx.req.body);
   if (!body.ok) return body.response;
   const limit = body.value['page_offset_limit'];
-  if (!isCount(limit) || limit < 1) return bad('page_offset_limit must be a positive whole number');
+  // Past the most records a collection may hold, an offset limit means nothing; 1e300 is not a setting.
+  if (!isCount(limit) || limit < 1 || limit > MAX_RECORDS) return errors([apiError('bad-request', `page_offset_limit must be a whole number from 1 to ${MAX_RECORDS}`, 'page_offset_limit')]);
   ctx.project.settings.page_offset_limit = limit;
   return json(200, { data: { client_id: ctx.project.options.clientId, ...ctx.project.settings } });
 };

@@ -100,14 +100,14 @@ export const updateProfileInfo: Handler = (ctx) => {
   if (!valid.ok) return errors(valid.errors);
   const now = ctx.project.clock.tick();
   const { username, password_profile_id, password } = valid.value;
-  coll.update(record, (r) => {
+  const updated = coll.update(record, (r) => {
     if (username !== undefined) r.attrs['username'] = username;
     if (password_profile_id !== undefined) r.attrs['password_profile_id'] = password_profile_id;
     if (password !== undefined) r.credential = hashPassword(password, ctx.project.random);
     // The deviation moves updated_at behind any walk's position: a record not yet seen is lost.
     r.updatedMs = deviates(ctx.deviations, 'large-data.updates-during-traversal') ? UPDATE_LOST_MS : now;
   });
-  return json(200, { data: view(ctx, record) });
+  return json(200, { data: view(ctx, updated) });
 };
 
 export const deleteProfileInfo: Handler = (ctx) => {

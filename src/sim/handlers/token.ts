@@ -2,6 +2,7 @@
  * POST /oauth/access_token (API-NOTES.md "Token endpoint"): client credentials give a read-write token,
  * implicit a read-only one. Form-encoded as the SDK sends it; a JSON body is accepted too.
  */
+import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_SECRET_LENGTH } from '../../engine/field-limits.js';
 import type { Simulator } from '../simulator.js';
 import { error, isJsonObject, json } from '../respond.js';
 import { LIFETIME_SECONDS } from '../tokens.js';
@@ -30,6 +31,8 @@ export function tokenEndpoint(sim: Simulator, req: SimRequest): SimResponse {
   const grant = form.get('grant_type');
   const clientId = form.get('client_id') ?? '';
   if (clientId.length === 0) return error('bad-request', 'client_id is required');
+  if (exceeds(clientId, MAX_CLIENT_ID_LENGTH)) return error('bad-request', `client_id must be at most ${MAX_CLIENT_ID_LENGTH} characters`);
+  if (exceeds(form.get('client_secret') ?? '', MAX_SECRET_LENGTH)) return error('bad-request', `client_secret must be at most ${MAX_SECRET_LENGTH} characters`);
   let scope: 'read-write' | 'read-only';
   if (grant === 'client_credentials') {
     if ((form.get('client_secret') ?? '').length === 0) return error('unauthorized', 'client_secret is required for the client_credentials grant');

@@ -1,0 +1,126 @@
+/**
+ * What one client can make the simulator hold or do (issue 10): field lengths, projects that share the
+ * seed, filters answered from the indexes. Work is measured in records visited, never in time.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_CLIENT_ID_LENGTH, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from '../../src/engine/field-limits.js';
+import { Collection, type SimRecord } from '../../src/store/collection.js';
+import { accounts } from '../../src/store/resources.js';
+import { at, expectErrorShape, harness, num, profileBody, profilePath } from './helpers.js';
+
+describe('field length limits', () => {
+  const h = harness();
+
+  it.each(['name', 'legal_name', 'registration_id', 'external_ref'])('an account %s past %i characters answers 400 naming the field; at the limit it is stored', (field) => {
+    const long = h.post('/v2/accounts', { data: { type: 'account', name: 'n', [field]: 'x'.repeat(MAX_TEXT_LENGTH + 1) } });
+    expectErrorShape(long, 400);
+    expect(long.body).toContain(`data.${field}`);
+    expect(h.post('/v2/accounts', { data: { type: 'account', name: 'n', [field]: 'é'.repeat(MAX_TEXT_LENGTH) } }).status).toBe(201);
+  });
+
+  it('a megabyte name is refused, so a page of 100 records stays small whatever was written', () => {
+    expectErrorShape(h.post('/v2/accounts', { data: { type: 'account', name: 'x'.repeat(1_000_000) } }), 400);
+    const id = String(at(h.get('/v2/accounts?page[limit]=1').json, 'data.0.id'));
+    expectErrorShape(h.put(`/v2/accounts/${id}`, { data: { type: 'account', name: 'x'.repeat(MAX_TEXT_LENGTH + 1) } }), 400);
+  });
+
+  it('password-profile-info username and password have maxima too (create and update)', () => {
+    const path = profilePath(h.ids);
+    const username = h.post(path, profileBody(h.ids, { username: 'u'.repeat(MAX_TEXT_LENGTH + 1) }));
+    expectErrorShape(username, 400);
+    expect(username.body).toContain('data.username');
+    const password = h.post(path, profileBody(h.ids, { password: 'p'.repeat(MAX_PASSWORD_LENGTH + 1) }));
+    expectErrorShape(password, 400);
+    expect(password.body).toContain('data.password');
+    expect(password.body).not.toContain('pppppppp');
+    const created = h.post(path, profileBody(h.ids, { password: 'p'.repeat(MAX_PASSWORD_LENGTH) }));
+    expect(created.status).toBe(201);
+    const id = String(at(created.json, 'data.id'));
+    expectErrorShape(h.put(`${path}/${id}`, { data: { type: 'user_authentication_password_profile_info', username: 'u'.repeat(MAX_TEXT_LENGTH + 1) } }), 400);
+  });
+
+  it('the token endpoint refuses a client id past the limit (it would name a project)', () => {
+    const res = h.call('POST', '/oauth/access_token', {
+      token: null,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=client_credentials&client_id=${'c'.repeat(MAX_CLIENT_ID_LENGTH + 1)}&client_secret=s`,
+    });
+    expectErrorShape(res, 400);
+    expect(h.sim.projectIds()).not.toContain('c'.repeat(MAX_CLIENT_ID_LENGTH + 1));
+  });
+});
+
+describe('projects share the seed', () => {
+  it('a new client id reads the same seeded records without copying them; its writes stay its own', () => {
+    const h = harness({ accounts: 2000 });
+    const first = h.sim.project('a').list(accounts);
+    const second = h.sim.project('b').list(accounts);
+    const page = (c: Collection) => c.page({ clauses: [], sort: { field: 'id', direction: 'asc' }, offset: 0, limit: 5 }).records;
+    // The very same record objects: one seeded copy for every project.
+    expect(page(first)[0]).toBe(page(second)[0]);
+    expect(first.ownRecords()).toHaveLength(0);
+    const target = page(first)[0] as SimRecord;
+    first.update(target, (r) => {
+      r.attrs['name'] = 'Changed in a';
+    });
+    expect(first.get(target.id)?.attrs['name']).toBe('Changed in a');
+    expect(second.get(target.id)?.attrs['name']).not.toBe('Changed in a');
+    expect(first.ownRecords()).toHaveLength(1);
+  });
+
+  it('over HTTP-shaped calls: 50 client ids reading 20,000 accounts hold no seeded record of their own', () => {
+    const h = harness({ accounts: 20_000 });
+    for (let i = 0; i < 50; i++) {
+      const token = h.sim.issueToken(`client-${i}`, 'read-write');
+      expect(h.get('/v2/accounts?page[limit]=100&page[offset]=500', { token }).status).toBe(200);
+      expect(h.sim.project(`client-${i}`).ownRecordCount).toBe(0);
+    }
+  });
+});
+
+/** A collection that counts the records its reads look at (the base's index entries it visits). */
+function countingBase(n: number): { base: Collection; visits: () => number } {
+  let visits = 0;
+  const records: SimRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const record = { id: `${i.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`, createdMs: Date.UTC(2024, 0, 1) + i * 1000, updatedMs: Date.UTC(2024, 0, 1) + ((i * 7919) % n) * 1000, attrs: { name: `N${i}` } };
+    records.push(
+      new Proxy(record, {
+        get(target, key, receiver) {
+          if (key === 'updatedMs') visits++;
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      }),
+    );
+  }
+  const base = new Collection(accounts.filter);
+  base.load(records);
+  return { base, visits: () => visits };
+}
+
+describe('filters are answered from the ordered indexes', () => {
+  it('ten timestamp clauses off the sort field are one interval, read from its own index: a narrow one visits few records', () => {
+    const h = harness({ accounts: 50_000 });
+    const t = (s: number) => new Date(Date.UTC(2024, 0, 1) + s * 30_000).toISOString();
+    const clauses = Array.from({ length: 5 }, (_, i) => `gt(updated_at,${t(20_000 + i)}):lt(updated_at,${t(20_040 - i)})`).join(':');
+    const res = h.get(`/v2/accounts?filter=${clauses}&page[limit]=100`);
+    expect(res.status).toBe(200);
+    expect(num(res.json, 'meta.results.total')).toBeGreaterThan(0);
+    // The same answer as the plain reading, on a collection that counts what it touches.
+    const { base, visits } = countingBase(50_000);
+    const coll = new Collection(accounts.filter, base);
+    const from = new Date(Date.UTC(2024, 0, 1) + 20_000_000).toISOString();
+    const to = new Date(Date.UTC(2024, 0, 1) + 20_100_000).toISOString();
+    coll.page({ clauses: [{ op: 'gt', field: 'updated_at', values: [from] }], sort: { field: 'created_at', direction: 'asc' }, offset: 0, limit: 1 }); // builds the indexes
+    const before = visits();
+    const page = coll.page({
+      clauses: Array.from({ length: 10 }, (_, i) => ({ op: i % 2 === 0 ? ('gt' as const) : ('lt' as const), field: 'updated_at', values: [i % 2 === 0 ? from : to] })),
+      sort: { field: 'created_at', direction: 'asc' },
+      offset: 0,
+      limit: 100,
+    });
+    expect(page.total).toBe(99);
+    // 99 matches: the reads look at those, not at the 50,000 records a scan would.
+    expect(visits() - before).toBeLessThan(500);
+  });
+});
