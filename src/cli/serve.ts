@@ -5,10 +5,15 @@
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { readClients, type ClientRegistry } from '../sim/clients.js';
+import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
 import { isSurface, SURFACES } from '../sim/surface.js';
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import { listen, type RunningServer } from '../sim/server.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { MAX_RECORDS } from '../store/datasets.js';
 import { resourceByName } from '../store/resources.js';
@@ -31,6 +36,13 @@ const USAGE = `usage: commerce-sim serve [options]
   --clock MODE        virtual (default: fixed start, one step per write) or wall (real time)
   --clock-step MS     virtual clock step per write in ms (default 1000)
   --client-id ID      client id of the printed token and of the admin API's default project
+  --clients FILE      registered clients (JSON/YAML: {clients: [{client_id, client_secret, scopes}]});
+                      the token endpoint then answers 401 to anyone else
+  --allow-any-client  needed to listen on a non-loopback --host without --clients: anyone who can
+                      reach the port could then get a token (a warning is printed)
+  --max-projects N    client ids (projects) kept at most; the least recently used is forgotten
+                      (default ${DEFAULT_MAX_PROJECTS})
+  --max-project-records N  records one project may write before creates answer 422 (default ${DEFAULT_MAX_PROJECT_RECORDS})
   --json              print one JSON line instead of text (for scripts)`;
 
 export interface ServeOptions {
@@ -42,6 +54,10 @@ export interface ServeOptions {
   /** Environment variables holding the admin token and the token key (never the secrets on a command line). */
   readonly adminTokenEnv?: string;
   readonly tokenKeyEnv?: string;
+  /** A file of registered clients (`--clients`). */
+  readonly clientsFile?: string;
+  /** Listening beyond loopback with no registry was asked for explicitly. */
+  readonly allowAnyClient: boolean;
   /** Everything but the dataset, which is resolved (maybe from a file) before starting. */
   readonly simulator: Omit<SimulatorOptions, 'wallClock'>;
 }
@@ -49,6 +65,37 @@ export interface ServeOptions {
 function whole(name: string, text: string, max: number): number {
   if (!/^\d{1,10}$/.test(text) || Number(text) > max) throw new UsageError(`--${name} takes a whole number from 0 to ${max}, got '${text}'`);
   return Number(text);
+}
+
+function positive(name: string, text: string, max: number): number {
+  const n = whole(name, text, max);
+  if (n < 1) throw new UsageError(`--${name} takes a whole number from 1 to ${max}, got '${text}'`);
+  return n;
+}
+
+/** Addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
+}
+
+/** The registered clients of `--clients FILE`, checked member by member. */
+async function loadClients(file: string, cwd: string): Promise<ClientRegistry> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new UsageError(`--clients ${file}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
+  }
+  let value: unknown;
+  try {
+    value = parseYaml(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`--clients ${file}: not JSON or YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+  }
+  const reading = readClients(value);
+  if (!reading.ok) throw new UsageError(`--clients ${file}: ${reading.path} ${reading.message}`);
+  return reading.value;
 }
 
 function parseCounts(entries: readonly string[]): Record<string, number> {
@@ -76,6 +123,10 @@ const OPTIONS = {
   clock: { type: 'string' },
   'clock-step': { type: 'string' },
   'client-id': { type: 'string' },
+  clients: { type: 'string' },
+  'allow-any-client': { type: 'boolean' },
+  'max-projects': { type: 'string' },
+  'max-project-records': { type: 'string' },
   json: { type: 'boolean' },
   ...HELP_OPTION,
 } as const;
@@ -102,11 +153,20 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
     ...(surface === 'full' ? {} : { surface }),
     clock: { mode: clock, ...(stepMs === undefined ? {} : { stepMs }) },
     defaultClientId: clientId,
+    ...(values['max-projects'] === undefined ? {} : { maxProjects: positive('max-projects', values['max-projects'], 1_000_000) }),
+    ...(values['max-project-records'] === undefined ? {} : { maxProjectRecords: positive('max-project-records', values['max-project-records'], MAX_RECORDS) }),
   };
+  const host = values.host ?? '127.0.0.1';
+  const allowAnyClient = values['allow-any-client'] === true;
+  if (!isLoopback(host) && values.clients === undefined && !allowAnyClient) {
+    throw new UsageError(`--host ${host} is reachable from other machines: pass --clients FILE so only registered clients get tokens, or --allow-any-client to serve anyone`);
+  }
   return {
     port: values.port === undefined ? 4747 : whole('port', values.port, 65_535),
-    host: values.host ?? '127.0.0.1',
+    host,
     json: values.json === true,
+    allowAnyClient,
+    ...(values.clients === undefined ? {} : { clientsFile: values.clients }),
     clientId,
     ...(values.dataset === undefined ? {} : { dataset: values.dataset }),
     ...(values['admin-token-env'] === undefined ? {} : { adminTokenEnv: values['admin-token-env'] }),
@@ -131,6 +191,8 @@ function withDataset(options: ServeOptions['simulator'], dataset: ResolvedDatase
 export interface ServeInfo {
   readonly base_url: string;
   readonly client_id: string;
+  /** Only registered clients get tokens (`--clients`). */
+  readonly registered_clients: boolean;
   readonly token: string;
   readonly realm_id: string;
   readonly user_authentication_info_id: string;
@@ -144,7 +206,7 @@ export function formatServeInfo(info: ServeInfo, json: boolean): string {
   if (json) return `${JSON.stringify(info)}\n`;
   const rows: [string, string][] = [
     ['base URL', info.base_url],
-    ['bearer token', `${info.token}  (client id ${info.client_id}, read-write; any client id gets one at POST /oauth/access_token)`],
+    ['bearer token', `${info.token}  (client id ${info.client_id}, read-write; ${info.registered_clients ? 'registered clients' : 'any client id'} get one at POST /oauth/access_token)`],
     ['realm_id', info.realm_id],
     ['user_authentication_info_id', info.user_authentication_info_id],
     ['password_profile_id', info.password_profile_id],
@@ -187,13 +249,15 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
       throw error;
     }
   }
-  const sim = new Simulator({ ...withDataset(options.simulator, dataset), wallClock, ...credentials });
+  const clients = options.clientsFile === undefined ? undefined : await loadClients(options.clientsFile, io.cwd);
+  const sim = new Simulator({ ...withDataset(options.simulator, dataset), wallClock, ...credentials, ...(clients === undefined ? {} : { clients }) });
   const server = await listen(sim, options.port, options.host);
   const token = sim.issueToken(options.clientId, 'read-write');
   const ids = sim.seededIds();
   const info: ServeInfo = {
     base_url: server.baseUrl,
     client_id: options.clientId,
+    registered_clients: clients !== undefined,
     token,
     ...ids,
     admin_token: sim.adminToken,
@@ -230,6 +294,9 @@ export const serve: Command = async (argv, io) => {
     const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
     io.stderr.write(`commerce-sim serve: cannot listen on ${options.host}:${options.port}${typeof code === 'string' ? ` (${code})` : ''}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_USAGE;
+  }
+  if (options.allowAnyClient && !isLoopback(options.host) && options.clientsFile === undefined) {
+    io.stderr.write(`commerce-sim serve: warning: listening on ${options.host} with --allow-any-client: anyone who can reach this port can get a token and write\n`);
   }
   const stopped = nextStopSignal();
   io.stdout.write(formatServeInfo(session.info, options.json));

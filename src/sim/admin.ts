@@ -4,13 +4,14 @@ import { isCount, isJsonObject } from '../engine/json.js';
 import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
 import type { AdminOps } from './context.js';
 import { errors } from './respond.js';
-import type { Simulator, SimulatorOptions } from './simulator.js';
+import type { AdminPort } from './admin-port.js';
+import type { SimulatorOptions } from './simulator.js';
 import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 
 const bad = (detail: string) => errors([apiError('bad-request', detail)]);
 const isProfile = (v: unknown): v is DatasetProfile => DATASET_PROFILES.some((p) => p === v);
 
-export function createAdminOps(sim: Simulator): AdminOps {
+export function createAdminOps(sim: AdminPort): AdminOps {
   return {
     reset: () => sim.reconfigure(sim.settings),
     describe: () => ({
@@ -18,8 +19,12 @@ export function createAdminOps(sim: Simulator): AdminOps {
       base_url: sim.baseUrl,
       default_client_id: sim.defaultClientId,
       ids: sim.seededIds(),
-      projects: sim.projectIds().map((id) => ({ client_id: id, now: new Date(sim.project(id).clock.now()).toISOString(), settings: sim.project(id).settings })),
+      projects: sim.projectIds().flatMap((id) => {
+        const p = sim.existingProject(id);
+        return p === undefined ? [] : [{ client_id: id, now: new Date(p.clock.now()).toISOString(), settings: p.settings }];
+      }),
       deviations: [...sim.deviations].sort(),
+      evicted_projects: sim.evictedProjects,
     }),
     reseed: (body) => {
       if (!isJsonObject(body)) return bad('The body must be a JSON object');
@@ -56,7 +61,9 @@ export function createAdminOps(sim: Simulator): AdminOps {
       if (!reading.ok) return errors([apiError('bad-request', reading.path === '' ? reading.message : `${reading.path}: ${reading.message}`, reading.path || undefined)]);
       // A restore replaces every project: one the snapshot lacks, and that holds anything, is lost.
       const kept = new Set(reading.value.projects.map((p) => p.clientId));
-      const dropped = sim.projectIds().filter((id) => !kept.has(id) && !sim.project(id).pristine);
+      const max = sim.maxProjects;
+      if (kept.size > max) return errors([apiError('bad-request', `projects: the simulator keeps at most ${max} projects (--max-projects)`, 'projects')]);
+      const dropped = sim.projectIds().filter((id) => !kept.has(id) && sim.existingProject(id)?.pristine === false);
       if (dropped.length > 0 && !(isJsonObject(body) && body['drop_projects'] === true)) {
         const shown = dropped.slice(0, 5).join(', ') + (dropped.length > 5 ? `, and ${dropped.length - 5} more` : '');
         return errors([apiError('conflict', `This restore would drop projects with changes that the snapshot lacks (${shown}); send "drop_projects": true to drop them`, 'drop_projects')]);

@@ -21,6 +21,11 @@ export function error(kind: ErrorKind, detail?: string, headers: Readonly<Record
   return errors([apiError(kind, detail)], headers);
 }
 
+/** A create past the project's record budget (store/project.ts DEFAULT_MAX_PROJECT_RECORDS). */
+export function projectFull(): SimResponse {
+  return error('unprocessable', 'This simulated project holds as many written records as it may; reset it (POST /__sim/reset) or start the simulator with a larger --max-project-records');
+}
+
 export function noContent(): SimResponse {
   return { status: 204, headers: {}, body: '' };
 }

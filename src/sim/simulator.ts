@@ -10,6 +10,8 @@ import type { DatasetProfile } from '../store/datasets.js';
 import { NO_ADVERSITY, Project, type Adversity, type ProjectOptions } from '../store/project.js';
 import { accounts } from '../store/resources.js';
 import { SeededBases } from '../store/seeded-bases.js';
+import type { ClientRegistry } from './clients.js';
+import type { AdminPort } from './admin-port.js';
 import { createAdminOps } from './admin.js';
 import type { Access, AdminOps, Handler } from './context.js';
 import { error, errors } from './respond.js';
@@ -48,7 +50,15 @@ export interface SimulatorOptions {
   readonly tokenKey?: string;
   /** The admin token itself (`serve --admin-token-env`); default derived from the token key. */
   readonly adminToken?: string;
+  /** Registered clients (`serve --clients`): unknown ones get 401 from the token endpoint. Default: any client id. */
+  readonly clients?: ClientRegistry;
+  /** Projects kept at most; past it the least recently used is forgotten (default 1,000). */
+  readonly maxProjects?: number;
+  /** Records one project may write (default 100,000); past it creates answer 422. */
+  readonly maxProjectRecords?: number;
 }
+
+export const DEFAULT_MAX_PROJECTS = 1000;
 
 export const DEFAULT_SEED = 42;
 export const DEFAULT_CLIENT_ID = 'commerce-sim';
@@ -60,7 +70,7 @@ export interface SeededIds {
   readonly password_profile_id: string;
 }
 
-export class Simulator {
+export class Simulator implements AdminPort {
   private options: SimulatorOptions;
   private readonly projects = new Map<string, Project>();
   private readonly tokens: TokenStore;
@@ -71,6 +81,8 @@ export class Simulator {
   private readonly adminOps: AdminOps;
   /** The seeded records, generated once and shared by every project (each keeps only its writes). */
   private readonly bases = new SeededBases();
+  private lastUsed: string | undefined;
+  private evicted = 0;
 
   constructor(options: SimulatorOptions) {
     this.options = options;
@@ -99,15 +111,52 @@ export class Simulator {
   reconfigure(options: SimulatorOptions): void {
     this.options = options;
     this.projects.clear();
+    this.lastUsed = undefined;
   }
 
+  /**
+   * The project of a client id, made on first use. The map is kept in order of use (a Map iterates in
+   * insertion order): past maxProjects the least recently used project is forgotten, and its client
+   * starts afresh from the seed on its next request.
+   */
   project(clientId: string): Project {
     let project = this.projects.get(clientId);
-    if (project === undefined) {
-      project = new Project(this.projectOptions(clientId));
-      this.projects.set(clientId, project);
+    if (project !== undefined) {
+      if (this.lastUsed !== clientId) {
+        this.projects.delete(clientId);
+        this.projects.set(clientId, project);
+        this.lastUsed = clientId;
+      }
+      return project;
+    }
+    project = new Project(this.projectOptions(clientId));
+    this.projects.set(clientId, project);
+    this.lastUsed = clientId;
+    const max = this.maxProjects;
+    for (const oldest of this.projects.keys()) {
+      if (this.projects.size <= max) break;
+      this.projects.delete(oldest);
+      this.evicted += 1;
     }
     return project;
+  }
+
+  /** A project if it exists, without making it or counting this as a use (admin reads, snapshots). */
+  existingProject(clientId: string): Project | undefined {
+    return this.projects.get(clientId);
+  }
+
+  get maxProjects(): number {
+    return this.options.maxProjects ?? DEFAULT_MAX_PROJECTS;
+  }
+
+  /** Projects forgotten to stay within maxProjects since start (GET /__sim/state). */
+  get evictedProjects(): number {
+    return this.evicted;
+  }
+
+  get clients(): ClientRegistry | undefined {
+    return this.options.clients;
   }
 
   projectIds(): readonly string[] {
@@ -229,6 +278,7 @@ export class Simulator {
       clock: { mode: o.clock?.mode ?? 'virtual', start: o.clock?.start ?? DEFAULT_CLOCK_START, stepMs: o.clock?.stepMs ?? DEFAULT_STEP_MS, read: o.wallClock },
       adversity: { ...NO_ADVERSITY, ...(o.adversity ?? {}) },
       bases: this.bases,
+      ...(o.maxProjectRecords === undefined ? {} : { maxRecords: o.maxProjectRecords }),
     };
   }
 }

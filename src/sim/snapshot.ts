@@ -12,7 +12,8 @@ import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from '../store/dat
 import { NO_ADVERSITY, type ListDelta, type ProjectState, type StoredRecord } from '../store/project.js';
 import { listResources, passwordProfileInfo, type ResourceDef } from '../store/resources.js';
 import { isRandomState, type RandomState } from '../store/random.js';
-import type { Simulator, SimulatorOptions } from './simulator.js';
+import type { AdminPort } from './admin-port.js';
+import type { SimulatorOptions } from './simulator.js';
 
 /** 2: each project holds only its changes over the seeded records (copy-on-write); 1 held every record. */
 export const SNAPSHOT_VERSION = 2;
@@ -37,7 +38,7 @@ export interface Snapshot {
   readonly projects: readonly ProjectSnapshot[];
 }
 
-export function takeSnapshot(sim: Simulator): Snapshot {
+export function takeSnapshot(sim: AdminPort): Snapshot {
   const o = sim.settings;
   const options: DatasetView = {
     ...(o.seed === undefined ? {} : { seed: o.seed }),
@@ -47,15 +48,15 @@ export function takeSnapshot(sim: Simulator): Snapshot {
     ...(o.profile === undefined ? {} : { profile: o.profile }),
     ...(o.burst === undefined ? {} : { burst: o.burst }),
   };
-  const projects = sim.projectIds().map((id) => {
-    const p = sim.project(id);
-    return { ...p.state(), random: p.random.save(), adversityRandom: p.adversityRandom.save() };
+  const projects = sim.projectIds().flatMap((id) => {
+    const p = sim.existingProject(id);
+    return p === undefined ? [] : [{ ...p.state(), random: p.random.save(), adversityRandom: p.adversityRandom.save() }];
   });
   return { version: SNAPSHOT_VERSION, options, projects };
 }
 
 /** Replace the whole state: projects absent from the snapshot start afresh. Tokens stay valid. */
-export function restoreSnapshot(sim: Simulator, snapshot: Snapshot): void {
+export function restoreSnapshot(sim: AdminPort, snapshot: Snapshot): void {
   const { accounts: _a, counts: _c, profile: _p, burst: _b, datasetSeed: _d, ...kept } = sim.settings;
   const o = snapshot.options;
   const next: SimulatorOptions = {

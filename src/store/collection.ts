@@ -80,6 +80,11 @@ export class Collection {
     yield* this.byId.values();
   }
 
+  /** What this collection holds beyond its base: own records and hidden base ids. */
+  get footprint(): number {
+    return this.byId.size + this.hidden.size;
+  }
+
   /** This collection's own records (inserted or changed here), by id. */
   ownRecords(): readonly SimRecord[] {
     return this.ownIndex('id', 'asc');

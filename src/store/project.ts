@@ -59,11 +59,16 @@ export const NO_ADVERSITY: Adversity = {
   rateLimitWindow: null,
 };
 
+/** A client that writes in a loop fills its own project, not the machine: past this, creates answer 422. */
+export const DEFAULT_MAX_PROJECT_RECORDS = 100_000;
+
 export interface ProjectOptions {
   readonly clientId: string;
   readonly dataset: DatasetOptions;
   readonly clock: { readonly mode: 'virtual' | 'wall'; readonly start: number; readonly stepMs: number; readonly read?: () => number };
   readonly adversity: Adversity;
+  /** Most records the project may write (inserted, changed or deleted seeded ones); default 100,000. */
+  readonly maxRecords?: number;
   /** Where the shared seeded records come from; projects of one simulator pass the same one. */
   readonly bases?: SeededBases;
 }
@@ -127,11 +132,16 @@ export class Project {
     return calm && s.page_length === DEFAULT_PAGE_LENGTH && s.page_offset_limit === OFFSET_LIMIT && this.ownRecordCount === 0;
   }
 
+  /** Whether this project may store another record (ProjectOptions.maxRecords). */
+  get full(): boolean {
+    return this.ownRecordCount >= (this.options.maxRecords ?? DEFAULT_MAX_PROJECT_RECORDS);
+  }
+
   /** Records this project wrote, over all its collections: what it costs beyond the shared seed. */
   get ownRecordCount(): number {
     let n = 0;
-    for (const coll of this.lists.values()) n += coll.ownRecords().length + coll.deletedBaseIds().length;
-    for (const coll of this.profileInfos.values()) n += coll.size;
+    for (const coll of this.lists.values()) n += coll.footprint;
+    for (const coll of this.profileInfos.values()) n += coll.footprint;
     return n;
   }
 
@@ -201,7 +211,7 @@ export class Project {
       });
     }
     if (!seeded) return;
-    for (let i = 0; i < a.insertsPerRead; i++) {
+    for (let i = 0; i < a.insertsPerRead && !this.full; i++) {
       const now = this.clock.tick();
       collection.insert({ id: random.uuid(), createdMs: now, updatedMs: now, attrs: insertedAttributes(resource, random, now) });
     }

@@ -72,6 +72,7 @@ describe('commerce-sim serve: options', () => {
       port: 4747,
       host: '127.0.0.1',
       json: false,
+      allowAnyClient: false,
       clientId: 'commerce-sim',
       simulator: { seed: 42, clock: { mode: 'virtual' }, defaultClientId: 'commerce-sim' },
     });
@@ -81,12 +82,14 @@ describe('commerce-sim serve: options', () => {
     const parsed = parseServeArgs([
       '--port', '0', '--host', '::1', '--seed', '7', '--accounts', '1000', '--count', 'orders=20000', '--count', 'files=3',
       '--dataset', 'shared-timestamps', '--deviate', 'filter.gt', '--deviate', 'create.status.201', '--clock', 'wall', '--clock-step', '5',
-      '--client-id', 'ci-suite', '--json',
+      '--client-id', 'ci-suite', '--json', '--clients', 'clients.yaml', '--max-projects', '50', '--max-project-records', '900',
     ]);
     expect(parsed).toEqual({
       port: 0,
       host: '::1',
       json: true,
+      allowAnyClient: false,
+      clientsFile: 'clients.yaml',
       clientId: 'ci-suite',
       dataset: 'shared-timestamps',
       simulator: {
@@ -96,12 +99,20 @@ describe('commerce-sim serve: options', () => {
         deviate: ['filter.gt', 'create.status.201'],
         clock: { mode: 'wall', stepMs: 5 },
         defaultClientId: 'ci-suite',
+        maxProjects: 50,
+        maxProjectRecords: 900,
       },
     });
   });
 
   it('--help', () => {
     expect(parseServeArgs(['--help'])).toBe('help');
+  });
+
+  it('a non-loopback host is accepted with --clients or --allow-any-client; loopback hosts need neither', () => {
+    expect(parseServeArgs(['--host', '0.0.0.0', '--clients', 'c.json'])).toMatchObject({ host: '0.0.0.0', clientsFile: 'c.json' });
+    expect(parseServeArgs(['--host', '0.0.0.0', '--allow-any-client'])).toMatchObject({ host: '0.0.0.0', allowAnyClient: true });
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]']) expect(parseServeArgs(['--host', host])).toMatchObject({ host });
   });
 
   it.each([
@@ -116,6 +127,12 @@ describe('commerce-sim serve: options', () => {
     [['--clock', 'fast']],
     [['--clock-step', 'soon']],
     [['--client-id', '']],
+    [['--max-projects', '0']],
+    [['--max-project-records', 'many']],
+    // Reachable from other machines with any client id welcome: only when asked for by name.
+    [['--host', '0.0.0.0']],
+    [['--host', '192.168.1.5']],
+    [['--host', '::']],
     [['--unknown']],
     [['positional']],
   ])('refuses %j as a usage error', (argv) => {
@@ -127,6 +144,7 @@ describe('commerce-sim serve: what it prints', () => {
   const info: ServeInfo = {
     base_url: 'http://127.0.0.1:4747',
     client_id: 'commerce-sim',
+    registered_clients: false,
     token: 'tok123',
     realm_id: 'realm-1',
     user_authentication_info_id: 'uai-1',

@@ -9,7 +9,7 @@ import { exceeds, MAX_TEXT_LENGTH } from '../../engine/field-limits.js';
 import type { SimRecord } from '../../store/collection.js';
 import { accounts } from '../../store/resources.js';
 import type { Handler, RequestContext } from '../context.js';
-import { error, errors, isJsonObject, jsonText, noContent, parseBody } from '../respond.js';
+import { error, errors, isJsonObject, jsonText, noContent, parseBody, projectFull } from '../respond.js';
 import { recordJson } from '../serialize.js';
 
 const FIELDS = ['name', 'legal_name', 'registration_id', 'external_ref'] as const;
@@ -39,6 +39,7 @@ export const createAccount: Handler = (ctx) => {
   if (!body.ok) return body.response;
   const valid = readAccount(body.value, true);
   if (!valid.ok) return errors(valid.errors);
+  if (ctx.project.full) return projectFull();
   const now = ctx.project.clock.tick();
   const { name = '', legal_name = name, registration_id = null, external_ref = null } = valid.value;
   const record: SimRecord = { id: ctx.project.random.uuid(), createdMs: now, updatedMs: now, attrs: { name, legal_name, registration_id, external_ref } };

@@ -11,7 +11,7 @@ import type { Collection, SimRecord } from '../../store/collection.js';
 import { hashPassword } from '../../store/credentials.js';
 import { passwordProfileInfo } from '../../store/resources.js';
 import type { Handler, RequestContext } from '../context.js';
-import { error, errors, json, noContent, parseBody } from '../respond.js';
+import { error, errors, json, noContent, parseBody, projectFull } from '../respond.js';
 import type { SimResponse } from '../types.js';
 import { servePage } from './lists.js';
 
@@ -47,6 +47,7 @@ export const createProfileInfo: Handler = (ctx) => {
   if (!body.ok) return body.response;
   const valid = validateCreate(body.value, ctx.deviations);
   if (!valid.ok) return errors(valid.errors);
+  if (ctx.project.full) return projectFull();
   const now = ctx.project.clock.tick();
   const record: SimRecord = {
     id: ctx.project.random.uuid(),

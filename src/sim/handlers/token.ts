@@ -3,6 +3,7 @@
  * implicit a read-only one. Form-encoded as the SDK sends it; a JSON body is accepted too.
  */
 import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_SECRET_LENGTH } from '../../engine/field-limits.js';
+import { admits } from '../clients.js';
 import type { Simulator } from '../simulator.js';
 import { error, isJsonObject, json } from '../respond.js';
 import { LIFETIME_SECONDS } from '../tokens.js';
@@ -41,6 +42,10 @@ export function tokenEndpoint(sim: Simulator, req: SimRequest): SimResponse {
     scope = 'read-only';
   } else {
     return error('bad-request', "grant_type must be 'client_credentials' or 'implicit'");
+  }
+  const registry = sim.clients;
+  if (registry !== undefined && !admits(registry, clientId, form.get('client_secret'), scope)) {
+    return error('unauthorized', 'Unknown client, wrong secret, or a grant this client may not use');
   }
   const token = sim.issueToken(clientId, scope);
   return json(200, {

@@ -1,0 +1,26 @@
+/**
+ * What the admin API and snapshots may see and do of the simulator: its dataset options and its
+ * projects, nothing of routing, tokens or authentication. The Simulator implements it.
+ */
+import type { Deviations } from '../engine/deviations.js';
+import type { Project } from '../store/project.js';
+import type { SeededIds, SimulatorOptions } from './simulator.js';
+
+export interface AdminPort {
+  readonly settings: SimulatorOptions;
+  readonly seed: number;
+  readonly baseUrl: string;
+  readonly defaultClientId: string;
+  readonly deviations: Deviations;
+  /** Projects kept at most (`--max-projects`). */
+  readonly maxProjects: number;
+  readonly evictedProjects: number;
+  seededIds(): SeededIds;
+  projectIds(): readonly string[];
+  /** A project if it exists, without making it or counting a use. */
+  existingProject(clientId: string): Project | undefined;
+  /** The project of a client id, made when missing. */
+  project(clientId: string): Project;
+  /** Replace the dataset options and forget every project. */
+  reconfigure(options: SimulatorOptions): void;
+}
