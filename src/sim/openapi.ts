@@ -88,6 +88,7 @@ function listOperation(resource: ResourceDef): Json {
 const one = (schema: Json): Json => ({ 'application/json': { schema: { type: 'object', required: ['data'], properties: { data: schema } } } });
 
 function resourceOperation(spec: RouteSpec, method: string, template: string): Json | undefined {
+  if (spec.op === 'token') return tokenOperation();
   const r = spec.resource;
   if (spec.op === 'list' && r) return undefined; // handled per path template
   const item = r ? ref('schemas', schemaName(r)) : undefined;
@@ -131,8 +132,8 @@ function resourceOperation(spec: RouteSpec, method: string, template: string): J
   }
 }
 
-const tokenPath: Json = {
-  post: {
+function tokenOperation(): Json {
+  return {
     summary: 'Get an access token (client credentials: read-write; implicit: read-only)',
     operationId: 'accessToken',
     security: [],
@@ -169,15 +170,15 @@ const tokenPath: Json = {
       },
       ...errorResponses(400, 401),
     },
-  },
-};
+  };
+}
 
 export function openApiDocument(options: OpenApiOptions = {}): Json {
-  const paths: Record<string, Json> = { '/oauth/access_token': tokenPath };
+  const paths: Record<string, Json> = {};
   const resources = new Map<string, ResourceDef>();
   for (const { method, template, handler: spec } of buildRouter(NO_DEVIATIONS).entries()) {
     const { path, params } = openApiPath(template);
-    if (spec.resource) resources.set(spec.resource.name, spec.resource);
+    if (spec.op !== 'token' && spec.resource) resources.set(spec.resource.name, spec.resource);
     const operation = spec.op === 'list' && spec.resource ? listOperation(spec.resource) : resourceOperation(spec, method, template);
     if (operation === undefined) continue;
     operation['operationId'] = operationId(method, path);

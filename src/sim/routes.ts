@@ -5,6 +5,8 @@
 import { deviates, type Deviations } from '../engine/deviations.js';
 import { accounts, listResources, passwordProfileInfo, realms, userAuthenticationInfo, type ResourceDef } from '../store/resources.js';
 import type { Handler } from './context.js';
+import { tokenEndpoint, type TokenIssuer } from './handlers/token.js';
+import type { SimRequest, SimResponse } from './types.js';
 import { Router } from './router.js';
 import { servePage } from './handlers/lists.js';
 import { createProfileInfo, deleteProfileInfo, getProfileInfo, listProfileInfo, updateProfileInfo } from './handlers/profile-info.js';
@@ -16,7 +18,16 @@ import { adminRoutes } from './handlers/admin.js';
 /** What a route does, so the OpenAPI document (src/sim/openapi.ts) is generated from this table. */
 export type RouteOp = 'list' | 'create' | 'get' | 'update' | 'delete' | 'settings' | 'admin';
 
-export interface RouteSpec {
+/** The token endpoint: no bearer token, no project; it issues tokens (API-NOTES.md "Token endpoint"). */
+export interface TokenRouteSpec {
+  readonly op: 'token';
+  readonly auth: 'none';
+  readonly serve: (req: SimRequest, issuer: TokenIssuer) => SimResponse;
+}
+
+export type RouteSpec = ApiRouteSpec | TokenRouteSpec;
+
+export interface ApiRouteSpec {
   readonly handler: Handler;
   readonly op: RouteOp;
   /** The resource a list/create/get/update/delete route serves. */
@@ -32,8 +43,9 @@ const PROFILE_INFO = '/v2/authentication-realms/:realm/user-authentication-info/
 
 export function buildRouter(deviations: Deviations): Router<RouteSpec> {
   const router = new Router<RouteSpec>();
-  const read = (handler: Handler, op: RouteOp, resource?: ResourceDef): RouteSpec => ({ handler, op, ...(resource ? { resource } : {}), auth: 'bearer', write: false });
-  const write = (handler: Handler, op: RouteOp, resource?: ResourceDef): RouteSpec => ({ handler, op, ...(resource ? { resource } : {}), auth: 'bearer', write: true });
+  router.add('POST', '/oauth/access_token', { op: 'token', auth: 'none', serve: tokenEndpoint });
+  const read = (handler: Handler, op: RouteOp, resource?: ResourceDef): ApiRouteSpec => ({ handler, op, ...(resource ? { resource } : {}), auth: 'bearer', write: false });
+  const write = (handler: Handler, op: RouteOp, resource?: ResourceDef): ApiRouteSpec => ({ handler, op, ...(resource ? { resource } : {}), auth: 'bearer', write: true });
 
   router.add('POST', PROFILE_INFO, { ...write(createProfileInfo, 'create', passwordProfileInfo), createsProfileInfo: true });
   router.add('GET', PROFILE_INFO, read(listProfileInfo, 'list', passwordProfileInfo));

@@ -15,11 +15,10 @@ import type { AdminPort } from './admin-port.js';
 import { createAdminOps } from './admin.js';
 import type { Access, AdminOps, Handler } from './context.js';
 import { error, errors } from './respond.js';
-import { buildRouter, type RouteSpec } from './routes.js';
+import { buildRouter, type ApiRouteSpec, type RouteSpec } from './routes.js';
 import type { Router } from './router.js';
 import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from './types.js';
-import { tokenEndpoint } from './handlers/token.js';
 import { apiError } from '../engine/errors.js';
 import { documentedListAnswer, refuseUndocumented, type Surface } from './surface.js';
 
@@ -203,21 +202,21 @@ export class Simulator implements AdminPort {
     const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
     if (Buffer.byteLength(req.body) > MAX_BODY_BYTES) return error('payload-too-large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`);
     const method = req.method.toUpperCase();
-    if (rawPath === '/oauth/access_token' || rawPath === '/oauth/access_token/') {
-      return method === 'POST' ? tokenEndpoint(this, req) : error('method-not-allowed', 'Use one of: POST', { allow: 'POST' });
-    }
+    const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');
+    const path = trailingSlash ? rawPath.slice(0, -1) : rawPath;
+    const found = this.router.match(method, path);
+    // The token endpoint is served on every surface, before any bearer token is asked for.
+    if (found.kind === 'match' && found.handler.auth === 'none') return found.handler.serve(req, this);
 
     if (this.options.surface === 'documented') {
       const refused = refuseUndocumented(req);
       if (refused !== undefined) return refused;
     }
 
-    const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');
-    const path = trailingSlash ? rawPath.slice(0, -1) : rawPath;
-    const found = this.router.match(method, path);
     if (found.kind === 'not-found') return error('not-found', `No route for ${path}`);
     if (found.kind === 'method-not-allowed') return error('method-not-allowed', `Use one of: ${found.allow.join(', ')}`, { allow: found.allow.join(', ') });
     const route = found.handler;
+    if (route.auth === 'none') return route.serve(req, this);
 
     const who = this.authenticate(req, route);
     if (!who.ok) return who.response;
@@ -241,7 +240,7 @@ export class Simulator implements AdminPort {
     return handler({ req, path, trailingSlash, query: query.value, params, project, access: who.access, baseUrl: this.baseUrl, deviations: this.deviations, admin: this.adminOps });
   }
 
-  private authenticate(req: SimRequest, route: RouteSpec): { ok: true; project: Project; access: Access } | { ok: false; response: SimResponse } {
+  private authenticate(req: SimRequest, route: ApiRouteSpec): { ok: true; project: Project; access: Access } | { ok: false; response: SimResponse } {
     const token = bearer(req.headers);
     if (route.auth === 'admin') {
       if (token !== this.adminToken) return { ok: false, response: error('unauthorized', 'The admin API needs the admin token (printed by `commerce-sim serve`)') };
@@ -258,7 +257,7 @@ export class Simulator implements AdminPort {
   }
 
   /** Seeded 429s (adversity): a share of API requests, never the admin API. */
-  private rateLimit(project: Project, route: RouteSpec): SimResponse | undefined {
+  private rateLimit(project: Project, route: ApiRouteSpec): SimResponse | undefined {
     if (route.auth === 'admin') return undefined;
     const seconds = project.throttle();
     if (seconds === undefined) return undefined;

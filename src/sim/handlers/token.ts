@@ -4,9 +4,9 @@
  */
 import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_SECRET_LENGTH } from '../../engine/field-limits.js';
 import { admits } from '../clients.js';
-import type { Simulator } from '../simulator.js';
+import type { ClientRegistry } from '../clients.js';
 import { error, isJsonObject, json } from '../respond.js';
-import { LIFETIME_SECONDS } from '../tokens.js';
+import { LIFETIME_SECONDS, type Scope } from '../tokens.js';
 import type { SimRequest, SimResponse } from '../types.js';
 
 function formOrJson(req: SimRequest): Map<string, string> {
@@ -27,7 +27,14 @@ function formOrJson(req: SimRequest): Map<string, string> {
   return out;
 }
 
-export function tokenEndpoint(sim: Simulator, req: SimRequest): SimResponse {
+/** What the token endpoint needs of the simulator. */
+export interface TokenIssuer {
+  readonly clients: ClientRegistry | undefined;
+  issueToken(clientId: string, scope: Scope): string;
+  now(): number;
+}
+
+export function tokenEndpoint(req: SimRequest, sim: TokenIssuer): SimResponse {
   const form = formOrJson(req);
   const grant = form.get('grant_type');
   const clientId = form.get('client_id') ?? '';

@@ -1,0 +1,91 @@
+/**
+ * Every decision of a list read (commerce-api.md §2.3, §4.2, §4.3, §8), pure: the sort, the filter, the
+ * page, and where a `--deviate` bends any of them. The handler reads the plan, asks the store for the
+ * records and serialises; it decides nothing itself.
+ */
+import { deviates, type Deviations } from './deviations.js';
+import { ok, type Decision } from './errors.js';
+import { parseFilter, type FilterClause, type FilterSpec } from './filter.js';
+import { planPage, skipCount, type PagePlan } from './pagination.js';
+import type { QueryParams } from './query.js';
+import { parseSort, type SortSpec } from './sort.js';
+
+export const DEFAULT_SORT: SortSpec = { field: 'created_at', direction: 'asc' };
+const TIMESTAMP_FIELDS = new Set(['created_at', 'updated_at']);
+
+/** What the planner needs to know of the resource and the project. */
+export interface ListTarget {
+  readonly name: string;
+  readonly sorts: readonly string[];
+  readonly filter: FilterSpec;
+  readonly offsetLimit: 'hard' | 'soft';
+  readonly pageLength: number;
+  readonly pageOffsetLimit: number;
+}
+
+/** The envelope of the answer: the document's whole one, or a deviation's `{"data": [...]}` alone. */
+export type Envelope = 'full' | 'data-only' | 'data-only-when-empty';
+
+export interface ListPlan {
+  readonly sort: SortSpec;
+  readonly clauses: readonly FilterClause[];
+  readonly page: PagePlan;
+  /** Records skipped and taken from the ordered, filtered collection. */
+  readonly offset: number;
+  readonly limit: number;
+  /** `large-data.shared-timestamp`: a page whose records all share the sort value is read again from the start. */
+  readonly rereadWhenUniform: boolean;
+  /** `large-data.keyset.id`: the record with the highest id is left out. */
+  readonly dropHighestId: boolean;
+  /** `filter.results-total`: the total ignores the filter. */
+  readonly totalIgnoresFilter: boolean;
+  readonly envelope: Envelope;
+}
+
+export function planList(query: QueryParams, target: ListTarget, deviations: Deviations): Decision<ListPlan> {
+  const sortText = query.one('sort');
+  if (!sortText.ok) return sortText;
+  let sort = DEFAULT_SORT;
+  if (sortText.value !== undefined) {
+    const parsed = parseSort(sortText.value, target.sorts);
+    if (!parsed.ok) return parsed;
+    sort = parsed.value;
+  }
+  // Breaks a sort the document names (§4.3), read through documented requests only.
+  if (deviates(deviations, 'sort.ascending') && sort.field === 'created_at') sort = { field: 'id', direction: 'asc' };
+
+  const filterText = query.one('filter');
+  if (!filterText.ok) return filterText;
+  let clauses: readonly FilterClause[] = [];
+  if (filterText.value !== undefined) {
+    const parsed = parseFilter(filterText.value, target.filter);
+    if (!parsed.ok) return parsed;
+    clauses = parsed.value.map((c) => bend(c, deviations));
+  }
+  if (deviates(deviations, 'large-data.keyset.timestamp') && TIMESTAMP_FIELDS.has(sort.field) && clauses.some((c) => c.op === 'ge' && c.field === sort.field)) {
+    sort = { field: 'id', direction: 'asc' };
+  }
+
+  const page = planPage(query, { pageLength: target.pageLength, offsetLimit: { kind: target.offsetLimit, max: target.pageOffsetLimit }, deviations });
+  if (!page.ok) return page;
+  const offset = skipCount(page.value, deviations);
+  return ok({
+    sort,
+    clauses,
+    page: page.value,
+    offset,
+    limit: page.value.limit,
+    rereadWhenUniform: deviates(deviations, 'large-data.shared-timestamp') && offset > 0,
+    dropHighestId: deviates(deviations, 'large-data.keyset.id') && sort.field === 'id' && clauses.some((c) => c.op === 'gt' && c.field === 'id'),
+    totalIgnoresFilter: deviates(deviations, 'filter.results-total') && clauses.length > 0,
+    // /v2/files: a list path the document shows (§4.2), so the break is judged on documented requests.
+    envelope: deviates(deviations, 'pagination.endpoints.listed') && target.name === 'files' ? 'data-only' : deviates(deviations, 'pagination.meta.present-when-empty') ? 'data-only-when-empty' : 'full',
+  });
+}
+
+/** Deviations of the comparison operators themselves. */
+function bend(clause: FilterClause, deviations: Deviations): FilterClause {
+  if (clause.op === 'gt' && deviates(deviations, 'filter.gt')) return { ...clause, op: 'ge' };
+  if (clause.op === 'ge' && deviates(deviations, 'filter.ge')) return { ...clause, op: 'gt' };
+  return clause;
+}
