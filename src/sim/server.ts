@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { whenWritable } from './write-gate.js';
 import { error } from './respond.js';
 import type { Simulator } from './simulator.js';
 import { MAX_BODY_BYTES, type SimResponse } from './types.js';
@@ -19,7 +20,7 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function send(res: ServerResponse, response: SimResponse, close = false): void {
+function send(res: ServerResponse, response: SimResponse, close = false): ServerResponse {
   // Flat header array: node skips building and re-validating a header object.
   const headers: string[] = [];
   for (const k in response.headers) headers.push(k, response.headers[k] ?? '');
@@ -27,11 +28,12 @@ function send(res: ServerResponse, response: SimResponse, close = false): void {
   if (close) headers.push('connection', 'close');
   res.writeHead(response.status, headers);
   res.end(response.body);
+  return res;
 }
 
 /** Simulator.handle never throws: whatever goes wrong inside is already a JSON error. */
 function answer(sim: Simulator, req: IncomingMessage, res: ServerResponse, body: string): void {
-  send(res, sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body }));
+  whenWritable(req.socket, () => send(res, sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body })));
 }
 
 export function createSimServer(sim: Simulator): Server {

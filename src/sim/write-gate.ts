@@ -1,0 +1,76 @@
+/**
+ * Answers to one connection are built in order, one at a time, each only once the one before it has
+ * been handed to the socket and the socket is not backed up. A client that pipelines requests and never
+ * reads so holds about one page of the server's memory, not one per request it managed to send: node
+ * stops reading such a socket, but not before serving every request it had already read, and answers
+ * queued behind an unsent one wait in memory.
+ */
+
+/** What the gate needs of a socket. */
+export interface Writable {
+  readonly writableNeedDrain: boolean;
+  once(event: 'drain' | 'close', listener: () => void): unknown;
+}
+
+/** What the gate needs of an answer: whether it has been handed to the socket whole. */
+export interface Sent {
+  readonly writableFinished: boolean;
+  once(event: 'finish' | 'close', listener: () => void): unknown;
+}
+
+interface Gate {
+  readonly queue: (() => Sent)[];
+  /** Waiting for the socket to drain or the last answer to finish. */
+  waiting: boolean;
+  last: Sent | undefined;
+}
+const gates = new WeakMap<Writable, Gate>();
+
+/** Build and send one answer (`run`) now if the connection is clear, else when it is. */
+export function whenWritable(socket: Writable, run: () => Sent): void {
+  let gate = gates.get(socket);
+  if (gate === undefined) {
+    const created: Gate = { queue: [], waiting: false, last: undefined };
+    gate = created;
+    gates.set(socket, created);
+    socket.once('close', () => {
+      created.queue.length = 0;
+    });
+  }
+  gate.queue.push(run);
+  pump(socket, gate);
+}
+
+function pump(socket: Writable, gate: Gate): void {
+  while (gate.queue.length > 0 && !gate.waiting) {
+    const last = gate.last;
+    if (last !== undefined && !last.writableFinished) {
+      gate.waiting = true;
+      const resume = once(() => {
+        gate.waiting = false;
+        pump(socket, gate);
+      });
+      last.once('finish', resume);
+      last.once('close', resume);
+      return;
+    }
+    if (socket.writableNeedDrain) {
+      gate.waiting = true;
+      socket.once('drain', () => {
+        gate.waiting = false;
+        pump(socket, gate);
+      });
+      return;
+    }
+    gate.last = (gate.queue.shift() as () => Sent)();
+  }
+}
+
+function once(f: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    f();
+  };
+}

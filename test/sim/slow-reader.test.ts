@@ -1,0 +1,90 @@
+/**
+ * A client that pipelines requests and never reads the answers (issue 10): answers are built only as
+ * the connection takes them, so such a client holds about one page of the server's memory, not one per
+ * request it sent.
+ */
+import { EventEmitter } from 'node:events';
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { listen } from '../../src/sim/server.js';
+import { Simulator } from '../../src/sim/simulator.js';
+import { whenWritable, type Sent, type Writable } from '../../src/sim/write-gate.js';
+import { FIXED_NOW } from './helpers.js';
+
+class FakeSocket extends EventEmitter implements Writable {
+  writableNeedDrain = false;
+}
+class FakeAnswer extends EventEmitter implements Sent {
+  writableFinished = false;
+  finish(): void {
+    this.writableFinished = true;
+    this.emit('finish');
+  }
+}
+
+describe('answers wait for the connection', () => {
+  it('each answer is built once the one before it is handed to the socket, in order', () => {
+    const socket = new FakeSocket();
+    const answers: FakeAnswer[] = [];
+    const build = () => {
+      const a = new FakeAnswer();
+      answers.push(a);
+      return a;
+    };
+    for (let i = 0; i < 500; i++) whenWritable(socket, build);
+    expect(answers).toHaveLength(1);
+    answers[0]?.finish();
+    expect(answers).toHaveLength(2);
+    answers[1]?.finish();
+    expect(answers).toHaveLength(3);
+  });
+
+  it('a backed-up socket holds the next answer until it drains', () => {
+    const socket = new FakeSocket();
+    let built = 0;
+    const done = new FakeAnswer();
+    done.writableFinished = true;
+    socket.writableNeedDrain = true;
+    whenWritable(socket, () => (built++, done));
+    expect(built).toBe(0);
+    socket.writableNeedDrain = false;
+    socket.emit('drain');
+    expect(built).toBe(1);
+  });
+
+  it('a connection that closes drops what it was still waiting for', () => {
+    const socket = new FakeSocket();
+    let built = 0;
+    socket.writableNeedDrain = true;
+    for (let i = 0; i < 10; i++) whenWritable(socket, () => (built++, new FakeAnswer()));
+    socket.emit('close');
+    socket.writableNeedDrain = false;
+    socket.emit('drain');
+    expect(built).toBe(0);
+  });
+
+  it('over loopback: hundreds of pipelined requests for 130 KB pages on a socket never read build few pages', async () => {
+    const sim = new Simulator({ seed: 42, accounts: 0, wallClock: () => FIXED_NOW });
+    const token = sim.issueToken('slow', 'read-write');
+    const big = 'x'.repeat(255);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    for (let i = 0; i < 100; i++) sim.handle({ method: 'POST', url: '/v2/accounts', headers, body: JSON.stringify({ data: { type: 'account', name: big, legal_name: big, registration_id: big, external_ref: big } }) });
+    let handled = 0;
+    const handle = sim.handle.bind(sim);
+    sim.handle = (req) => (handled++, handle(req));
+    const server = await listen(sim, 0, '127.0.0.1');
+    try {
+      const socket = connect(server.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.pause();
+      socket.write(`GET /v2/accounts?page[limit]=100 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`.repeat(2000));
+      await new Promise((r) => setTimeout(r, 1500));
+      socket.destroy();
+      expect(handled).toBeGreaterThan(0);
+      // Node reads ~550 of these requests before it stops reading; only what the socket's buffers hold is built.
+      expect(handled).toBeLessThan(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
