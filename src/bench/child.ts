@@ -7,17 +7,19 @@ export interface Child<T> {
   stop(): void;
   /** CPU time (user + system, µs) the child has used so far. */
   cpu(): Promise<number>;
+  /** Send a message the child answers with one number ('cpu', 'rss', ...). */
+  ask(message: string): Promise<number>;
 }
 
 export function child<T>(file: string, args: readonly string[], execArgv: readonly string[] = []): Promise<Child<T>> {
   return new Promise((resolve, reject) => {
     const proc = fork(fileURLToPath(new URL(file, import.meta.url)), [...args], { execArgv: [...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const cpu = () =>
+    const ask = (m: string) =>
       new Promise<number>((done) => {
-        proc.once('message', (m) => done(Number(m)));
-        proc.send('cpu');
+        proc.once('message', (answer) => done(Number(answer)));
+        proc.send(m);
       });
-    proc.once('message', (message) => resolve({ message: message as T, stop: () => proc.send('stop'), cpu }));
+    proc.once('message', (message) => resolve({ message: message as T, stop: () => proc.send('stop'), cpu: () => ask('cpu'), ask }));
     proc.once('error', reject);
     proc.once('exit', (code) => code !== 0 && reject(new Error(`${file} exited with ${code}`)));
   });

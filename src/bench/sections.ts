@@ -13,6 +13,7 @@ import { isListRecord } from '../client/records.js';
 import { isJsonObject } from '../engine/json.js';
 import type { ScenarioResult } from '../report/model.js';
 import { child, fmt } from './child.js';
+import { hardening } from './hardening.js';
 
 export interface Section {
   readonly name: string;
@@ -114,4 +115,4 @@ const exportSection: Section = {
   },
 };
 
-export const extraSections: readonly Section[] = [suite, props, exportSection];
+export const extraSections: readonly Section[] = [suite, props, exportSection, hardening];

@@ -1,13 +1,15 @@
 /**
- * The node:http adapter: reads the body (413 past 1 MiB, without buffering the rest), hands a plain
- * request to the simulator, writes the plain response. Nothing else happens here.
+ * The node:http adapter: reads the body (413 past its limit, without buffering the rest), hands a plain
+ * request to the simulator, writes the plain response in order as the connection takes it
+ * (write-gate.ts), and shuts down gracefully. Nothing else happens here.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { whenWritable } from './write-gate.js';
 import { error } from './respond.js';
 import type { Simulator } from './simulator.js';
-import { MAX_BODY_BYTES, type SimResponse } from './types.js';
+import { bodyLimit, MAX_BODY_BYTES, type SimResponse } from './types.js';
+import { bearer } from './tokens.js';
 
 /** Header names arrive lower-cased from node:http; repeated ones are joined (the simulator reads single values). */
 function headersOf(req: IncomingMessage): Record<string, string> {
@@ -31,42 +33,59 @@ function send(res: ServerResponse, response: SimResponse, close = false): Server
   return res;
 }
 
-/** Simulator.handle never throws: whatever goes wrong inside is already a JSON error. */
-function answer(sim: Simulator, req: IncomingMessage, res: ServerResponse, body: string): void {
-  whenWritable(req.socket, () => send(res, sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body })));
+
+/** The body limit of this request: the restore route's larger one only for the admin token. */
+function limitOf(sim: Simulator, req: IncomingMessage): number {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const limit = bodyLimit(req.method ?? 'GET', q < 0 ? url : url.slice(0, q));
+  return limit > MAX_BODY_BYTES && bearer(headersOf(req)) !== sim.adminToken ? MAX_BODY_BYTES : limit;
 }
 
-export function createSimServer(sim: Simulator): Server {
+/** Whether the server is shutting down: every answer then closes its connection. */
+interface Lifecycle {
+  closing: boolean;
+}
+
+export function createSimServer(sim: Simulator, lifecycle: Lifecycle = { closing: false }): Server {
+  const reply = (res: ServerResponse, response: SimResponse, close = false) => send(res, response, close || lifecycle.closing);
+  const answer = (req: IncomingMessage, res: ServerResponse, body: string) =>
+    // Simulator.handle never throws: whatever goes wrong inside is already a JSON error.
+    whenWritable(req.socket, () => reply(res, sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body })));
   const server = createServer((req, res) => {
     // No body announced (a GET, say): answer now instead of a tick later, after the stream's 'end'.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       req.resume();
-      answer(sim, req, res, '');
+      answer(req, res, '');
       return;
     }
+    const limit = limitOf(sim, req);
+    const tooLarge = () => reply(res, error('payload-too-large', `Request bodies are limited to ${limit} bytes`), true);
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
+    let refused = false;
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) {
-      send(res, error('payload-too-large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`), true);
+    if (declared > limit) {
+      tooLarge();
       req.resume();
       return;
     }
     req.on('data', (chunk: Buffer) => {
-      if (tooLarge) return;
+      if (refused) return;
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        tooLarge = true;
-        send(res, error('payload-too-large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`), true);
+      if (size > limit) {
+        refused = true;
+        chunks.length = 0;
+        tooLarge();
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (tooLarge) return;
+      if (refused) return;
       const body = chunks.length === 0 ? '' : chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      answer(sim, req, res, body);
+      chunks.length = 0;
+      answer(req, res, body);
     });
     req.on('error', () => res.destroy());
   });
@@ -86,7 +105,8 @@ export interface RunningServer {
 
 /** Listen (port 0 picks a free one), then point the simulator's links at the real address. */
 export async function listen(sim: Simulator, port: number, host: string): Promise<RunningServer> {
-  const server = createSimServer(sim);
+  const lifecycle: Lifecycle = { closing: false };
+  const server = createSimServer(sim, lifecycle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -101,6 +121,8 @@ export async function listen(sim: Simulator, port: number, host: string): Promis
     port: address.port,
     close: () =>
       new Promise<void>((resolve) => {
+        // Answers still to come say Connection: close, so no client sends a next request into a closing socket.
+        lifecycle.closing = true;
         // A client holding a request open must not hold the shutdown: what is left is cut after a grace period.
         const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         cut.unref();

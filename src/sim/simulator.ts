@@ -18,7 +18,7 @@ import { error, errors } from './respond.js';
 import { buildRouter, type ApiRouteSpec, type RouteSpec } from './routes.js';
 import type { Router } from './router.js';
 import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
-import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from './types.js';
+import { bodyLimit, type SimRequest, type SimResponse } from './types.js';
 import { apiError } from '../engine/errors.js';
 import { documentedListAnswer, refuseUndocumented, type Surface } from './surface.js';
 
@@ -200,8 +200,9 @@ export class Simulator implements AdminPort {
     const q = req.url.indexOf('?');
     const rawPath = q < 0 ? req.url : req.url.slice(0, q);
     const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
-    if (Buffer.byteLength(req.body) > MAX_BODY_BYTES) return error('payload-too-large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes`);
     const method = req.method.toUpperCase();
+    const limit = bodyLimit(method, rawPath);
+    if (req.body.length > limit || (req.body.length * 3 > limit && Buffer.byteLength(req.body) > limit)) return error('payload-too-large', `Request bodies are limited to ${limit} bytes`);
     const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');
     const path = trailingSlash ? rawPath.slice(0, -1) : rawPath;
     const found = this.router.match(method, path);

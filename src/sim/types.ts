@@ -16,3 +16,15 @@ export interface SimResponse {
 
 /** Bodies above this size answer 413 (checked by the HTTP adapter while reading, and again here). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * A snapshot restore may carry far more: a snapshot of a million written accounts is about 200 MiB. It
+ * stays below what one JavaScript string can hold, and the adapter grants it only to the admin token.
+ */
+export const RESTORE_MAX_BODY_BYTES = 500 * 1024 * 1024;
+export const RESTORE_PATH = '/__sim/restore';
+
+/** The body limit of a request: the restore route's own, every other route 1 MiB. */
+export function bodyLimit(method: string, path: string): number {
+  return method.toUpperCase() === 'POST' && (path === RESTORE_PATH || path === `${RESTORE_PATH}/`) ? RESTORE_MAX_BODY_BYTES : MAX_BODY_BYTES;
+}

@@ -145,6 +145,7 @@ export class Collection {
   /** Every record ordered by (field, direction), ties by id. Over a base this merges the layers: O(n). */
   index(field: string, direction: Direction): readonly SimRecord[] {
     if (this.base === undefined) return this.ownIndex(field, direction);
+    if (this.byId.size === 0 && this.hidden.size === 0) return this.base.ownIndex(field, direction);
     const all = this.page({ clauses: [], sort: { field, direction }, offset: 0, limit: Number.MAX_SAFE_INTEGER });
     return all.records;
   }
@@ -160,6 +161,30 @@ export class Collection {
     if (sortOnly) return this.pageByArithmetic(own, base, order, query);
 
     const check = (r: SimRecord) => matchesIntervals(r, filter) && (filter.residual === undefined || filter.residual(r)) && (query.visible === undefined || query.visible(r));
+    const others = [...filter.intervals.keys()].filter((f) => f !== field);
+    // One interval off the sort field and nothing else: the total is index arithmetic, and the page is
+    // the first matching records in sort order, found by a scan that stops once it has them (or by the
+    // interval's own index, when the matches are too sparse for that scan to be short).
+    if (filter.residual === undefined && query.visible === undefined && others.length === 1 && !filter.intervals.has(field as RangeField)) {
+      const other = others[0] as RangeField;
+      const total = this.countIn(other, filter.intervals.get(other) as Interval);
+      if (total <= query.offset || query.limit <= 0) return { total, records: [] };
+      const want = query.offset + query.limit;
+      const scanCost = (want * this.size) / total;
+      const driverCost = total * Math.log2(total + 2);
+      if (driverCost < scanCost) {
+        const driven = base === undefined ? this.pageByDriver(this, filter, field, own, check, order, query, undefined, true) : this.pageByDriver(this.base as Collection, filter, field, base, check, order, query, own, true);
+        if (driven !== undefined) return { total, records: driven.records };
+      }
+      const records: SimRecord[] = [];
+      let seen = 0;
+      this.merge(own, base, order, 0, (r) => {
+        if (!check(r)) return true;
+        if (seen++ >= query.offset) records.push(r);
+        return seen < want;
+      });
+      return { total, records };
+    }
     const driven = base === undefined ? this.pageByDriver(this, filter, field, own, check, order, query) : this.pageByDriver(this.base as Collection, filter, field, base, check, order, query, own);
     if (driven !== undefined) return driven;
     // A scan of the sort field's run, bounded by the collection's size (MAX_RECORDS) and cheap per record.
@@ -172,6 +197,21 @@ export class Collection {
       return true;
     });
     return { total, records };
+  }
+
+  /** Records whose `field` lies in the interval: binary searches, less the hidden base records in it. */
+  private countIn(field: RangeField, iv: Interval): number {
+    const mine = cut(this.ownIndex(field, 'asc'), field, 'asc', iv);
+    let n = mine.hi - mine.lo;
+    if (this.base !== undefined) {
+      const theirs = cut(this.base.ownIndex(field, 'asc'), field, 'asc', iv);
+      n += theirs.hi - theirs.lo;
+      for (const id of this.hidden) {
+        const r = this.base.get(id);
+        if (r !== undefined && inInterval(rangeKey(r, field), iv)) n--;
+      }
+    }
+    return n;
   }
 
   /** Only intervals on the sort field: counts by index arithmetic, the first record by binary search. */
@@ -223,6 +263,7 @@ export class Collection {
     order: (a: SimRecord, b: SimRecord) => number,
     query: PageQuery,
     own?: Run,
+    always = false,
   ): PageResult | undefined {
     let best: Run | undefined;
     for (const [field, iv] of filter.intervals) {
@@ -230,7 +271,7 @@ export class Collection {
       const candidate = cut(source.ownIndex(field, 'asc'), field, 'asc', iv);
       if (best === undefined || candidate.hi - candidate.lo < best.hi - best.lo) best = candidate;
     }
-    if (best === undefined || (best.hi - best.lo) * DRIVER_ADVANTAGE >= run.hi - run.lo) return undefined;
+    if (best === undefined || (!always && (best.hi - best.lo) * DRIVER_ADVANTAGE >= run.hi - run.lo)) return undefined;
     const fromBase = own !== undefined;
     const found: SimRecord[] = [];
     for (let i = best.lo; i < best.hi; i++) {

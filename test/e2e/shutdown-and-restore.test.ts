@@ -1,0 +1,98 @@
+/**
+ * The served simulator's edges (issue 10): shutdown answers what is in flight with Connection: close and
+ * ends within a bound; the restore route takes snapshots far above the 1 MiB body limit, for the admin
+ * token only.
+ */
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { listen } from '../../src/sim/server.js';
+import { Simulator } from '../../src/sim/simulator.js';
+import { MAX_BODY_BYTES } from '../../src/sim/types.js';
+
+const sim = () => new Simulator({ seed: 42, wallClock: () => Date.now(), accounts: 50 });
+
+/** Everything the socket receives until it closes (or the time is up). */
+function collect(socket: Socket, ms: number): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+    const done = () => resolve(text);
+    socket.once('close', done);
+    setTimeout(done, ms).unref();
+  });
+}
+
+async function open(port: number): Promise<Socket> {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  return socket;
+}
+
+describe('graceful shutdown', () => {
+  it('a request in flight when close() starts is answered, with Connection: close; close() then resolves', async () => {
+    const s = sim();
+    const token = s.issueToken('a', 'read-write');
+    const server = await listen(s, 0, '127.0.0.1');
+    const socket = await open(server.port);
+    const received = collect(socket, 5000);
+    const body = JSON.stringify({ data: { type: 'account', name: 'In flight' } });
+    // Headers and half the body now; the rest after shutdown has begun.
+    socket.write(`POST /v2/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = server.close();
+    await new Promise((r) => setTimeout(r, 50));
+    socket.write(body.slice(10));
+    const text = await received;
+    await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 201/);
+    expect(text.toLowerCase()).toContain('connection: close');
+  });
+
+  it('idle keep-alive connections are closed at once, so close() does not wait for their timeout', async () => {
+    const s = sim();
+    const token = s.issueToken('a', 'read-write');
+    const server = await listen(s, 0, '127.0.0.1');
+    const socket = await open(server.port);
+    const received = collect(socket, 10_000);
+    socket.write(`GET /v2/accounts?page[limit]=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = process.hrtime.bigint();
+    await server.close();
+    const text = await received;
+    expect(text).toMatch(/^HTTP\/1\.1 200/);
+    expect(socket.destroyed || socket.readableEnded).toBe(true);
+    // Well inside the 5 s keep-alive timeout (a bound on shutdown, not a speed figure).
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(4000);
+  });
+});
+
+describe('restore bodies', () => {
+  /** A valid restore body of well over 1 MiB: a snapshot with thousands of written accounts. */
+  function bigSnapshot(): string {
+    const s = sim();
+    const base = JSON.parse(s.handle({ method: 'GET', url: '/__sim/snapshot', headers: { authorization: `Bearer ${s.adminToken}` }, body: '' }).body) as { projects: Record<string, unknown>[] };
+    const upserts = Array.from({ length: 12_000 }, (_, i) => ({ id: `acc-${String(i).padStart(8, '0')}`, createdMs: Date.UTC(2024, 0, 1) + i, updatedMs: Date.UTC(2024, 0, 1) + i, attrs: { name: `Written ${i}`, legal_name: `Written ${i} Ltd`, registration_id: null, external_ref: null } }));
+    const project = { clientId: 'big', settings: { page_length: 25, page_offset_limit: 10_000, filter_limit: 10 }, adversity: (base.projects[0] as Record<string, unknown>)['adversity'], now: Date.UTC(2025, 0, 1), lists: { accounts: { upserts, deletes: [] } }, profileInfos: {} };
+    return JSON.stringify({ ...base, projects: [...base.projects, project], drop_projects: true });
+  }
+
+  it('a restore body over 1 MiB is taken with the admin token and refused 413 without it; other routes keep 1 MiB', async () => {
+    const s = sim();
+    const token = s.issueToken('a', 'read-write');
+    const server = await listen(s, 0, '127.0.0.1');
+    try {
+      const body = bigSnapshot();
+      expect(Buffer.byteLength(body)).toBeGreaterThan(MAX_BODY_BYTES);
+      const post = (path: string, bearer: string, text: string) => fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: text });
+      const refused = await post('/__sim/restore', token, body);
+      expect(refused.status).toBe(413);
+      const taken = await post('/__sim/restore', s.adminToken, body);
+      expect(taken.status).toBe(200);
+      const read = await fetch(`${server.baseUrl}/v2/accounts?filter=eq(name,Written 11999)`, { headers: { authorization: `Bearer ${s.issueToken('big', 'read-only')}` } });
+      expect(JSON.stringify(await read.json())).toContain('Written 11999');
+      expect((await post('/v2/accounts', s.adminToken, body)).status).toBe(413);
+    } finally {
+      await server.close();
+    }
+  });
+});
