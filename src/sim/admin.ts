@@ -1,7 +1,7 @@
 /** The simulator-wide admin operations (reseed, snapshot, restore); per-project ones live in the handlers. */
 import { apiError } from '../engine/errors.js';
 import { isCount, isJsonObject } from '../engine/json.js';
-import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
+import { readDatasetFields } from '../store/dataset-spec.js';
 import type { AdminOps } from './context.js';
 import { errors } from './respond.js';
 import type { AdminPort } from './admin-port.js';
@@ -9,7 +9,6 @@ import type { SimulatorOptions } from './simulator.js';
 import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 
 const bad = (detail: string) => errors([apiError('bad-request', detail)]);
-const isProfile = (v: unknown): v is DatasetProfile => DATASET_PROFILES.some((p) => p === v);
 
 export function createAdminOps(sim: AdminPort): AdminOps {
   return {
@@ -27,32 +26,22 @@ export function createAdminOps(sim: AdminPort): AdminOps {
       evicted_projects: sim.evictedProjects,
     }),
     reseed: (body) => {
-      if (!isJsonObject(body)) return bad('The body must be a JSON object');
-      const { seed, accounts, counts, profile, burst } = body;
-      if (seed !== undefined && !isCount(seed)) return bad('seed must be a non-negative whole number');
-      if (accounts !== undefined && (!isCount(accounts) || accounts > MAX_RECORDS)) return bad(`accounts must be a whole number from 0 to ${MAX_RECORDS}`);
-      if (burst !== undefined && (!isCount(burst) || burst < 1)) return bad('burst must be a positive whole number');
-      if (profile !== undefined && !isProfile(profile)) return bad(`profile must be one of ${DATASET_PROFILES.join(', ')}`);
-      const nextCounts: Record<string, number> = {};
-      if (counts !== undefined) {
-        if (!isJsonObject(counts)) return bad('counts must be an object of collection name to count');
-        for (const [k, v] of Object.entries(counts)) {
-          if (!isCount(v) || v > MAX_RECORDS) return bad(`counts.${k} must be a whole number from 0 to ${MAX_RECORDS}`);
-          nextCounts[k] = v;
-        }
-      }
+      const fields = readDatasetFields(body, ['seed', 'accounts', 'counts', 'profile', 'burst']);
+      if (!fields.ok) return errors([apiError('bad-request', fields.path === '' ? `The body ${fields.message}` : `${fields.path}: ${fields.message}`, fields.path || undefined)]);
+      const { seed, accounts, counts, profile, burst } = fields.value;
+      const nextCounts: Record<string, number> = { ...(counts ?? {}) };
       // `counts.accounts` and `accounts` say the same thing; the newest word wins over the start-up option.
       const { accounts: _startAccounts, ...current } = sim.settings;
-      const keptAccounts = isCount(accounts) ? accounts : nextCounts['accounts'] !== undefined ? undefined : _startAccounts;
+      const keptAccounts = accounts ?? (nextCounts['accounts'] !== undefined ? undefined : _startAccounts);
       const next: SimulatorOptions = {
         ...current,
         ...(keptAccounts === undefined ? {} : { accounts: keptAccounts }),
         ...(counts !== undefined ? { counts: nextCounts } : {}),
-        ...(isProfile(profile) ? { profile } : {}),
-        ...(isCount(burst) ? { burst } : {}),
+        ...(profile === undefined ? {} : { profile }),
+        ...(burst === undefined ? {} : { burst }),
       };
       // A new seed would change tokens and the admin token; the dataset seed changes, the credentials stay.
-      sim.reconfigure(isCount(seed) ? { ...next, datasetSeed: seed } : next);
+      sim.reconfigure(seed === undefined ? next : { ...next, datasetSeed: seed });
       return undefined;
     },
     snapshot: () => takeSnapshot(sim),

@@ -8,7 +8,8 @@ import { MAX_FILTERS } from '../engine/filter.js';
 import { isCount, isJsonObject } from '../engine/json.js';
 import { readStoredAdversity } from '../store/adversity-profiles.js';
 import { isTimeMs } from '../store/clock.js';
-import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
+import { MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
+import { PROTOTYPE_KEYS, readDatasetFields } from '../store/dataset-spec.js';
 import { NO_ADVERSITY, type ListDelta, type ProjectState, type StoredRecord } from '../store/project.js';
 import { listResources, passwordProfileInfo, type ResourceDef } from '../store/resources.js';
 import { isRandomState, type RandomState } from '../store/random.js';
@@ -96,13 +97,10 @@ const need = (cond: boolean, path: string, message: string): void => {
   if (!cond) fail(path, message);
 };
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isRecordCount = (v: unknown): v is number => isCount(v) && v <= MAX_RECORDS;
-/** Names that would reach an object's prototype if ever used as keys of a plain object. */
-const PROTO_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 function keysOf(v: Record<string, unknown>, path: string): string[] {
   const keys = Object.keys(v);
-  for (const k of keys) need(!PROTO_KEYS.has(k), `${path}.${k}`, `'${k}' is not allowed as a key`);
+  for (const k of keys) need(!PROTOTYPE_KEYS.has(k), `${path}.${k}`, `'${k}' is not allowed as a key`);
   return keys;
 }
 
@@ -214,24 +212,9 @@ function readProject(v: unknown, path: string): ProjectSnapshot {
 }
 
 function readOptions(v: unknown, path: string): DatasetView {
-  need(isJsonObject(v), path, 'must be the dataset options object');
-  const o = v as Record<string, unknown>;
-  for (const k of keysOf(o, path)) need(['seed', 'dataset_seed', 'accounts', 'counts', 'profile', 'burst'].includes(k), `${path}.${k}`, 'is not a dataset option');
-  const { seed, dataset_seed, accounts, counts, profile, burst } = o;
-  need(seed === undefined || isCount(seed), `${path}.seed`, 'must be a non-negative whole number');
-  need(dataset_seed === undefined || isCount(dataset_seed), `${path}.dataset_seed`, 'must be a non-negative whole number');
-  // The limits of POST /__sim/seed: a billion accounts would hang the next read.
-  need(accounts === undefined || isRecordCount(accounts), `${path}.accounts`, `must be a whole number from 0 to ${MAX_RECORDS}`);
-  if (counts !== undefined) {
-    need(isJsonObject(counts), `${path}.counts`, 'must be an object of collection name to count');
-    for (const name of keysOf(counts as Record<string, unknown>, `${path}.counts`)) {
-      need(listResources.some((r) => r.name === name), `${path}.counts.${name}`, 'is not a list collection');
-      need(isRecordCount((counts as Record<string, unknown>)[name]), `${path}.counts.${name}`, `must be a whole number from 0 to ${MAX_RECORDS}`);
-    }
-  }
-  need(profile === undefined || DATASET_PROFILES.some((known) => known === profile), `${path}.profile`, `must be one of ${DATASET_PROFILES.join(', ')}`);
-  need(burst === undefined || (isCount(burst) && burst >= 1 && burst <= MAX_RECORDS), `${path}.burst`, `must be a whole number from 1 to ${MAX_RECORDS}`);
-  return v as DatasetView;
+  const fields = readDatasetFields(v, ['seed', 'dataset_seed', 'accounts', 'counts', 'profile', 'burst'], `${path}.`);
+  if (!fields.ok) fail(fields.path, fields.message);
+  return (fields as { value: DatasetView }).value;
 }
 
 /** The snapshot, or the path and reason of its first bad member. */

@@ -4,6 +4,8 @@
  * switches on one of §4.3's traps (commerce-api.md) on purpose; `hostile` switches on all of them.
  */
 import { isCount, isJsonObject } from '../engine/json.js';
+import { readDatasetFile } from './dataset-file.js';
+import { readDatasetFields } from './dataset-spec.js';
 import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from './datasets.js';
 import { NO_ADVERSITY, type Adversity, type RateWindow } from './project.js';
 
@@ -18,18 +20,8 @@ export interface ResolvedDataset {
   readonly adversity: Adversity;
 }
 
-export type DatasetErrorCode = 'DATASET_UNKNOWN' | 'DATASET_INVALID' | 'DATASET_UNREADABLE';
-
-export class DatasetError extends Error {
-  override readonly name = 'DatasetError';
-  constructor(
-    readonly code: DatasetErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
+export { DatasetError, type DatasetErrorCode } from './dataset-error.js';
+import { DatasetError } from './dataset-error.js';
 
 interface ProfileSpec {
   readonly summary: string;
@@ -88,7 +80,7 @@ function fromProfile(name: string, spec: ProfileSpec): ResolvedDataset {
 export interface ResolveOptions {
   /** Directory a relative file name is read from (default: the process's). */
   readonly cwd?: string;
-  /** Reads and parses a dataset file (JSON or YAML) into a plain value; default: src/cli/dataset-file.ts. */
+  /** Reads and parses a dataset file (JSON or YAML) into a plain value; default: src/store/dataset-file.ts. */
   readonly load?: (path: string) => Promise<unknown>;
 }
 
@@ -102,7 +94,7 @@ export async function resolveDataset(nameOrFile: string, options: ResolveOptions
   if (!/[/\\]|\.(json|ya?ml)$/i.test(nameOrFile)) {
     throw new DatasetError('DATASET_UNKNOWN', `unknown dataset '${nameOrFile}': give one of ${ADVERSITY_PROFILE_NAMES.join(', ')}, or a .json/.yaml file`);
   }
-  const load = options.load ?? (async (path: string) => (await import('../cli/dataset-file.js')).readDatasetFile(path, options.cwd));
+  const load = options.load ?? ((path: string) => readDatasetFile(path, options.cwd));
   const value = await load(nameOrFile);
   const parsed = parseDatasetSpec(value, nameOrFile);
   if (!parsed.ok) throw new DatasetError('DATASET_INVALID', `${nameOrFile}: ${parsed.message}`);
@@ -119,31 +111,20 @@ function unknownKeys(value: Record<string, unknown>, allowed: readonly string[],
   return extra === undefined ? undefined : `${where}${extra}: unknown field (allowed: ${allowed.join(', ')})`;
 }
 
-const DATASET_FIELDS = ['extends', 'profile', 'burst', 'accounts', 'counts', 'adversity'] as const;
-
 /** A dataset file's content (already parsed from JSON/YAML) into simulator options. */
 export function parseDatasetSpec(value: unknown, name: string): Parsed<ResolvedDataset> {
   if (!isJsonObject(value)) return { ok: false, message: 'the file must hold an object with extends, profile, burst, accounts, counts, adversity' };
-  const extra = unknownKeys(value, DATASET_FIELDS, '');
-  if (extra !== undefined) return { ok: false, message: extra };
-  const { extends: base, profile, burst, accounts, counts, adversity } = value;
+  const fields = readDatasetFields(value, ['profile', 'burst', 'accounts', 'counts'], '', ['extends', 'adversity']);
+  if (!fields.ok) return { ok: false, message: `${fields.path}: ${fields.message}` };
+  const { extends: base, adversity } = value;
+  const { profile, burst, accounts, counts } = fields.value;
   let start = fromProfile(name, { summary: '', profile: 'default', adversity: {} });
   if (base !== undefined) {
     const spec = typeof base === 'string' && Object.hasOwn(ADVERSITY_PROFILES, base) ? ADVERSITY_PROFILES[base] : undefined;
     if (spec === undefined) return { ok: false, message: `extends: must be one of ${ADVERSITY_PROFILE_NAMES.join(', ')}` };
     start = fromProfile(name, spec);
   }
-  if (profile !== undefined && !DATASET_PROFILES.some((p) => p === profile)) return { ok: false, message: `profile: must be one of ${DATASET_PROFILES.join(', ')}` };
-  if (burst !== undefined && (!isCount(burst) || burst < 1)) return { ok: false, message: 'burst: must be a positive whole number' };
-  if (accounts !== undefined && (!isCount(accounts) || accounts > MAX_RECORDS)) return { ok: false, message: `accounts: must be a whole number from 0 to ${MAX_RECORDS}` };
-  const nextCounts: Record<string, number> = { ...(start.counts ?? {}) };
-  if (counts !== undefined) {
-    if (!isJsonObject(counts)) return { ok: false, message: 'counts: must map collection names to record counts' };
-    for (const [k, v] of Object.entries(counts)) {
-      if (!isCount(v) || v > MAX_RECORDS) return { ok: false, message: `counts.${k}: must be a whole number from 0 to ${MAX_RECORDS}` };
-      nextCounts[k] = v;
-    }
-  }
+  const nextCounts: Record<string, number> = { ...(start.counts ?? {}), ...(counts ?? {}) };
   if (isCount(accounts)) nextCounts['accounts'] = accounts;
   let nextAdversity = start.adversity;
   if (adversity !== undefined) {
@@ -151,8 +132,8 @@ export function parseDatasetSpec(value: unknown, name: string): Parsed<ResolvedD
     if (!patch.ok) return patch;
     nextAdversity = { ...nextAdversity, ...patch.value };
   }
-  const nextProfile = DATASET_PROFILES.find((p) => p === profile) ?? start.profile;
-  const nextBurst = isCount(burst) ? burst : start.burst;
+  const nextProfile = profile ?? start.profile;
+  const nextBurst = burst ?? start.burst;
   return {
     ok: true,
     value: {

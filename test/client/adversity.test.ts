@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readDatasetFile } from '../../src/cli/dataset-file.js';
+import { readDatasetFile } from '../../src/store/dataset-file.js';
 import { DEFAULT_CLIENT_ID, Simulator } from '../../src/sim/simulator.js';
 import { ADVERSITY_PROFILE_NAMES, parseAdversityPatch, resolveDataset } from '../../src/store/adversity-profiles.js';
 import { NO_ADVERSITY } from '../../src/store/project.js';

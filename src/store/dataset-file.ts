@@ -1,11 +1,11 @@
 /**
  * Reads a `--dataset FILE` (JSON or YAML) into a plain value; src/store/adversity-profiles.ts
- * validates it. The only file I/O of the dataset profiles, kept out of the store.
+ * validates it. The only file I/O of the dataset profiles: a thin adapter, nothing decided here.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { DatasetError } from '../store/adversity-profiles.js';
+import { DatasetError } from './dataset-error.js';
 
 export async function readDatasetFile(path: string, cwd: string = process.cwd()): Promise<unknown> {
   let text: string;
