@@ -1,4 +1,5 @@
 /** What a command may touch of the process: passed in, so commands can be tested without spawning. */
+import { KitError } from '../errors.js';
 export interface CliIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
@@ -14,9 +15,9 @@ export const EXIT_USAGE = 2;
 export type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
 /** A usage error: printed as one line plus the command's usage, exit 2. */
-export class UsageError extends Error {
+export class UsageError extends KitError {
   override readonly name = 'UsageError';
-  readonly code = 'CLI_USAGE';
+  readonly code = 'CLI_USAGE' as const;
 }
 
 export function processIo(): CliIo {

@@ -3,6 +3,7 @@
  * could not be reached or timed out) honouring Retry-After, else exponential backoff with seeded
  * jitter. Sleep and the clock are injected, so tests never wait and replay exactly.
  */
+import { KitError } from '../errors.js';
 import { backoffMs, realSleep, retryAfterMs, seededRandom, type Sleep } from '../target/pacing.js';
 import { TargetError, type Target, type TargetResponse } from '../target/types.js';
 
@@ -22,7 +23,7 @@ export type ClientErrorCode =
   /** The target answered the same page again: it ignores the filter (large-data.keyset.*). */
   | 'CLIENT_NO_PROGRESS';
 
-export class ClientError extends Error {
+export class ClientError extends KitError {
   override readonly name = 'ClientError';
   /** The HTTP status of the last answer, when there was one. */
   readonly status: number | undefined;

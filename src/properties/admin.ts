@@ -3,6 +3,7 @@
  * moving the virtual clock, the operator's soft offset limit, and putting the data back between
  * properties so each starts from the state a fresh simulator has (and a replay finds the same).
  */
+import { KitError } from '../errors.js';
 import { at, isObject } from '../rules/inspect.js';
 import { accounts as accountsResource } from '../store/resources.js';
 import { parseJsonOrUndefined, type Exchange, type Target, type TargetRequest, type TargetResponse } from '../target/types.js';
@@ -21,9 +22,9 @@ export function requireAdmin(env: PropertyEnv): AdminAccess {
   return env.admin;
 }
 
-export class AdminError extends Error {
+export class AdminError extends KitError {
   override readonly name = 'AdminError';
-  readonly code = 'PROPS_ADMIN_FAILED';
+  readonly code = 'PROPS_ADMIN_FAILED' as const;
 }
 
 async function call(target: Target, token: string, method: string, path: string, body?: unknown): Promise<TargetResponse> {

@@ -3,6 +3,7 @@
  * trial, judges it with the oracle, and throws a PropertyFailure on a blocking failure, so fast-check
  * shrinks it and reports the seed and path that replay it.
  */
+import { KitError } from '../errors.js';
 import * as fc from 'fast-check';
 import { TargetError } from '../target/types.js';
 import { AdminError, adminRequest } from './admin.js';
@@ -10,9 +11,9 @@ import { blocks, judge, PropertyFailure, StopRun, Trial } from './trial.js';
 import type { CheckParams, FailedRun, FindingId, PropertyDef, PropertyEnv, PropertyFailureInfo, PropertyOutcome, PropertySuite, RuleTally } from './types.js';
 
 /** A property cannot run against this target (a variable it needs is missing): reported as a skip. */
-export class PropertySetupError extends Error {
+export class PropertySetupError extends KitError {
   override readonly name = 'PropertySetupError';
-  readonly code = 'PROPS_SETUP';
+  readonly code = 'PROPS_SETUP' as const;
 }
 
 export function defineProperty<C, T>(def: PropertyDef<C, T>): PropertySuite {

@@ -1,4 +1,5 @@
 /** The reporters' only I/O: `<dir>/<runId>/` with every format, and `<dir>/latest` pointing at it. */
+import { KitError } from '../errors.js';
 import { cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { renderHtml } from './html.js';
@@ -9,7 +10,7 @@ import type { RunReport } from './model.js';
 
 export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.html'] as const;
 
-export class ReportError extends Error {
+export class ReportError extends KitError {
   override readonly name = 'ReportError';
   constructor(
     readonly code: 'REPORT_BAD_RUN_ID',

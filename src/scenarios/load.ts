@@ -3,6 +3,7 @@
  * schemas/scenario.schema.json with ajv and reports problems as `file:line: yaml.path: what`,
  * never as a stack trace. Directories are walked recursively in sorted order.
  */
+import { KitError } from '../errors.js';
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -21,7 +22,7 @@ export interface ScenarioProblem {
   readonly message: string;
 }
 
-export class ScenarioError extends Error {
+export class ScenarioError extends KitError {
   override readonly name = 'ScenarioError';
   constructor(
     readonly code: ScenarioErrorCode,

@@ -43,7 +43,7 @@ function limitOf(sim: Simulator, req: IncomingMessage): number {
 }
 
 /** Whether the server is shutting down: every answer then closes its connection. */
-interface Lifecycle {
+export interface Lifecycle {
   closing: boolean;
 }
 

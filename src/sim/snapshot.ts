@@ -19,7 +19,8 @@ import type { SimulatorOptions } from './simulator.js';
 /** 2: each project holds only its changes over the seeded records (copy-on-write); 1 held every record. */
 export const SNAPSHOT_VERSION = 2;
 
-interface DatasetView {
+/** The dataset options a snapshot was taken with. */
+export interface DatasetView {
   readonly seed?: number;
   readonly dataset_seed?: number;
   readonly accounts?: number;
@@ -28,7 +29,7 @@ interface DatasetView {
   readonly burst?: number;
 }
 
-interface ProjectSnapshot extends ProjectState {
+export interface ProjectSnapshot extends ProjectState {
   readonly random?: RandomState;
   readonly adversityRandom?: RandomState;
 }

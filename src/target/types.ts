@@ -2,6 +2,7 @@
  * The one seam to the outside: the scenario runner, the property suites and the reference client
  * know only this. Two implementations: the in-process simulator and an HTTP base URL (undici).
  */
+import { KitError } from '../errors.js';
 
 export interface TargetRequest {
   readonly method: string;
@@ -55,7 +56,7 @@ export type TargetErrorCode =
   | 'TARGET_BUDGET_EXHAUSTED'
   | 'TARGET_BAD_URL';
 
-export class TargetError extends Error {
+export class TargetError extends KitError {
   override readonly name = 'TargetError';
   constructor(
     readonly code: TargetErrorCode,

@@ -1,0 +1,42 @@
+/**
+ * Every error the tool throws on purpose is a KitError with a stable `code` (a table of them is in the
+ * README, checked by a test). Catch one class, switch on the code; the message is for people.
+ */
+export const ERROR_CODES = {
+  CLI_USAGE: 'a command line the command cannot run (unknown option, bad value); exit 2',
+  SIM_INVALID_OPTION: 'startSimulator() was given an option it cannot use (the option named)',
+  SIM_ADMIN_FAILED: "an admin operation of startSimulator()'s handle (reset, snapshot, restore) was refused",
+  TARGET_UNREACHABLE: 'the base URL does not answer (DNS, refused, reset)',
+  TARGET_TIMEOUT: 'the target did not answer in time',
+  TARGET_AUTH_FAILED: 'the credentials were refused (preflight read answered 401/403)',
+  TARGET_NOT_API: 'the base URL answers, but not like the API (preflight)',
+  TARGET_BUDGET_EXHAUSTED: 'the request budget (--budget) ran out',
+  TARGET_BAD_URL: 'the target is neither `sim` nor an http(s) URL',
+  SCENARIO_INVALID: 'a scenario file does not validate (file, line and YAML path given)',
+  SCENARIO_NOT_FOUND: 'a scenario path does not exist',
+  DATASET_UNKNOWN: 'a dataset name that is neither a named profile nor a file',
+  DATASET_INVALID: 'a dataset file that does not validate (the bad member named)',
+  DATASET_UNREADABLE: 'a dataset file that cannot be read',
+  FIXTURE_SECRET_LEAK: 'a generated fixture would contain a secret',
+  FIXTURE_NO_PROGRESS: 'fixture generation could not move forward',
+  RECORDING_NOT_FOUND: 'a recording directory that does not exist',
+  RECORDING_INVALID: 'a recording that does not validate',
+  REPORT_BAD_RUN_ID: 'a run id that cannot name a report directory',
+  PROPS_ADMIN_FAILED: 'a property needs the admin API, and it failed or is missing',
+  PROPS_SETUP: 'a property cannot run against this target (reported as a skip)',
+  CLIENT_BUDGET_EXHAUSTED: 'the reference client ran out of requests; resume from the last position',
+  CLIENT_RETRIES_EXHAUSTED: 'the reference client got 429/5xx (or no answer) after every retry',
+  CLIENT_RETRY_AFTER_TOO_LONG: 'the target asked the reference client to wait longer than maxRetryAfterMs',
+  CLIENT_HTTP_STATUS: 'an answer the reference client does not retry (4xx other than 429)',
+  CLIENT_BAD_RESPONSE: 'a 200 whose body is not a list of records',
+  CLIENT_NO_PROGRESS: 'the target answered the same page again (it ignores the keyset filter)',
+  CLIENT_TRUNCATED: 'an answer shorter than its Content-Length, or a connection cut mid-answer, after every retry',
+} as const;
+
+export type KitErrorCode = keyof typeof ERROR_CODES;
+
+export abstract class KitError extends Error {
+  abstract readonly code: KitErrorCode;
+}
+
+export const isKitError = (value: unknown): value is KitError => value instanceof KitError;

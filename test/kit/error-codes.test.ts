@@ -1,0 +1,44 @@
+/** One base class for the tool's errors, one table of their codes (issue 11): the README lists exactly the codes. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/io.js';
+import { ClientError } from '../../src/client/retry.js';
+import { ERROR_CODES, KitError } from '../../src/errors.js';
+import { FixtureError } from '../../src/fixtures/generate.js';
+import { RecordingError } from '../../src/fixtures/record.js';
+import { AdminError } from '../../src/properties/admin.js';
+import { PropertySetupError } from '../../src/properties/define.js';
+import { ReportError } from '../../src/report/write.js';
+import { ScenarioError } from '../../src/scenarios/load.js';
+import { DatasetError } from '../../src/store/dataset-error.js';
+import { TargetError } from '../../src/target/types.js';
+import { SimulatorOptionError } from '../../src/kit/start-simulator.js';
+
+describe('error codes', () => {
+  it('the README table lists exactly the codes of ERROR_CODES, with their meanings', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Error codes'));
+    const rows = [...section.slice(0, section.indexOf('\n## ')).matchAll(/^\| `([A-Z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
+    expect(Object.fromEntries(rows)).toEqual(ERROR_CODES);
+  });
+
+  it('every error class of the tool is a KitError with a code of the table', () => {
+    const errors = [
+      new UsageError('x'),
+      new ClientError('CLIENT_NO_PROGRESS', 'x'),
+      new FixtureError('FIXTURE_NO_PROGRESS', 'x'),
+      new RecordingError('RECORDING_INVALID', 'x'),
+      new AdminError('x'),
+      new PropertySetupError('x'),
+      new ReportError('REPORT_BAD_RUN_ID', 'x'),
+      new ScenarioError('SCENARIO_INVALID', 'x'),
+      new DatasetError('DATASET_INVALID', 'x'),
+      new TargetError('TARGET_TIMEOUT', 'x'),
+      new SimulatorOptionError('x'),
+    ];
+    for (const e of errors) {
+      expect(e).toBeInstanceOf(KitError);
+      expect(Object.keys(ERROR_CODES)).toContain(e.code);
+    }
+  });
+});
