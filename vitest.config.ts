@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // dist/ is built once here, not by the test files (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     // The JSON summary lets .ci/run print a plain "N passed, N failed" line.
     reporters: ['default', 'json'],
     outputFile: { json: 'reports/vitest.json' },

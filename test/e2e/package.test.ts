@@ -1,6 +1,6 @@
 /**
  * The published entry points (package.json `main` and `exports`) load from the built package and work
- * together: a user's first three lines. `npm ci` builds dist/ (the `prepare` script).
+ * together: a user's first three lines. dist/ is built by test/global-setup.ts.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const built = existsSync(`${root}dist/index.js`) && existsSync(`${root}dist/client/index.js`);
 
-describe.skipIf(!built)('the package entry points (dist/, built by npm ci)', () => {
+describe.skipIf(!built)('the package entry points (dist/)', () => {
   it('exports the simulator, targets, catalogue and runners from the main entry', async () => {
     const lib: Record<string, unknown> = await import(pathToFileURL(`${root}dist/index.js`).href);
     for (const name of ['Simulator', 'listen', 'createSimTarget', 'createHttpTarget', 'ruleById', 'loadScenarios', 'runScenarios', 'runProperties', 'writeReports']) {

@@ -3,7 +3,7 @@
  * and the `serve` CLI as a child process (built from dist) that prints one JSON line and stops on SIGTERM.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,20 +177,8 @@ describe('startServer (the serve command without its signal handling)', () => {
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = resolve(ROOT, 'dist/cli/main.js');
-let buildProblem: string | undefined;
-
-function build(): string | undefined {
-  const started = Date.now();
-  try {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'pipe' });
-  } catch (error) {
-    // tsc still emits JavaScript when other files have type errors; what matters is a fresh serve build.
-    const output = error instanceof Error && 'stdout' in error ? String(error.stdout) : String(error);
-    const fresh = [MAIN, resolve(ROOT, 'dist/cli/serve.js')].every((f) => existsSync(f) && statSync(f).mtimeMs >= started - 1000);
-    if (!fresh) return `the build did not produce dist/cli/serve.js: ${output.split('\n').slice(0, 5).join(' / ')}`;
-  }
-  return undefined;
-}
+/** dist/ is built once per test run by test/global-setup.ts. */
+const buildProblem: string | undefined = existsSync(MAIN) ? undefined : 'dist/cli/main.js is missing (test/global-setup.ts builds it)';
 
 function firstLine(child: ChildProcess): Promise<string> {
   return new Promise((done, fail) => {
@@ -206,10 +194,6 @@ function firstLine(child: ChildProcess): Promise<string> {
 }
 
 describe('commerce-sim serve as a child process', () => {
-  beforeAll(() => {
-    buildProblem = build();
-  }, 120_000);
-
   it('--version prints the package version and exits 0', (ctx) => {
     if (buildProblem !== undefined) ctx.skip(buildProblem);
     const version: unknown = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).version;

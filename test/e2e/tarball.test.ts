@@ -1,0 +1,90 @@
+/**
+ * The packed package as a new user gets it (issue 11): `npm pack`, install the tarball into a fresh
+ * directory (no install script may be needed), run the README's vitest example there with vitest, and
+ * compile a consumer file against the published type declarations.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+
+let app = '';
+let packDir = '';
+let tarball = '';
+let problem: string | undefined;
+
+beforeAll(() => {
+  packDir = mkdtempSync(join(tmpdir(), 'commerce-sim-pack-'));
+  app = mkdtempSync(join(tmpdir(), 'commerce-sim-app-'));
+  // dist/ is fresh (test/global-setup.ts); --ignore-scripts skips prepack's second build.
+  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], ROOT)) as { filename: string }[];
+  tarball = join(packDir, packed[0]?.filename ?? '');
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
+  try {
+    // Dependencies come from the npm cache `npm ci` filled; the registry only when something is missing.
+    npm(['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], app);
+  } catch (error) {
+    problem = `npm install of the tarball failed: ${String((error as { stderr?: unknown }).stderr ?? error).slice(0, 500)}`;
+  }
+  // The app's test runner: this repository's vitest (vitest resolves its own dependencies from there).
+  symlinkSync(join(ROOT, 'node_modules/vitest'), join(app, 'node_modules/vitest'), 'dir');
+  // A Node app has Node's types; this repository's @types/node stands in for the app's own.
+  symlinkSync(join(ROOT, 'node_modules/@types'), join(app, 'node_modules/@types'), 'dir');
+}, 180_000);
+
+afterAll(() => {
+  rmSync(app, { recursive: true, force: true });
+  rmSync(packDir, { recursive: true, force: true });
+});
+
+describe('the packed tarball in a fresh app', () => {
+  it('ships no source maps, no install scripts, and the files the package names', () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(files).toContain('package/LICENSE');
+    expect(files).toContain('package/dist/index.d.ts');
+    const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as { scripts?: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[hook], hook).toBeUndefined();
+  });
+
+  it("runs the README's vitest example with vitest", (ctx) => {
+    if (problem !== undefined) ctx.skip(problem);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## In your own test suite'));
+    const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(example).toContain("from 'commerce-sim'");
+    expect(example.trim().split('\n').length).toBeLessThanOrEqual(12);
+    writeFileSync(join(app, 'simulator.test.ts'), example);
+    const out = execFileSync(process.execPath, [join(app, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, '--reporter', 'default'], { cwd: app, encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+    expect(out).toMatch(/1 passed/);
+  }, 120_000);
+
+  it('a consumer file type-checks against the published declarations', (ctx) => {
+    if (problem !== undefined) ctx.skip(problem);
+    writeFileSync(
+      join(app, 'consumer.ts'),
+      [
+        "import { startSimulator, KitError, ERROR_CODES, type StartSimulatorOptions, type StartedSimulator, type Scope, type Adversity, type DatasetProfile, type Snapshot, type KitErrorCode } from 'commerce-sim';",
+        "import { exportAccounts } from 'commerce-sim/client';",
+        "const options: StartSimulatorOptions = { accounts: 5, deviate: ['filter.gt'], surface: 'documented' };",
+        'const scope: Scope = "read-only";',
+        "const profile: DatasetProfile = 'shared-timestamps';",
+        'export async function use(a: Adversity, code: KitErrorCode): Promise<Snapshot> {',
+        '  const sim: StartedSimulator = await startSimulator(options);',
+        '  void [scope, profile, a, code, ERROR_CODES[code], exportAccounts, sim.ids.realm_id];',
+        '  try { return await sim.snapshot(); } catch (e) { if (e instanceof KitError) throw new Error(e.code); throw e; } finally { await sim.close(); }',
+        '}',
+      ].join('\n'),
+    );
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, lib: ['ES2023', 'ESNext.Disposable'], types: ['node'] }, files: ['consumer.ts'] }));
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(app, 'tsconfig.json')], { cwd: app, encoding: 'utf8' });
+    } catch (error) {
+      throw new Error(`the consumer does not type-check:\n${String((error as { stdout?: unknown }).stdout)}`);
+    }
+  }, 120_000);
+});
