@@ -23,9 +23,13 @@ export function parseOptions<O extends OptionTable>(argv: readonly string[], opt
 /** An error class with a stable `code` (TargetError, ScenarioError, ...). */
 export type CodedError = abstract new (...args: never[]) => Error & { readonly code: string };
 
+/** Every usage error, of every command: one line, then where the options are. Exit 2. */
+export function usageErrorText(name: string | undefined, message: string): string {
+  const command = name === undefined ? 'commerce-sim' : `commerce-sim ${name}`;
+  return `${command}: ${message}\nsee \`${command} --help\`\n`;
+}
+
 export interface Failures {
-  /** After a usage error: the whole usage, or (for a long one) its first line and a pointer to --help. */
-  readonly usage: 'full' | 'hint';
   /** Printed as `message (code)`, exit 2; anything else is a bug and is thrown. */
   readonly errors: readonly CodedError[];
   /** A command's own wording for some of them; undefined keeps the default. */
@@ -64,8 +68,7 @@ export function guard(name: string, usage: string, failures: Failures, command: 
     } catch (error) {
       const prefix = `commerce-sim ${name}: `;
       if (error instanceof UsageError) {
-        const tail = failures.usage === 'full' ? `\n${usage}` : `${usage.split('\n')[0] ?? ''}\nRun \`commerce-sim ${name} --help\` for the options.`;
-        io.stderr.write(`${prefix}${error.message}\n${tail}\n`);
+        io.stderr.write(usageErrorText(name, error.message));
         return EXIT_USAGE;
       }
       for (const known of failures.errors) {

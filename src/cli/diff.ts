@@ -46,7 +46,7 @@ export const diff: Command = defineCommand({
   usage: USAGE,
   options: OPTIONS,
   allowPositionals: true,
-  failures: { usage: 'full', errors: [RecordingError, ScenarioError, TargetError] },
+  failures: { errors: [RecordingError, ScenarioError, TargetError] },
   main: diffCommand,
 });
 

@@ -59,7 +59,7 @@ export const exportCommand: Command = defineCommand({
   usage: USAGE,
   options: OPTIONS,
   allowPositionals: true,
-  failures: { usage: 'full', errors: [TargetError, DatasetError] },
+  failures: { errors: [TargetError, DatasetError] },
   main: exportMain,
 });
 

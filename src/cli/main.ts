@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `commerce-sim` command: dispatches to one module per sub-command, loaded lazily so start-up stays fast. */
 import { processIo, EXIT_USAGE, UsageError, type Command } from './io.js';
+import { usageErrorText } from './command.js';
 
 const commands: Readonly<Record<string, { summary: string; load: () => Promise<Command> }>> = {
   serve: { summary: 'run the simulator over HTTP', load: async () => (await import('./serve.js')).serve },
@@ -35,7 +36,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const entry = commands[name];
   if (entry === undefined) {
-    io.stderr.write(`commerce-sim: unknown command '${name}'\n\n${usage()}\n`);
+    io.stderr.write(usageErrorText(undefined, `unknown command '${name}'`));
     return EXIT_USAGE;
   }
   try {
@@ -43,7 +44,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return await command(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`commerce-sim ${name}: ${error.message}\n`);
+      io.stderr.write(usageErrorText(name, error.message));
       return EXIT_USAGE;
     }
     throw error;

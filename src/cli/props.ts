@@ -17,6 +17,8 @@ import { guardTarget } from '../target/guard.js';
 import { TargetError } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { renderGithub } from '../report/github.js';
+import { REPORTERS, reporterFor, styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { hasCredentials, preflight } from '../target/preflight.js';
 import { configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
@@ -49,6 +51,7 @@ output:
   --strict                    failing assumed rules fail the run (and are shrunk) too
   --report DIR                report directory (default: reports)
   --json                      print report.json to stdout instead of the summary
+  --reporter summary|github   github adds ::error/::warning annotations (default when GITHUB_ACTIONS=true)
   -h, --help                  this help`;
 
 const OPTIONS = {
@@ -63,6 +66,7 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   report: { type: 'string' },
   json: { type: 'boolean' },
+  reporter: { type: 'string' },
 } as const;
 
 type PropsValues = Values<typeof OPTIONS>;
@@ -71,7 +75,7 @@ export const props: Command = defineCommand({
   name: 'props',
   usage: USAGE,
   options: OPTIONS,
-  failures: { usage: 'full', errors: [TargetError] },
+  failures: { errors: [TargetError] },
   main: propsCommand,
 });
 
@@ -80,6 +84,8 @@ const freshSeed = (): number => (Date.now() ^ Math.floor(Math.random() * 0x1_000
 
 async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   const config = await configFrom(values, io);
+  const reporter = reporterFor(values.reporter, io.env);
+  if (reporter === undefined) throw new UsageError(`--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
   const spec = values.target ?? config.baseUrl ?? 'sim';
   const deviate = values.deviate ?? [];
   for (const id of deviate) if (ruleById(id) === undefined) throw new UsageError(`--deviate ${id}: no such rule (see \`commerce-sim rules\`)`);
@@ -129,7 +135,8 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
     if (values.json === true) io.stdout.write(renderJson(report));
-    else io.stdout.write(summaryText(report, resolve(written.dir, 'report.html')));
+    else io.stdout.write(summaryText(report, resolve(written.dir, 'report.html'), styleFor(io.stdout, io.env)));
+    if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report));
     const fatal = counter.fatal();
     if (fatal !== undefined) {
       io.stderr.write(`commerce-sim props: stopped: ${fatal.message} (${fatal.code})\n`);
@@ -199,7 +206,7 @@ function outsideCatalogue(results: readonly PropertyResult[]): string[] {
   return [...new Set(results.flatMap((r) => r.verdicts.filter((v) => v.outcome.status === 'fail' && ruleById(v.ruleId) === undefined).map((v) => v.ruleId)))];
 }
 
-function summaryText(report: RunReport, reportPath: string): string {
+function summaryText(report: RunReport, reportPath: string, style: Style): string {
   const { summary } = report;
   const failing = report.rules.filter((r) => r.status === 'fail');
   const documented = failing.filter((r) => r.level === 'documented').length;
@@ -214,7 +221,7 @@ function summaryText(report: RunReport, reportPath: string): string {
           : 'PASS: every documented rule judged holds';
   const assumed = summary.assumed.fail > 0 && !report.options.strict ? ` (${summary.assumed.fail} assumed rules failed: observed behaviour, fails the run only with --strict)` : '';
   return [
-    `commerce-sim props: ${headline}${assumed}`,
+    `commerce-sim props: ${headline.startsWith('PASS') ? style.pass(headline) : style.fail(headline)}${assumed}`,
     `  properties: ${summary.cases.pass} pass, ${summary.cases.fail} fail, ${summary.cases.inconclusive} inconclusive, ${summary.cases.skip} skipped`,
     `  documented rules: ${summary.documented.pass} pass, ${summary.documented.fail} fail, ${summary.documented.inconclusive} inconclusive, ${summary.documented.notCovered} not covered`,
     `  requests: ${report.timing.requests} in ${(report.timing.durationMs / 1000).toFixed(1)} s`,

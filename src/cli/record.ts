@@ -102,7 +102,7 @@ export const record: Command = defineCommand({
   usage: USAGE,
   options: RECORD_OPTIONS,
   allowPositionals: true,
-  failures: { usage: 'full', errors: [ScenarioError, TargetError] },
+  failures: { errors: [ScenarioError, TargetError] },
   main: recordCommand,
 });
 

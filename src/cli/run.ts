@@ -20,6 +20,8 @@ import { hasCredentials, preflight } from '../target/preflight.js';
 import { TargetError } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { renderGithub } from '../report/github.js';
+import { REPORTERS, reporterFor, styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
@@ -51,6 +53,8 @@ output:
   --strict                    failing assumed rules fail the run too
   --report DIR                report directory (default: reports)
   --json                      print report.json to stdout instead of the summary
+  --reporter summary|github   github adds ::error/::warning annotations at the scenario file and line
+                              (the default when GITHUB_ACTIONS=true)
   -h, --help                  this help`;
 
 const OPTIONS = {
@@ -66,6 +70,7 @@ const OPTIONS = {
   deviate: { type: 'string', multiple: true },
   dataset: { type: 'string' },
   json: { type: 'boolean' },
+  reporter: { type: 'string' },
 } as const;
 
 export const run: Command = defineCommand({
@@ -73,9 +78,8 @@ export const run: Command = defineCommand({
   usage: USAGE,
   options: OPTIONS,
   allowPositionals: true,
-  // The usage is long: a usage error shows its first line and points to --help.
   failures: {
-    usage: 'hint',
+    
     errors: [ScenarioError, TargetError],
     describe: (e) => (e instanceof ScenarioError ? `${e.code === 'SCENARIO_INVALID' ? 'invalid scenario file' : 'no scenarios'} (${e.code}):\n${e.message}` : undefined),
   },
@@ -84,6 +88,8 @@ export const run: Command = defineCommand({
 
 async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   const config = await configFrom(values, io);
+  const reporter = reporterFor(values.reporter, io.env);
+  if (reporter === undefined) throw new UsageError(`--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
   const spec = values.target ?? config.baseUrl ?? 'sim';
   const deviate = values.deviate ?? [];
   for (const id of deviate) if (ruleById(id) === undefined) throw new UsageError(`--deviate ${id}: no such rule (see \`commerce-sim rules\`)`);
@@ -149,7 +155,8 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
     const fatal = counter.fatal();
     if (values.json === true) io.stdout.write(renderJson(report));
-    else io.stdout.write(summaryText(report, shown(io.cwd, resolve(written.dir, 'report.html')), fatal !== undefined));
+    else io.stdout.write(summaryText(report, shown(io.cwd, resolve(written.dir, 'report.html')), fatal !== undefined, styleFor(io.stdout, io.env)));
+    if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report));
     if (fatal !== undefined) {
       io.stderr.write(`commerce-sim run: stopped: ${fatal.message} (${fatal.code})\n`);
       return EXIT_USAGE;
@@ -189,7 +196,7 @@ function shown(cwd: string, path: string): string {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
-function summaryText(report: RunReport, reportPath: string, stopped: boolean): string {
+function summaryText(report: RunReport, reportPath: string, stopped: boolean, style: Style): string {
   const { summary } = report;
   const failing = stopped ? [] : report.rules.filter((r) => r.status === 'fail');
   const documentedFails = failing.filter((r) => r.level === 'documented').length;
@@ -203,18 +210,19 @@ function summaryText(report: RunReport, reportPath: string, stopped: boolean): s
   const row = (label: string, c: { pass: number; fail: number; inconclusive: number; notCovered: number }, note = '') =>
     `  ${label.padEnd(11)} ${String(c.pass).padStart(4)} pass ${String(c.fail).padStart(4)} fail ${String(c.inconclusive).padStart(4)} inconclusive ${String(c.notCovered).padStart(4)} not covered${note}`;
   const assumedNote = summary.assumed.fail > 0 && !report.options.strict ? '  (observed behaviour; fails the run only with --strict)' : '';
+  const painted = stopped || summary.verdict !== 'pass' ? style.fail(headline) : style.pass(headline);
   const lines = [
-    `commerce-sim run: ${headline}`,
+    `commerce-sim run: ${painted}`,
     row('documented', summary.documented),
     row('assumed', summary.assumed, assumedNote),
     `  ${'cases'.padEnd(11)} ${String(summary.cases.pass).padStart(4)} pass ${String(summary.cases.fail).padStart(4)} fail ${String(summary.cases.inconclusive).padStart(4)} inconclusive ${String(summary.cases.skip).padStart(4)} skipped`,
   ];
   const order = (r: RuleSummary) => (r.level === 'documented' ? 0 : 1);
-  for (const r of [...failing].sort((a, b) => order(a) - order(b)).slice(0, 15)) lines.push(`  failed: ${r.id} (${r.level}, ${r.section})`);
+  for (const r of [...failing].sort((a, b) => order(a) - order(b)).slice(0, 15)) lines.push(`  ${(r.level === 'documented' ? style.fail : style.warn)('failed')}: ${r.id} (${r.level}, ${r.section})`);
   if (failing.length > 15) lines.push(`  ... and ${failing.length - 15} more failing rules`);
   // Documented rules nobody could judge: not a failure, but the reader should know which and why.
   const unjudged = inconclusives(report).filter((u) => u.rule?.level === 'documented' && u.rule.status === 'inconclusive');
-  for (const u of unjudged.slice(0, 10)) lines.push(`  inconclusive: ${u.verdict.ruleId}: ${u.reason.length > 160 ? `${u.reason.slice(0, 157)}...` : u.reason}`);
+  for (const u of unjudged.slice(0, 10)) lines.push(`  ${style.warn('inconclusive')}: ${u.verdict.ruleId}: ${u.reason.length > 160 ? `${u.reason.slice(0, 157)}...` : u.reason}`);
   if (unjudged.length > 10) lines.push(`  ... and ${unjudged.length - 10} more (report.md, "Inconclusive")`);
   lines.push(`  requests: ${report.timing.requests} in ${(report.timing.durationMs / 1000).toFixed(1)} s`, `  report: ${reportPath}`);
   return `${lines.join('\n')}\n`;

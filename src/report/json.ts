@@ -73,6 +73,7 @@ function scenario(s: ScenarioResult) {
   return {
     name: s.name,
     file: s.file,
+    line: s.line,
     tags: [...s.tags],
     rules: [...s.rules],
     status: s.status,
@@ -85,6 +86,7 @@ function step(s: StepResult) {
   return {
     index: s.index,
     name: s.name,
+    line: s.line,
     role: s.role,
     status: s.status,
     skipReason: s.skipReason,

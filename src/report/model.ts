@@ -39,6 +39,8 @@ export type StepRole = 'setup' | 'probe' | 'cleanup';
 export interface StepResult {
   readonly index: number;
   readonly name: string;
+  /** 1-based line of the step in its scenario file (for annotations); absent for steps not from a file. */
+  readonly line?: number;
   readonly role: StepRole;
   readonly status: CaseStatus;
   /** Why the step was skipped or is inconclusive. */
@@ -51,6 +53,8 @@ export interface StepResult {
 export interface ScenarioResult {
   readonly name: string;
   readonly file: string;
+  /** 1-based line of the scenario's document in its file. */
+  readonly line?: number;
   readonly tags: readonly string[];
   readonly rules: readonly string[];
   readonly status: CaseStatus;

@@ -106,19 +106,23 @@ export interface Failure {
   readonly failsRun: boolean;
   readonly exchanges: readonly ExchangeExcerpt[];
   readonly replay: string | undefined;
+  /** The scenario file and the step's line, for a scenario's failure. */
+  readonly file?: string;
+  readonly line?: number;
 }
 
 /** Every failing verdict of the report: those failing the run first, then in report order. */
 export function failures(report: RunReport): Failure[] {
   const rules = new Map(report.rules.map((r) => [r.id, r]));
   const out: Failure[] = [];
-  const add = (where: string, verdict: Verdict, exchanges: readonly ExchangeExcerpt[], replay?: string) => {
+  const add = (where: string, verdict: Verdict, exchanges: readonly ExchangeExcerpt[], replay?: string, at?: { file: string; line: number | undefined }) => {
     if (verdict.outcome.status !== 'fail') return;
     const rule = rules.get(verdict.ruleId);
-    out.push({ where, verdict, outcome: verdict.outcome, rule, failsRun: failsRun(rule?.level, report.options.strict), exchanges, replay });
+    const place = at === undefined ? {} : { file: at.file, ...(at.line === undefined ? {} : { line: at.line }) };
+    out.push({ where, verdict, outcome: verdict.outcome, rule, failsRun: failsRun(rule?.level, report.options.strict), exchanges, replay, ...place });
   };
   for (const s of report.scenarios) {
-    for (const step of s.steps) for (const v of step.verdicts) add(`${s.name} › ${stepLabel(step)}`, v, step.exchanges);
+    for (const step of s.steps) for (const v of step.verdicts) add(`${s.name} › ${stepLabel(step)}`, v, step.exchanges, undefined, { file: s.file, line: step.line ?? s.line });
   }
   for (const p of report.properties) for (const v of p.verdicts) add(p.name, v, p.exchanges, p.replay);
   // Failures that fail the run first; tolerated ones (assumed, not strict) after, each in report order.

@@ -140,7 +140,7 @@ function skipped(scenario: Scenario, reason: string): ScenarioResult {
   return { ...header(scenario), status: 'skip', skipReason: reason, steps };
 }
 
-const header = (s: Scenario) => ({ name: s.name, file: s.file, tags: s.tags, rules: s.rules });
+const header = (s: Scenario) => ({ name: s.name, file: s.file, line: s.line, tags: s.tags, rules: s.rules });
 
 /**
  * State the kit changed and could not verify restored, shared by every scenario of a run: while the
@@ -366,7 +366,7 @@ function rulesOf(step: Step): string[] {
 function notRun(step: Step, index: number, status: 'skip' | 'inconclusive', reason: string, exchanges: readonly ExchangeExcerpt[] = []): StepResult {
   const outcome = status === 'skip' ? skip(reason) : inconclusive(reason);
   const verdicts = rulesOf(step).map((ruleId): Verdict => ({ ruleId, source: 'check', description: step.name, outcome }));
-  return { index, name: step.name, role: step.role, status, skipReason: reason, verdicts, exchanges };
+  return { index, name: step.name, line: step.line, role: step.role, status, skipReason: reason, verdicts, exchanges };
 }
 
 function stepResult(run: StepRun, step: Step, index: number, verdicts: readonly Verdict[], exchanges: readonly Exchange[]): StepResult {
@@ -380,6 +380,7 @@ function stepResult(run: StepRun, step: Step, index: number, verdicts: readonly 
   return {
     index,
     name: step.name,
+    line: step.line,
     role: step.role,
     status,
     ...(reason === undefined ? {} : { skipReason: reason }),
