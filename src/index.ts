@@ -5,7 +5,8 @@
 export { startSimulator, SimulatorOptionError, SimulatorAdminError, type StartSimulatorOptions, type StartedSimulator } from './kit/start-simulator.js';
 export { KitError, isKitError, ERROR_CODES, type KitErrorCode } from './errors.js';
 export { Simulator, DEFAULT_SEED, DEFAULT_CLIENT_ID, type SimulatorOptions, type SeededIds } from './sim/simulator.js';
-export { listen, createSimServer, type RunningServer, type Lifecycle } from './sim/server.js';
+export { listen, createSimServer, type RunningServer, type Lifecycle, type RequestLog, type ServerOptions } from './sim/server.js';
+export { Journal, type JournalEntry, type JournalFilter } from './sim/journal.js';
 export type { Snapshot, DatasetView, ProjectSnapshot } from './sim/snapshot.js';
 export type { Scope } from './sim/tokens.js';
 export type { Project, ProjectOptions, ProjectState, Settings, Adversity, RateWindow, SeededAuth, ListDelta, StoredRecord } from './store/project.js';

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { readClients, type ClientRegistry } from '../sim/clients.js';
+import type { JournalEntry } from '../sim/journal.js';
 import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
 import { isSurface, SURFACES } from '../sim/surface.js';
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
@@ -43,12 +44,16 @@ const USAGE = `usage: commerce-sim serve [options]
   --max-projects N    client ids (projects) kept at most; the least recently used is forgotten
                       (default ${DEFAULT_MAX_PROJECTS})
   --max-project-records N  records one project may write before creates answer 422 (default ${DEFAULT_MAX_PROJECT_RECORDS})
+  --log               one line per request on stdout: time, method, path, status, ms, client id
+                      (secrets redacted; JSON lines with --json)
   --json              print one JSON line instead of text (for scripts)`;
 
 export interface ServeOptions {
   readonly port: number;
   readonly host: string;
   readonly json: boolean;
+  /** `--log`: a line per request. */
+  readonly log?: boolean;
   readonly clientId: string;
   readonly dataset?: string;
   /** Environment variables holding the admin token and the token key (never the secrets on a command line). */
@@ -128,6 +133,7 @@ const OPTIONS = {
   'max-projects': { type: 'string' },
   'max-project-records': { type: 'string' },
   json: { type: 'boolean' },
+  log: { type: 'boolean' },
   ...HELP_OPTION,
 } as const;
 
@@ -165,6 +171,7 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
     port: values.port === undefined ? 4747 : whole('port', values.port, 65_535),
     host,
     json: values.json === true,
+    ...(values.log === true ? { log: true } : {}),
     allowAnyClient,
     ...(values.clients === undefined ? {} : { clientsFile: values.clients }),
     clientId,
@@ -238,7 +245,14 @@ function serverCredentials(options: ServeOptions, env: Readonly<Record<string, s
 }
 
 /** Parse nothing, print nothing: build the simulator, listen, and describe it. */
-export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> & Partial<Pick<CliIo, 'env'>>, wallClock: () => number): Promise<ServeSession> {
+/** A `--log` line: readable text, or one JSON object per line with --json. */
+export function logLine(entry: JournalEntry, ms: number, at: number, json: boolean): string {
+  const time = new Date(at).toISOString();
+  if (json) return `${JSON.stringify({ time, ...entry, ms: Math.round(ms * 10) / 10 })}\n`;
+  return `${time} ${entry.method} ${entry.url} ${entry.status} ${ms.toFixed(1)}ms ${entry.client_id ?? '-'}\n`;
+}
+
+export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> & Partial<Pick<CliIo, 'env' | 'stdout'>>, wallClock: () => number): Promise<ServeSession> {
   const credentials = serverCredentials(options, io.env ?? {});
   let dataset: ResolvedDataset | undefined;
   if (options.dataset !== undefined) {
@@ -251,7 +265,9 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
   }
   const clients = options.clientsFile === undefined ? undefined : await loadClients(options.clientsFile, io.cwd);
   const sim = new Simulator({ ...withDataset(options.simulator, dataset), wallClock, ...credentials, ...(clients === undefined ? {} : { clients }) });
-  const server = await listen(sim, options.port, options.host);
+  const out = io.stdout;
+  const log = options.log === true && out !== undefined ? (entry: JournalEntry, ms: number) => void out.write(logLine(entry, ms, wallClock(), options.json)) : undefined;
+  const server = await listen(sim, options.port, options.host, log === undefined ? {} : { log });
   const token = sim.issueToken(options.clientId, 'read-write');
   const ids = sim.seededIds();
   const info: ServeInfo = {

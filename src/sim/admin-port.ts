@@ -4,6 +4,7 @@
  */
 import type { Deviations } from '../engine/deviations.js';
 import type { Project } from '../store/project.js';
+import type { Journal } from './journal.js';
 import type { SeededIds, SimulatorOptions } from './simulator.js';
 
 export interface AdminPort {
@@ -15,6 +16,8 @@ export interface AdminPort {
   /** Projects kept at most (`--max-projects`). */
   readonly maxProjects: number;
   readonly evictedProjects: number;
+  /** The request journal (GET /__sim/requests), cleared by a reset. */
+  readonly journal: Journal;
   seededIds(): SeededIds;
   projectIds(): readonly string[];
   /** A project if it exists, without making it or counting a use. */

@@ -12,7 +12,11 @@ const bad = (detail: string) => errors([apiError('bad-request', detail)]);
 
 export function createAdminOps(sim: AdminPort): AdminOps {
   return {
-    reset: () => sim.reconfigure(sim.settings),
+    reset: () => {
+      sim.reconfigure(sim.settings);
+      sim.journal.clear();
+    },
+    requests: (filter) => ({ data: sim.journal.list(filter), meta: { capacity: sim.journal.capacity } }),
     describe: () => ({
       seed: sim.seed,
       base_url: sim.baseUrl,

@@ -3,6 +3,7 @@ import type { Deviations } from '../engine/deviations.js';
 import type { QueryParams } from '../engine/query.js';
 import type { Project } from '../store/project.js';
 import type { SimRequest, SimResponse } from './types.js';
+import type { JournalFilter } from './journal.js';
 
 export type Access = 'read-write' | 'read-only' | 'admin';
 
@@ -26,6 +27,8 @@ export type Handler = (ctx: RequestContext) => SimResponse;
 /** The operations of the admin API, implemented by the simulator. */
 export interface AdminOps {
   reset(): void;
+  /** The journal's entries, filtered (GET /__sim/requests). */
+  requests(filter: JournalFilter): unknown;
   reseed(options: unknown): SimResponse | undefined;
   snapshot(): unknown;
   restore(snapshot: unknown): SimResponse | undefined;

@@ -5,6 +5,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { JournalEntry } from './journal.js';
 import { whenWritable } from './write-gate.js';
 import { error } from './respond.js';
 import type { Simulator } from './simulator.js';
@@ -47,11 +49,27 @@ export interface Lifecycle {
   closing: boolean;
 }
 
-export function createSimServer(sim: Simulator, lifecycle: Lifecycle = { closing: false }): Server {
+/** `serve --log`: one line per request (the journal's entry and the time taken), secrets already redacted. */
+export type RequestLog = (entry: JournalEntry, ms: number) => void;
+
+export interface ServerOptions {
+  readonly log?: RequestLog;
+}
+
+export function createSimServer(sim: Simulator, lifecycle: Lifecycle = { closing: false }, options: ServerOptions = {}): Server {
   const reply = (res: ServerResponse, response: SimResponse, close = false) => send(res, response, close || lifecycle.closing);
+  const { log } = options;
   const answer = (req: IncomingMessage, res: ServerResponse, body: string) =>
-    // Simulator.handle never throws: whatever goes wrong inside is already a JSON error.
-    whenWritable(req.socket, () => reply(res, sim.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body })));
+    whenWritable(req.socket, () => {
+      const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body };
+      // Simulator.handle never throws: whatever goes wrong inside is already a JSON error.
+      if (log === undefined) return reply(res, sim.handle(request));
+      const started = performance.now();
+      let entry: JournalEntry | undefined;
+      const sent = reply(res, sim.handle(request, (e) => (entry = e)));
+      if (entry !== undefined) log(entry, performance.now() - started);
+      return sent;
+    });
   const server = createServer((req, res) => {
     // No body announced (a GET, say): answer now instead of a tick later, after the stream's 'end'.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
@@ -104,9 +122,9 @@ export interface RunningServer {
 }
 
 /** Listen (port 0 picks a free one), then point the simulator's links at the real address. */
-export async function listen(sim: Simulator, port: number, host: string): Promise<RunningServer> {
+export async function listen(sim: Simulator, port: number, host: string, options: ServerOptions = {}): Promise<RunningServer> {
   const lifecycle: Lifecycle = { closing: false };
-  const server = createSimServer(sim, lifecycle);
+  const server = createSimServer(sim, lifecycle, options);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

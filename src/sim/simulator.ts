@@ -12,6 +12,9 @@ import { accounts } from '../store/resources.js';
 import { SeededBases } from '../store/seeded-bases.js';
 import type { ClientRegistry } from './clients.js';
 import type { AdminPort } from './admin-port.js';
+import { DEFAULT_JOURNAL_SIZE, Journal, redactUrl, type JournalEntry } from './journal.js';
+
+const ADMIN_PREFIX = '/__sim/';
 import { createAdminOps } from './admin.js';
 import type { Access, AdminOps, Handler } from './context.js';
 import { error, errors } from './respond.js';
@@ -55,6 +58,8 @@ export interface SimulatorOptions {
   readonly maxProjects?: number;
   /** Records one project may write (default 100,000); past it creates answer 422. */
   readonly maxProjectRecords?: number;
+  /** Requests the journal keeps (GET /__sim/requests); default 1,000. */
+  readonly journalSize?: number;
 }
 
 export const DEFAULT_MAX_PROJECTS = 1000;
@@ -81,6 +86,8 @@ export class Simulator implements AdminPort {
   /** The seeded records, generated once and shared by every project (each keeps only its writes). */
   private readonly bases = new SeededBases();
   private lastUsed: string | undefined;
+  /** The client id the request being answered acts for (journal). */
+  private actingClient: string | null = null;
   private evicted = 0;
 
   constructor(options: SimulatorOptions) {
@@ -92,6 +99,7 @@ export class Simulator implements AdminPort {
     this.router = buildRouter(this.deviations);
     this.baseUrl = options.baseUrl ?? 'http://127.0.0.1:4747';
     this.adminOps = createAdminOps(this);
+    this.journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   }
 
   get seed(): number {
@@ -169,6 +177,7 @@ export class Simulator implements AdminPort {
 
   issueToken(clientId: string, scope: Scope): string {
     this.project(clientId);
+    this.actingClient = clientId;
     return this.tokens.issue(clientId, scope, this.now());
   }
 
@@ -186,15 +195,31 @@ export class Simulator implements AdminPort {
     return this.options.wallClock();
   }
 
-  handle(req: SimRequest): SimResponse {
+  /**
+   * Answer one request. API requests are journaled (admin ones are not); `observe` (the HTTP adapter's
+   * `--log`) sees every one.
+   */
+  handle(req: SimRequest, observe?: (entry: JournalEntry) => void): SimResponse {
+    this.actingClient = null;
+    let res: SimResponse;
     try {
-      const res = this.route(req);
-      return this.options.surface === 'documented' && req.method.toUpperCase() === 'GET' && !req.url.startsWith('/__sim/') ? documentedListAnswer(res) : res;
+      const routed = this.route(req);
+      res = this.options.surface === 'documented' && req.method.toUpperCase() === 'GET' && !req.url.startsWith('/__sim/') ? documentedListAnswer(routed) : routed;
     } catch {
       // A bug must not become a crash, a hang or a 5xx, in process or over HTTP: still a JSON error.
-      return error('bad-request', 'The simulator could not process this request');
+      res = error('bad-request', 'The simulator could not process this request');
     }
+    // The journal holds what clients sent, not the harness's own admin calls (those still reach --log).
+    const seen = { method: req.method.toUpperCase(), url: req.url, status: res.status, client_id: this.actingClient };
+    if (!req.url.startsWith(ADMIN_PREFIX)) {
+      const entry = this.journal.record(seen);
+      if (observe !== undefined) observe(entry);
+    } else if (observe !== undefined) observe({ ...seen, seq: 0, url: redactUrl(req.url) });
+    return res;
   }
+
+  /** The request journal (GET /__sim/requests). */
+  readonly journal: Journal;
 
   private route(req: SimRequest): SimResponse {
     const q = req.url.indexOf('?');
@@ -246,6 +271,7 @@ export class Simulator implements AdminPort {
     if (route.auth === 'admin') {
       if (token !== this.adminToken) return { ok: false, response: error('unauthorized', 'The admin API needs the admin token (printed by `commerce-sim serve`)') };
       const clientId = new URLSearchParams(req.url.split('?')[1] ?? '').get('client_id') ?? this.defaultClientId;
+      this.actingClient = clientId;
       return { ok: true, project: this.project(clientId), access: 'admin' };
     }
     if (token === undefined) {
@@ -254,6 +280,7 @@ export class Simulator implements AdminPort {
     }
     const grant = this.tokens.lookup(token, this.now());
     if (grant === undefined) return { ok: false, response: error('unauthorized', 'The access token is invalid or has expired') };
+    this.actingClient = grant.clientId;
     return { ok: true, project: this.project(grant.clientId), access: grant.scope };
   }
 

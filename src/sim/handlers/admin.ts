@@ -76,6 +76,38 @@ const adversity: Handler = (ctx) => {
   return json(200, { data: { client_id: ctx.project.options.clientId, ...adversityView(ctx.project.adversity) } });
 };
 
+/** The journal, filtered by method, path prefix, status, client_id, since (a sequence number) and limit. */
+const requests: Handler = (ctx) => {
+  const q = ctx.query;
+  const one = (name: string): string | undefined => {
+    const v = q.one(name);
+    return v.ok ? v.value : undefined;
+  };
+  const count = (name: string): number | undefined | 'bad' => {
+    const text = one(name);
+    if (text === undefined) return undefined;
+    return /^\d{1,9}$/.test(text) ? Number(text) : 'bad';
+  };
+  const status = count('status');
+  const since = count('since');
+  const limit = count('limit');
+  for (const [name, v] of [['status', status], ['since', since], ['limit', limit]] as const) if (v === 'bad') return errors([apiError('bad-request', `${name} must be a whole number`, name)]);
+  const method = one('method');
+  const path = one('path');
+  const clientId = one('client');
+  return json(
+    200,
+    ctx.admin.requests({
+      ...(method === undefined ? {} : { method }),
+      ...(path === undefined ? {} : { path }),
+      ...(typeof status === 'number' ? { status } : {}),
+      ...(clientId === undefined ? {} : { clientId }),
+      ...(typeof since === 'number' ? { since } : {}),
+      ...(typeof limit === 'number' ? { limit } : {}),
+    }),
+  );
+};
+
 const snapshot: Handler = (ctx) => json(200, ctx.admin.snapshot());
 
 const restore: Handler = (ctx) => {
@@ -92,6 +124,7 @@ export const adminRoutes: readonly (readonly [string, string, Handler])[] = [
   ['PUT', '/__sim/settings', settings],
   ['GET', '/__sim/adversity', adversityState],
   ['PUT', '/__sim/adversity', adversity],
+  ['GET', '/__sim/requests', requests],
   ['GET', '/__sim/snapshot', snapshot],
   ['POST', '/__sim/restore', restore],
 ];
