@@ -30,7 +30,6 @@ export const ERROR_CODES = {
   CLIENT_HTTP_STATUS: 'an answer the reference client does not retry (4xx other than 429)',
   CLIENT_BAD_RESPONSE: 'a 200 whose body is not a list of records',
   CLIENT_NO_PROGRESS: 'the target answered the same page again (it ignores the keyset filter)',
-  CLIENT_TRUNCATED: 'an answer shorter than its Content-Length, or a connection cut mid-answer, after every retry',
 } as const;
 
 export type KitErrorCode = keyof typeof ERROR_CODES;

@@ -9,7 +9,7 @@ export { listen, createSimServer, type RunningServer, type Lifecycle, type Reque
 export { Journal, type JournalEntry, type JournalFilter } from './sim/journal.js';
 export type { Snapshot, DatasetView, ProjectSnapshot } from './sim/snapshot.js';
 export type { Scope } from './sim/tokens.js';
-export type { Project, ProjectOptions, ProjectState, Settings, Adversity, RateWindow, SeededAuth, ListDelta, StoredRecord } from './store/project.js';
+export type { Project, ProjectOptions, ProjectState, Settings, Adversity, Fault, RateWindow, SeededAuth, ListDelta, StoredRecord } from './store/project.js';
 export type { DatasetProfile, DatasetOptions } from './store/datasets.js';
 export type { Deviations } from './engine/deviations.js';
 export type { SimRecord } from './store/record.js';

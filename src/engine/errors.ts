@@ -20,7 +20,9 @@ export type ErrorKind =
   | 'payload-too-large'
   | 'unsupported-media-type'
   | 'unprocessable'
-  | 'rate-limited';
+  | 'rate-limited'
+  | 'internal'
+  | 'unavailable';
 
 const templates: Readonly<Record<ErrorKind, { status: number; title: string }>> = {
   'bad-request': { status: 400, title: 'Bad Request' },
@@ -33,6 +35,9 @@ const templates: Readonly<Record<ErrorKind, { status: number; title: string }>> 
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
   unprocessable: { status: 422, title: 'Unprocessable Entity' },
   'rate-limited': { status: 429, title: 'Too Many Requests' },
+  // Only ever injected on purpose (the adversity's error_share), never an answer to bad input.
+  internal: { status: 500, title: 'Internal Server Error' },
+  unavailable: { status: 503, title: 'Service Unavailable' },
 };
 
 export function apiError(kind: ErrorKind, detail?: string, source?: string): ApiError {

@@ -25,14 +25,35 @@ function headersOf(req: IncomingMessage): Record<string, string> {
 }
 
 function send(res: ServerResponse, response: SimResponse, close = false): ServerResponse {
+  const transport = response.transport;
+  if (transport !== undefined && transport.delayMs > 0) {
+    // Injected latency: a timer, never a wait on the event loop; the gate holds later answers meanwhile.
+    setTimeout(() => write(res, response, close, transport.cut), transport.delayMs).unref();
+    return res;
+  }
+  write(res, response, close, transport?.cut);
+  return res;
+}
+
+function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 'reset' | 'truncate' | undefined): void {
+  if (res.destroyed) return;
+  if (cut === 'reset') {
+    res.socket?.destroy();
+    return;
+  }
   // Flat header array: node skips building and re-validating a header object.
   const headers: string[] = [];
   for (const k in response.headers) headers.push(k, response.headers[k] ?? '');
-  headers.push('content-length', String(Buffer.byteLength(response.body)));
+  const body = Buffer.from(response.body, 'utf8');
+  headers.push('content-length', String(body.length));
   if (close) headers.push('connection', 'close');
   res.writeHead(response.status, headers);
-  res.end(response.body);
-  return res;
+  if (cut === 'truncate') {
+    // The Content-Length promises the whole body; half comes, then the connection ends.
+    res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
+    return;
+  }
+  res.end(body);
 }
 
 

@@ -251,11 +251,32 @@ export class Simulator implements AdminPort {
     const project = who.project;
     const limited = this.rateLimit(project, route);
     if (limited !== undefined) return limited;
+    // Injected faults (adversity): never on the admin API.
+    const fault = route.auth === 'admin' ? undefined : project.fault(path);
+    if (fault !== undefined && fault.kind === 'error') {
+      const failed = error(fault.status === 500 ? 'internal' : 'unavailable', 'Injected fault (adversity error_share)');
+      return fault.delayMs > 0 ? { ...failed, transport: { delayMs: fault.delayMs } } : failed;
+    }
+    const answered = this.dispatch(req, route, path, trailingSlash, rawQuery, found.params, who);
+    if (fault === undefined || (fault.kind === 'none' && fault.delayMs === 0)) return answered;
+    return { ...answered, transport: { delayMs: fault.delayMs, ...(fault.kind === 'reset' || fault.kind === 'truncate' ? { cut: fault.kind } : {}) } };
+  }
+
+  private dispatch(
+    req: SimRequest,
+    route: ApiRouteSpec,
+    path: string,
+    trailingSlash: boolean,
+    rawQuery: string,
+    rawParams: Readonly<Record<string, string>>,
+    who: { project: Project; access: Access },
+  ): SimResponse {
+    const project = who.project;
 
     const query = parseQuery(rawQuery);
     if (!query.ok) return errors([query.error]);
     const params: Record<string, string> = {};
-    for (const [k, v] of Object.entries(found.params)) {
+    for (const [k, v] of Object.entries(rawParams)) {
       try {
         params[k] = decodeURIComponent(v);
       } catch {

@@ -12,6 +12,11 @@ export interface SimResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /**
+   * What the transport does to this answer when a fault is injected (the adversity's latency, reset and
+   * truncate): the HTTP adapter waits, cuts the connection, or sends half the body.
+   */
+  readonly transport?: { readonly delayMs: number; readonly cut?: 'reset' | 'truncate' };
 }
 
 /** Bodies above this size answer 413 (checked by the HTTP adapter while reading, and again here). */

@@ -156,7 +156,16 @@ export const ADVERSITY_FIELDS = [
   'rate_limit_share',
   'retry_after_seconds',
   'rate_limit_per_window',
+  'latency_ms',
+  'latency_jitter_ms',
+  'error_share',
+  'reset_share',
+  'truncate_share',
+  'fault_path',
 ] as const;
+
+/** Injected latency above this would only stall the caller's test (and hold a connection open). */
+const MAX_LATENCY_MS = 60_000;
 
 /** A partial adversity in wire form → the fields it sets; unknown fields and bad values are refused. */
 export function parseAdversityPatch(value: unknown, where = ''): Parsed<Partial<Adversity>> {
@@ -208,6 +217,30 @@ export function parseAdversityPatch(value: unknown, where = ''): Parsed<Partial<
       out.rateLimitWindow = { requests, window: span };
     }
   }
+  for (const [wire, key] of [
+    ['latency_ms', 'latencyMs'],
+    ['latency_jitter_ms', 'latencyJitterMs'],
+  ] as const) {
+    const n = v[wire];
+    if (n === undefined) continue;
+    if (!isCount(n) || n > MAX_LATENCY_MS) return bad(wire, `a whole number of milliseconds from 0 to ${MAX_LATENCY_MS}`);
+    out[key] = n;
+  }
+  for (const [wire, key] of [
+    ['error_share', 'errorShare'],
+    ['reset_share', 'resetShare'],
+    ['truncate_share', 'truncateShare'],
+  ] as const) {
+    const n = v[wire];
+    if (n === undefined) continue;
+    if (typeof n !== 'number' || !(n >= 0 && n <= 1)) return bad(wire, 'a number from 0 to 1');
+    out[key] = n;
+  }
+  const faultPath = v['fault_path'];
+  if (faultPath !== undefined) {
+    if (faultPath !== null && (typeof faultPath !== 'string' || !faultPath.startsWith('/') || faultPath.length > 256)) return bad('fault_path', "null or a path prefix starting with '/'");
+    out.faultPath = faultPath;
+  }
   return { ok: true, value: out };
 }
 
@@ -228,6 +261,12 @@ export function readStoredAdversity(value: unknown): Adversity | undefined {
     rate_limit_share: value['rateLimitShare'],
     retry_after_seconds: value['retryAfterSeconds'],
     rate_limit_per_window: isJsonObject(w) ? { requests: w['requests'], window_requests: w['window'] } : w,
+    latency_ms: value['latencyMs'],
+    latency_jitter_ms: value['latencyJitterMs'],
+    error_share: value['errorShare'],
+    reset_share: value['resetShare'],
+    truncate_share: value['truncateShare'],
+    fault_path: value['faultPath'],
   });
   return parsed.ok ? { ...NO_ADVERSITY, ...parsed.value } : undefined;
 }
@@ -243,5 +282,11 @@ export function adversityView(a: Adversity): Record<string, unknown> {
     rate_limit_share: a.rateLimitShare,
     retry_after_seconds: a.retryAfterSeconds,
     rate_limit_per_window: a.rateLimitWindow === null ? null : { requests: a.rateLimitWindow.requests, window_requests: a.rateLimitWindow.window },
+    latency_ms: a.latencyMs,
+    latency_jitter_ms: a.latencyJitterMs,
+    error_share: a.errorShare,
+    reset_share: a.resetShare,
+    truncate_share: a.truncateShare,
+    fault_path: a.faultPath,
   };
 }

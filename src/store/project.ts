@@ -46,6 +46,26 @@ export interface Adversity {
   retryAfterSeconds: number;
   /** A request rate counted in requests, not wall time, so it stays deterministic; null: off. */
   rateLimitWindow: RateWindow | null;
+  /** Added to every answer of a faulty route (served over HTTP; in process, time is not spent). */
+  latencyMs: number;
+  /** Plus a seeded share of this, uniform: 0..latencyJitterMs. */
+  latencyJitterMs: number;
+  /** Share of requests answered 500 or 503 (seeded), with a JSON error body. */
+  errorShare: number;
+  /** Share of requests whose connection is reset without an answer. */
+  resetShare: number;
+  /** Share of answers cut off mid-body (the Content-Length promises more than comes). */
+  truncateShare: number;
+  /** The path prefix the faults above apply to; null: every API route (never the admin API or the token endpoint). */
+  faultPath: string | null;
+}
+
+/** What the transport should do to one answer (decided by the seeded adversity, done by the HTTP adapter). */
+export interface Fault {
+  readonly delayMs: number;
+  readonly kind: 'none' | 'error' | 'reset' | 'truncate';
+  /** For `error`: 500 or 503. */
+  readonly status?: number;
 }
 
 export const NO_ADVERSITY: Adversity = {
@@ -57,6 +77,12 @@ export const NO_ADVERSITY: Adversity = {
   rateLimitShare: 0,
   retryAfterSeconds: 1,
   rateLimitWindow: null,
+  latencyMs: 0,
+  latencyJitterMs: 0,
+  errorShare: 0,
+  resetShare: 0,
+  truncateShare: 0,
+  faultPath: null,
 };
 
 /** A client that writes in a loop fills its own project, not the machine: past this, creates answer 422. */
@@ -178,6 +204,22 @@ export class Project {
     }
     if (a.rateLimitShare > 0 && this.adversityRandom.next() < a.rateLimitShare) return a.retryAfterSeconds;
     return undefined;
+  }
+
+  /**
+   * The fault injected into this request, if any: seeded latency, a 5xx, a reset connection or a
+   * truncated answer. Draws from the adversity's random source only when a fault is switched on, so
+   * turning none on shifts nothing else.
+   */
+  fault(path: string): Fault {
+    const a = this.adversity;
+    if (a.faultPath !== null && !path.startsWith(a.faultPath)) return { delayMs: 0, kind: 'none' };
+    const r = this.adversityRandom;
+    const delayMs = a.latencyMs + (a.latencyJitterMs > 0 ? Math.floor(r.next() * (a.latencyJitterMs + 1)) : 0);
+    if (a.errorShare > 0 && r.next() < a.errorShare) return { delayMs, kind: 'error', status: r.next() < 0.5 ? 500 : 503 };
+    if (a.resetShare > 0 && r.next() < a.resetShare) return { delayMs, kind: 'reset' };
+    if (a.truncateShare > 0 && r.next() < a.truncateShare) return { delayMs, kind: 'truncate' };
+    return { delayMs, kind: 'none' };
   }
 
   /** Which records list reads show now (eventual consistency); undefined when every record is visible. */

@@ -1,4 +1,5 @@
 /** The in-process simulator as a Target: no socket, the same handler the HTTP server calls. */
+import { TargetError } from './types.js';
 import { DEFAULT_CLOCK_START } from '../store/clock.js';
 import { DEFAULT_CLIENT_ID, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import type { DatasetProfile } from '../store/datasets.js';
@@ -59,7 +60,11 @@ export function simTargetOf(sim: Simulator, clientId = DEFAULT_CLIENT_ID): Targe
       for (const [k, v] of Object.entries(request.headers ?? {})) headers[k.toLowerCase()] = v;
       if (request.auth !== 'none' && headers['authorization'] === undefined) headers['authorization'] = `Bearer ${token}`;
       const response = sim.handle({ method: request.method, url: request.url, headers, body: request.body ?? '' });
-      return Promise.resolve(response);
+      // An injected reset or truncation is what an HTTP client sees as a transport error; latency takes no time here.
+      const cut = response.transport?.cut;
+      if (cut !== undefined) return Promise.reject(new TargetError('TARGET_UNREACHABLE', `${request.method} ${request.url}: connection ${cut === 'reset' ? 'reset' : 'closed mid-answer'} (injected fault)`));
+      const { transport: _transport, ...plain } = response;
+      return Promise.resolve(plain);
     },
     close: () => Promise.resolve(),
   };
