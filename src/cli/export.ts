@@ -5,7 +5,8 @@
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { ClientError } from '../client/retry.js';
@@ -18,6 +19,7 @@ import { TargetError, type Target } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 import { credentialOptions, CREDENTIAL_OPTIONS, credentialsFor } from './target-options.js';
+import { progressLine } from './progress.js';
 
 export const USAGE = `usage: commerce-sim export accounts [options]
 
@@ -86,7 +88,7 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
   const header = values.after === undefined || out === undefined ? values.after === undefined : !(await nonEmpty(out));
   const file = out === undefined ? undefined : createWriteStream(out, { flags: values.after === undefined ? 'w' : 'a' });
   const sink = streamSink(file ?? io.stdout);
-  const bar = io.stderr.isTTY === true ? progressBar(io) : undefined;
+  const bar = io.stderr.isTTY === true ? progressLine({ write: (text) => void io.stderr.write(text), now: () => performance.now() }) : undefined;
   let last: ExportProgress | undefined;
   try {
     const result = await exportAccounts(target, sink, {
@@ -103,7 +105,7 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
       },
     });
     if (file !== undefined) await closeFile(file);
-    bar?.clear();
+    bar?.finish();
     const { stats } = result;
     const retried = stats.retries === 0 ? '' : `, ${stats.retries} ${stats.retries === 1 ? 'retry' : 'retries'}${stats.throttled > 0 ? ` (${stats.throttled} × 429)` : ''}`;
     io.stderr.write(
@@ -113,9 +115,16 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
     return EXIT_OK;
   } catch (error) {
     if (file !== undefined) await closeFile(file).catch(() => undefined);
-    bar?.clear();
-    if (!(error instanceof ClientError)) throw error;
-    const resume = last?.lastId === undefined || last.records === 0 ? '' : `; ${last.records} written, resume with --after ${last.lastId}`;
+    bar?.finish();
+    // Nothing written by this run: a file it created holds at most the header, so it goes. A resumed
+    // file (--after) keeps what earlier runs wrote. With records written, the file stays and says where to resume.
+    const wrote = last !== undefined && last.records > 0 && last.lastId !== undefined;
+    if (out !== undefined && !wrote && values.after === undefined) await rm(out, { force: true });
+    const resume = wrote ? `; ${last?.records ?? 0} written to ${values.out ?? 'stdout'}, resume with --after ${last?.lastId ?? ''}` : out !== undefined && values.after === undefined ? `; ${values.out ?? ''} removed (nothing was exported)` : '';
+    if (!(error instanceof ClientError)) {
+      if (resume !== '') io.stderr.write(`commerce-sim export: stopped${resume}\n`);
+      throw error;
+    }
     io.stderr.write(`commerce-sim export: ${error.message} (${error.code})${resume}\n`);
     // The target ignoring gt(id,…) breaks a documented rule (large-data.keyset.id); anything else is a target error.
     return error.code === 'CLIENT_NO_PROGRESS' ? EXIT_RULE_FAILED : EXIT_USAGE;
@@ -177,24 +186,4 @@ async function nonEmpty(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** `\r[#####·····]  50%  500/1000 accounts` on stderr; without a known total, the count alone. */
-function progressBar(io: CliIo) {
-  const width = 24;
-  return {
-    update(p: ExportProgress) {
-      const count = `${p.records}${p.expected === undefined ? '' : `/${p.expected}`} accounts, ${p.pages} page${p.pages === 1 ? '' : 's'}`;
-      if (p.expected === undefined || p.expected === 0) {
-        io.stderr.write(`\r\x1b[K${count}`);
-        return;
-      }
-      const share = Math.min(1, p.records / p.expected);
-      const filled = Math.round(share * width);
-      io.stderr.write(`\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.floor(share * 100)).padStart(3)}%  ${count}`);
-    },
-    clear() {
-      io.stderr.write('\r\x1b[K');
-    },
-  };
 }

@@ -2,12 +2,15 @@
  * `commerce-sim export accounts`: the CSV, the summary and progress on stderr, resuming with --after,
  * adversarial datasets, usage errors, and one run over HTTP (the simulator on 127.0.0.1, port 0).
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { exportCommand } from '../../src/cli/export.js';
+import { progressLine, progressText } from '../../src/cli/progress.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { parseCsv } from '../../src/client/csv.js';
 import { listen } from '../../src/sim/server.js';
@@ -123,7 +126,7 @@ describe('commerce-sim export accounts', () => {
     expect(r.code).toBe(2);
     const ids = idsOfCsv(await readFile(join(r.cwd, 'a.csv'), 'utf8'));
     expect(ids).toHaveLength(200);
-    expect(r.stderr).toContain(`(CLIENT_BUDGET_EXHAUSTED); 200 written, resume with --after ${ids[199]}`);
+    expect(r.stderr).toContain(`(CLIENT_BUDGET_EXHAUSTED); 200 written to a.csv, resume with --after ${ids[199]}`);
   });
 
   it('exports from a base URL with a token read from the environment, never printing it', async () => {
@@ -141,5 +144,45 @@ describe('commerce-sim export accounts', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('a failed export that wrote no account removes the file it created (no header-only CSV left behind)', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"errors":[{"status":500,"title":"Internal Server Error"}]}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await run(['accounts', '--target', url, '--token-env', 'TOKEN', '--retries', '0', '--out', 'gone.csv'], { env: { TOKEN: 'secret-token-value' } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('gone.csv removed (nothing was exported)');
+      await expect(stat(join(r.cwd, 'gone.csv'))).rejects.toThrow();
+      expect(r.stderr).not.toContain('secret-token-value');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('the progress line', () => {
+  it('redraws at most ten times a second however often it is updated, and always shows the last state', () => {
+    let now = 0;
+    let text = '';
+    const line = progressLine({ write: (t) => void (text += t), now: () => now });
+    // 2,001 updates 1 ms apart (a 200,000-account export's pages): two seconds.
+    for (let i = 0; i <= 2000; i++) {
+      line.update({ records: i * 100, pages: i, expected: 200_000, lastId: undefined });
+      now += 1;
+    }
+    line.finish();
+    expect(line.draws).toBeLessThanOrEqual(22);
+    expect(line.draws).toBeGreaterThanOrEqual(20);
+    expect(text).toMatch(/100%\s+200,000\/200,000 accounts, 2,000 pages/);
+  });
+
+  it('shows the rate and the time left', () => {
+    expect(progressText({ records: 50_000, pages: 500, expected: 200_000, lastId: undefined }, 10_000)).toBe('[######..................]  25%  50,000/200,000 accounts, 500 pages  5,000/s  ETA 30s');
+    expect(progressText({ records: 300, pages: 3, expected: undefined, lastId: undefined }, 1_000)).toBe('300 accounts, 3 pages  300/s');
   });
 });
