@@ -1,6 +1,8 @@
 /**
  * report.html: one self-contained page (inline CSS, no scripts, no external assets) that opens
- * from a CI artefact. Every piece of report text goes through escapeHtml; the timing block comes last.
+ * from a CI artefact: the verdict, then the failures, then the rule × case matrix (sticky rule column and
+ * header row, numbered columns with a key of their whole names), with a "failures only" view that is a
+ * CSS checkbox, not a script. Every piece of report text goes through escapeHtml; the timing block comes last.
  */
 import type { CaseStatus, ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
@@ -29,7 +31,9 @@ export function renderHtml(report: RunReport): string {
 <style>${CSS}</style>
 </head>
 <body>
+<input type="checkbox" id="failures-only" class="toggle">
 ${header(report)}
+<nav class="view"><label for="failures-only">failures only</label> <span class="stmt">hides passing rules and scenarios; the page needs no script</span></nav>
 <main>
 ${failureSection(list)}
 ${inconclusiveSection(report)}
@@ -56,7 +60,7 @@ pre{background:#fff;border:1px solid var(--line);border-radius:6px;padding:8px;m
 table{border-collapse:separate;border-spacing:0;width:max-content;min-width:100%}
 th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
 thead th{position:sticky;top:0;background:#f6f8fa;z-index:2;vertical-align:bottom}
-th.col{font-weight:500;padding:8px 4px;text-align:center}th.col span{display:inline-block;writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;max-height:220px;overflow:hidden;text-overflow:ellipsis}
+th.col{font-weight:500;padding:8px 4px;text-align:center}th.col{min-width:22px}th.col a{color:inherit;text-decoration:none}ol.key{columns:2 420px;font-size:12px;padding-left:32px}ol.key li{break-inside:avoid;margin:1px 0}
 th.col.fail{color:var(--fail)}th.col.inconclusive{color:var(--inc)}th.col.skip{color:var(--skip);font-style:italic}
 tbody th{position:sticky;left:0;background:#fff;z-index:1;font-weight:normal;max-width:360px}
 thead th:first-child{left:0;z-index:3}tbody tr:hover th,tbody tr:hover td{background:#f6f8fa}
@@ -73,6 +77,11 @@ details.evidence>summary{font-weight:600}.req{margin:2px 0}
 .sbs{display:grid;grid-template-columns:1fr 1fr;gap:12px}.sbs>div{min-width:0}.sbs h4{margin:6px 0 0}
 @media (max-width:800px){.sbs{grid-template-columns:1fr}}
 .legend span{margin-right:12px}footer{color:#59636e;border-top:1px solid var(--line);margin-top:24px}
+.toggle{position:absolute;opacity:0;pointer-events:none}
+nav.view{padding:8px 24px 0}nav.view label{cursor:pointer;border:1px solid var(--line);border-radius:6px;padding:2px 10px;background:#fff;user-select:none}
+nav.view label::before{content:"☐ "}#failures-only:checked~nav.view label{background:var(--fail-bg);border-color:var(--fail)}#failures-only:checked~nav.view label::before{content:"☑ "}
+#failures-only:focus-visible~nav.view label{outline:2px solid #0969da}
+#failures-only:checked~main tr.ok,#failures-only:checked~main .ok-col,#failures-only:checked~main .passing{display:none}
 `;
 
 function header(r: RunReport): string {
@@ -101,7 +110,7 @@ type Cell = { status: CaseStatus | 'warn'; n: number; anchor?: string };
 /** Rules (rows) by scenario/property (columns); a failing cell links to its first failure. */
 function matrix(r: RunReport, list: readonly Failure[]): string {
   if (r.rules.length === 0) return '';
-  const columns = [...r.scenarios, ...r.properties].map((c) => ({ name: c.name, status: c.status }));
+  const columns = [...r.scenarios, ...r.properties].map((c) => ({ name: c.name, status: c.status, ok: !('steps' in c ? c.steps.some((st) => st.verdicts.some((v) => v.outcome.status === 'fail')) : c.verdicts.some((v) => v.outcome.status === 'fail')) }));
   const anchors = new Map(list.map((f, i) => [f.verdict, `f${i + 1}`]));
   const tolerated = new Set(list.filter((f) => !f.failsRun).map((f) => f.verdict));
   const cells = new Map<string, Cell>();
@@ -113,11 +122,14 @@ function matrix(r: RunReport, list: readonly Failure[]): string {
     const anchor = prev?.anchor ?? anchors.get(verdict);
     cells.set(key, { status: worse(prev?.status, status), n: (prev?.n ?? 0) + 1, ...(anchor === undefined ? {} : { anchor }) });
   }
-  const head = columns.map((c) => `<th class="col ${c.status}" title="${e(`${c.name}: ${c.status}`)}"><span>${e(c.name)}</span></th>`).join('');
+  // Columns are numbered: 50 scenario names written out would make a header taller than the screen. The
+  // key under the matrix gives each number its whole name (and the header's tooltip does too).
+  const head = columns.map((c, i) => `<th class="col ${c.status}${c.ok ? ' ok-col' : ''}" title="${e(`${i + 1}. ${c.name}: ${c.status}`)}"><a href="#case-${i + 1}"><span>${i + 1}</span></a></th>`).join('');
+  const key = columns.map((c, i) => `<li id="case-${i + 1}" class="${c.ok ? 'ok-col' : ''}" value="${i + 1}"><span class="badge ${c.status}">${c.status}</span> ${e(c.name)}</li>`).join('\n');
   const rows = r.rules.map((rule) => {
-    const row = columns.map((c) => cell(cells.get(`${rule.id}\u0000${c.name}`))).join('');
+    const row = columns.map((c) => cell(cells.get(`${rule.id}\u0000${c.name}`), c.ok)).join('');
     const status = rule.status === 'fail' && !r.options.strict && rule.level === 'assumed' ? 'warn' : rule.status;
-    return `<tr><th><code>${e(rule.id)}</code><div class="stmt">${e(rule.statement)}</div>${rule.quote === undefined ? '' : `<div class="quote">“${e(rule.quote)}”</div>`}</th><td>${e(rule.level)}</td><td>${e(rule.section)}</td><td><span class="badge ${status === 'not-covered' ? 'none' : status}">${e(rule.status)}</span></td>${row}</tr>`;
+    return `<tr${rule.status === 'fail' ? '' : ' class="ok"'}><th><code>${e(rule.id)}</code><div class="stmt">${e(rule.statement)}</div>${rule.quote === undefined ? '' : `<div class="quote">“${e(rule.quote)}”</div>`}</th><td>${e(rule.level)}</td><td>${e(rule.section)}</td><td><span class="badge ${status === 'not-covered' ? 'none' : status}">${e(rule.status)}</span></td>${row}</tr>`;
   });
   return `<section><h2>Rules × scenarios and properties</h2>
 <p class="legend"><span class="badge pass">✓ pass</span><span class="badge fail">✗ fail</span><span class="badge warn">! assumed, not strict</span><span class="badge inconclusive">? inconclusive (never fails a run)</span><span class="badge skip">– skip</span><span class="none">· not judged</span></p>
@@ -125,7 +137,11 @@ function matrix(r: RunReport, list: readonly Failure[]): string {
 <thead><tr><th>Rule</th><th>Level</th><th>Section</th><th>Status</th>${head}</tr></thead>
 <tbody>
 ${rows.join('\n')}
-</tbody></table></div></section>`;
+</tbody></table></div>
+<h3>Columns</h3>
+<ol class="key">
+${key}
+</ol></section>`;
 }
 
 const RANK = { pass: 0, skip: 1, inconclusive: 2, warn: 3, fail: 4 } as const;
@@ -137,10 +153,11 @@ function worse(a: Cell['status'] | undefined, b: Cell['status']): Cell['status']
   return a === undefined || RANK[b] > RANK[a] ? b : a;
 }
 
-function cell(c: Cell | undefined): string {
-  if (c === undefined) return '<td class="c none">·</td>';
+function cell(c: Cell | undefined, okColumn: boolean): string {
+  const col = okColumn ? ' ok-col' : '';
+  if (c === undefined) return `<td class="c none${col}">·</td>`;
   const body = c.anchor === undefined ? SYMBOL[c.status] : `<a href="#${c.anchor}">${SYMBOL[c.status]}</a>`;
-  return `<td class="c ${c.status}" title="${LABEL[c.status]}, ${c.n} verdict${c.n === 1 ? '' : 's'}">${body}</td>`;
+  return `<td class="c ${c.status}${col}" title="${LABEL[c.status]}, ${c.n} verdict${c.n === 1 ? '' : 's'}">${body}</td>`;
 }
 
 function failureSection(list: readonly Failure[]): string {
@@ -191,7 +208,7 @@ function propertySection(properties: readonly PropertyResult[]): string {
     (p) =>
       `<tr><th>${e(p.name)}</th><td><span class="badge ${p.status}">${p.status}</span></td><td>${p.numRuns}</td><td>${p.seed}</td><td>${p.path === undefined ? '' : `<code>${e(p.path)}</code>`}</td><td>${p.counterexample === undefined ? '' : `<code>${e(p.counterexample)}</code>`}</td><td>${p.replay === undefined ? '' : `<code>${e(p.replay)}</code>`}</td></tr>`,
   );
-  return `<section><h2>Properties</h2><div class="matrix"><table>
+  return `<section${properties.some((p) => p.status === 'fail') ? '' : ' class="passing"'}><h2>Properties</h2><div class="matrix"><table>
 <thead><tr><th>Property</th><th>Status</th><th>Runs</th><th>Seed</th><th>Path</th><th>Counterexample</th><th>Replay</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></div></section>`;
 }
@@ -204,7 +221,7 @@ function inconclusiveSection(r: RunReport): string {
     return `<li><span class="badge inconclusive">? inconclusive</span> <code>${e(u.verdict.ruleId)}</code> (${e(ruleRef(u.rule))}) — ${e(u.where)}<br><b>Reason</b> ${e(u.reason)}${depends}
 ${requests(u.exchanges)}</li>`;
   });
-  return `<section id="inconclusive"><h2>Inconclusive (${list.length})</h2>
+  return `<section id="inconclusive" class="passing"><h2>Inconclusive (${list.length})</h2>
 <p class="stmt">Not judged, and never failing the run (not even with --strict): what each verdict rested on was outside the documented surface, or a setup it needed did not succeed.</p>
 <ul class="inconclusive">
 ${items.join('\n')}
@@ -219,7 +236,7 @@ function skipSection(r: RunReport): string {
     else for (const st of s.steps) if (st.status === 'skip') items.push(`<li>${e(s.name)} › step ${st.index}: ${why(st.skipReason)}</li>`);
   }
   for (const p of r.properties) if (p.status === 'skip') items.push(`<li>${e(p.name)}: ${why(p.skipReason)}</li>`);
-  return items.length === 0 ? '' : `<section><h2>Skipped</h2><ul>${items.join('\n')}</ul></section>`;
+  return items.length === 0 ? '' : `<section class="passing"><h2>Skipped</h2><ul>${items.join('\n')}</ul></section>`;
 }
 
 function timing(r: RunReport): string {

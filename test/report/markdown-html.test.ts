@@ -70,7 +70,8 @@ describe('renderHtml', () => {
   });
 
   it('shows the matrix, the failure side by side with section and exchange, and timing last', () => {
-    expect(html).toContain('<th class="col fail" title="password profile type echo: fail"><span>password profile type echo</span>');
+    expect(html).toMatch(/<th class="col fail" title="(\d+)\. password profile type echo: fail"><a href="#case-\1"><span>\1<\/span><\/a><\/th>/);
+    expect(html).toMatch(/<li id="case-\d+" class="" value="\d+"><span class="badge fail">fail<\/span> password profile type echo<\/li>/);
     expect(html).toMatch(/<td class="c fail"[^>]*><a href="#f1">✗<\/a><\/td>/);
     expect(html).toContain('<td class="c warn"');
     expect(html).toContain('<td class="c skip"');
