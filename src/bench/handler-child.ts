@@ -26,6 +26,10 @@ const cases = [
 ];
 const rows = cases.map((c) => {
   const req = { method: 'GET', url: c.url, headers, body: '' };
-  return { name: c.name, handle: perCall(() => sim.handle(req)), stringify: perCall(() => JSON.stringify({ data: c.records, meta: { page: { limit: c.records.length, offset: 0 }, results: { total: 100_000 } } })) };
+  return {
+    name: c.name,
+    handle: perCall(() => sim.handle(req)),
+    stringify: perCall(() => JSON.stringify({ data: c.records, meta: { page: { limit: c.records.length, offset: 0 }, results: { total: 100_000 } } })),
+  };
 });
 process.send?.(rows);

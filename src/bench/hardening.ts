@@ -70,7 +70,7 @@ export const hardening: Section = {
     rows.push(`| RSS of the served simulator, seeded base read once | ${fmt(rssBase / MiB)} MiB | — |`);
     rows.push(`| RSS after 100 more client ids each read two pages (${fmt(clientsMs)} ms) | ${fmt(rss100 / MiB)} MiB | < 1,536 MiB |`);
     const perClient = (rss100 - rssBase) / 100 / MiB;
-    rows.push(`| RSS per extra client id | ${perClient <= 0 ? '≈ 0 (below the collector\'s noise)' : `${perClient.toFixed(2)} MiB`} | — |`);
+    rows.push(`| RSS per extra client id | ${perClient <= 0 ? "≈ 0 (below the collector's noise)" : `${perClient.toFixed(2)} MiB`} | — |`);
 
     step('10-clause filter');
     // 2. The 10-clause timestamp filter off the sort field: wide (every record) and narrow (~100).
@@ -92,7 +92,9 @@ export const hardening: Section = {
         times.push(performance.now() - t);
       }
       const target = path === scan ? 'bounded by the record count' : '< 50 ms';
-      rows.push(`| ${path === scan ? 'filter' : '10-clause updated_at filter'} at ${fmt(count)} accounts, ${name} (median over HTTP, status ${status}) | ${percentile(times, 0.5).toFixed(1)} ms | ${target} |`);
+      rows.push(
+        `| ${path === scan ? 'filter' : '10-clause updated_at filter'} at ${fmt(count)} accounts, ${name} (median over HTTP, status ${status}) | ${percentile(times, 0.5).toFixed(1)} ms | ${target} |`,
+      );
     }
 
     step('latency beside the filter');
@@ -107,13 +109,20 @@ export const hardening: Section = {
       light.push(performance.now() - t);
     }
     const heavyResult = await heavy;
-    rows.push(`| another client's page of 25 beside 4 connections sending the wide filter (${fmt(heavyResult.perSecond)} filters/s): p50 / p99 | ${percentile(light, 0.5).toFixed(1)} / ${percentile(light, 0.99).toFixed(1)} ms | p99 < 100 ms |`);
+    rows.push(
+      `| another client's page of 25 beside 4 connections sending the wide filter (${fmt(heavyResult.perSecond)} filters/s): p50 / p99 | ${percentile(light, 0.5).toFixed(1)} / ${percentile(light, 0.99).toFixed(1)} ms | p99 < 100 ms |`,
+    );
 
     step('restore round trip');
     // 4. A snapshot holding 1,000,000 written accounts: restore, snapshot again, compare the bytes.
     const empty = await call(origin, '/__sim/snapshot', adminToken);
     const snap = JSON.parse(empty.text) as { version: number; options: Record<string, unknown>; projects: Record<string, unknown>[] };
-    const records = generateRecords(accounts, { seed: 7, profile: 'default', counts: { accounts: count }, burst: 150 }).map((r) => ({ id: r.id, createdMs: r.createdMs, updatedMs: r.updatedMs, attrs: r.attrs }));
+    const records = generateRecords(accounts, { seed: 7, profile: 'default', counts: { accounts: count }, burst: 150 }).map((r) => ({
+      id: r.id,
+      createdMs: r.createdMs,
+      updatedMs: r.updatedMs,
+      attrs: r.attrs,
+    }));
     const project = snap.projects.find((p) => p['clientId'] === 'bench');
     records.sort((a, b) => (a.id < b.id ? -1 : 1));
     const projects = snap.projects.map((p) => (p === project ? { ...p, lists: { accounts: { upserts: records, deletes: [] } } } : p));

@@ -26,7 +26,10 @@ const HEADER_END = Buffer.from('\r\n\r\n');
 
 export async function load(spec: LoadSpec): Promise<LoadResult> {
   const url = new URL(spec.origin);
-  const fixed = Object.entries(spec.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') + `host: ${url.host}\r\n`;
+  const fixed =
+    Object.entries(spec.headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('') + `host: ${url.host}\r\n`;
   let requests = 0;
   let non2xx = 0;
   let i = 0;

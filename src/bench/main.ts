@@ -32,11 +32,16 @@ async function listReads(): Promise<void> {
   const s = { ...sim.message, deep: base.message.deep };
   const headers = { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' };
   const create = `/v2/authentication-realms/${s.realm_id}/user-authentication-info/${s.user_authentication_info_id}/user-authentication-password-profile-info`;
-  const body = (i: number) => JSON.stringify({ data: { type: 'user_authentication_password_profile_info', username: `user${i}`, password: 'correct horse', password_profile_id: s.password_profile_id } });
+  const body = (i: number) =>
+    JSON.stringify({ data: { type: 'user_authentication_password_profile_info', username: `user${i}`, password: 'correct horse', password_profile_id: s.password_profile_id } });
   const cases: { name: string; sim: Req; base: Req }[] = [
     { name: 'page of 25 at offset 100', sim: () => ({ method: 'GET', path: '/v2/accounts?page[limit]=25&page[offset]=100' }), base: () => ({ method: 'GET', path: '/accounts?limit=25&offset=100' }) },
     { name: 'page of 100', sim: () => ({ method: 'GET', path: '/v2/accounts?page[limit]=100&page[offset]=500' }), base: () => ({ method: 'GET', path: '/accounts?limit=100&offset=500' }) },
-    { name: 'keyset page deep in the set (sort=id, gt(id,X), 100)', sim: () => ({ method: 'GET', path: `/v2/accounts?sort=id&filter=gt(id,${s.deep})&page[limit]=100` }), base: () => ({ method: 'GET', path: `/accounts?after=${s.deep}&limit=100` }) },
+    {
+      name: 'keyset page deep in the set (sort=id, gt(id,X), 100)',
+      sim: () => ({ method: 'GET', path: `/v2/accounts?sort=id&filter=gt(id,${s.deep})&page[limit]=100` }),
+      base: () => ({ method: 'GET', path: `/accounts?after=${s.deep}&limit=100` }),
+    },
     { name: 'create (password profile info)', sim: (i) => ({ method: 'POST', path: create, body: body(i) }), base: (i) => ({ method: 'POST', path: '/profile', body: body(i) }) },
   ];
   // Alternating rounds, median of each: the two servers see the same machine weather. Besides req/s

@@ -28,7 +28,8 @@ interface SimChild {
 
 const scenariosDir = fileURLToPath(new URL('../../scenarios', import.meta.url));
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const tally = (rs: readonly ScenarioResult[]) => `${rs.filter((r) => r.status === 'pass').length} pass, ${rs.filter((r) => r.status === 'fail').length} fail, ${rs.filter((r) => r.status === 'skip').length} skip`;
+const tally = (rs: readonly ScenarioResult[]) =>
+  `${rs.filter((r) => r.status === 'pass').length} pass, ${rs.filter((r) => r.status === 'fail').length} fail, ${rs.filter((r) => r.status === 'skip').length} skip`;
 
 const suite: Section = {
   name: 'suite',

@@ -120,7 +120,11 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
     // file (--after) keeps what earlier runs wrote. With records written, the file stays and says where to resume.
     const wrote = last !== undefined && last.records > 0 && last.lastId !== undefined;
     if (out !== undefined && !wrote && values.after === undefined) await rm(out, { force: true });
-    const resume = wrote ? `; ${last?.records ?? 0} written to ${values.out ?? 'stdout'}, resume with --after ${last?.lastId ?? ''}` : out !== undefined && values.after === undefined ? `; ${values.out ?? ''} removed (nothing was exported)` : '';
+    const resume = wrote
+      ? `; ${last?.records ?? 0} written to ${values.out ?? 'stdout'}, resume with --after ${last?.lastId ?? ''}`
+      : out !== undefined && values.after === undefined
+        ? `; ${values.out ?? ''} removed (nothing was exported)`
+        : '';
     if (!(error instanceof ClientError)) {
       if (resume !== '') io.stderr.write(`commerce-sim export: stopped${resume}\n`);
       throw error;

@@ -112,7 +112,14 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   const counter = guardTarget(target);
   try {
     if (target.kind === 'http') await preflight(target, { credentials: hasCredentials(credentials) });
-    const secrets = [credentials.token, credentials.clientSecret, target.vars['admin_token'], ...Object.entries(userVars).filter(([k]) => isSecretKey(k)).map(([, v]) => v)];
+    const secrets = [
+      credentials.token,
+      credentials.clientSecret,
+      target.vars['admin_token'],
+      ...Object.entries(userVars)
+        .filter(([k]) => isSecretKey(k))
+        .map(([, v]) => v),
+    ];
     const results = await runProperties(suites, {
       target: counter.target,
       ruleById,

@@ -28,7 +28,13 @@ export function rulesTable(rules: readonly Rule[]): string {
 }
 
 export function rulesJson(rules: readonly Rule[]): string {
-  return JSON.stringify(rules.map(({ id, family, level, section, statement, quote }) => ({ id, family, level, section, statement, ...(quote === undefined ? {} : { quote }) })), null, 2) + '\n';
+  return (
+    JSON.stringify(
+      rules.map(({ id, family, level, section, statement, quote }) => ({ id, family, level, section, statement, ...(quote === undefined ? {} : { quote }) })),
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 export const rules: Command = defineCommand({

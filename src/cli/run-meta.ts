@@ -14,7 +14,10 @@ export async function packageVersion(): Promise<string> {
 
 /** `20261122T204512Z-sim<suffix>`: when and against what; the suffix keeps kinds of run and CI shards apart. */
 export function runId(started: number, target: Target, suffix: string): string {
-  const when = new Date(started).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const when = new Date(started)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
   const what = target.kind === 'sim' ? 'sim' : new URL(target.baseUrl).host.replace(/[^A-Za-z0-9.-]/g, '-');
   return `${when}-${what}${suffix}`;
 }

@@ -79,7 +79,6 @@ export const run: Command = defineCommand({
   options: OPTIONS,
   allowPositionals: true,
   failures: {
-    
     errors: [ScenarioError, TargetError],
     describe: (e) => (e instanceof ScenarioError ? `${e.code === 'SCENARIO_INVALID' ? 'invalid scenario file' : 'no scenarios'} (${e.code}):\n${e.message}` : undefined),
   },

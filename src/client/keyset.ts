@@ -28,9 +28,7 @@ export interface TimestampPosition {
   readonly ids: readonly string[];
 }
 
-export type Position =
-  | { readonly attribute: 'id'; readonly after: string | undefined }
-  | { readonly attribute: TimestampAttribute; readonly from: TimestampPosition | undefined };
+export type Position = { readonly attribute: 'id'; readonly after: string | undefined } | { readonly attribute: TimestampAttribute; readonly from: TimestampPosition | undefined };
 
 export interface PageEvent {
   readonly url: string;
@@ -89,13 +87,27 @@ export function iterate(target: Target, path: string, options: IterateOptions): 
   const requester = options.requester ?? createRequester(target, options);
   const counts = { pages: 0, records: 0, skipped: 0 };
   const stats: IterationStats = {
-    get pages() { return counts.pages; },
-    get records() { return counts.records; },
-    get skipped() { return counts.skipped; },
-    get requests() { return requester.stats.requests; },
-    get retries() { return requester.stats.retries; },
-    get throttled() { return requester.stats.throttled; },
-    get waitedMs() { return requester.stats.waitedMs; },
+    get pages() {
+      return counts.pages;
+    },
+    get records() {
+      return counts.records;
+    },
+    get skipped() {
+      return counts.skipped;
+    },
+    get requests() {
+      return requester.stats.requests;
+    },
+    get retries() {
+      return requester.stats.retries;
+    },
+    get throttled() {
+      return requester.stats.throttled;
+    },
+    get waitedMs() {
+      return requester.stats.waitedMs;
+    },
   };
   const reader: Reader = { target, path, options, pageSize, requester, counts };
   if (options.attribute === 'id') {

@@ -79,7 +79,8 @@ export function planList(query: QueryParams, target: ListTarget, deviations: Dev
     dropHighestId: deviates(deviations, 'large-data.keyset.id') && sort.field === 'id' && clauses.some((c) => c.op === 'gt' && c.field === 'id'),
     totalIgnoresFilter: deviates(deviations, 'filter.results-total') && clauses.length > 0,
     // /v2/files: a list path the document shows (§4.2), so the break is judged on documented requests.
-    envelope: deviates(deviations, 'pagination.endpoints.listed') && target.name === 'files' ? 'data-only' : deviates(deviations, 'pagination.meta.present-when-empty') ? 'data-only-when-empty' : 'full',
+    envelope:
+      deviates(deviations, 'pagination.endpoints.listed') && target.name === 'files' ? 'data-only' : deviates(deviations, 'pagination.meta.present-when-empty') ? 'data-only-when-empty' : 'full',
   });
 }
 

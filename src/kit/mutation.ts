@@ -99,7 +99,9 @@ export function renderMutationTable(rows: readonly MutationRow[]): string {
   for (const row of rows) {
     const others = row.failedRules.filter((id) => id !== row.ruleId);
     const section = ruleById(row.ruleId)?.section ?? '?';
-    lines.push(`| ${code(row.ruleId)} | ${section.replace(/\|/g, '\\|')} | ${row.caught ? 'yes' : row.inconclusive ? 'inconclusive' : '**no**'} | ${others.length === 0 ? '—' : others.map(code).join(', ')} |`);
+    lines.push(
+      `| ${code(row.ruleId)} | ${section.replace(/\|/g, '\\|')} | ${row.caught ? 'yes' : row.inconclusive ? 'inconclusive' : '**no**'} | ${others.length === 0 ? '—' : others.map(code).join(', ')} |`,
+    );
   }
   lines.push('', mutationScore(rows));
   return `${lines.join('\n')}\n`;

@@ -100,7 +100,8 @@ function check(options: unknown): StartSimulatorOptions {
   }
   if (o.surface !== undefined && (typeof o.surface !== 'string' || !isSurface(o.surface))) bad(`surface must be ${SURFACES.join(' or ')}`);
   if (o.clock !== undefined && o.clock !== 'virtual' && o.clock !== 'wall') bad("clock must be 'virtual' or 'wall'");
-  if (o.clientId !== undefined && (typeof o.clientId !== 'string' || o.clientId.length === 0 || exceeds(o.clientId, MAX_CLIENT_ID_LENGTH))) bad(`clientId must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
+  if (o.clientId !== undefined && (typeof o.clientId !== 'string' || o.clientId.length === 0 || exceeds(o.clientId, MAX_CLIENT_ID_LENGTH)))
+    bad(`clientId must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
   if (o.dataset !== undefined && typeof o.dataset !== 'string') bad('dataset must be a dataset name or a file path');
   return o;
 }
@@ -136,7 +137,12 @@ export async function startSimulator(options?: StartSimulatorOptions): Promise<S
   const server = await listen(simulator, o.port ?? 0, o.host ?? '127.0.0.1');
   const token = simulator.issueToken(clientId, 'read-write');
   const admin = (method: string, url: string, body?: unknown) => {
-    const res = simulator.handle({ method, url, headers: { authorization: `Bearer ${simulator.adminToken}`, 'content-type': 'application/json' }, body: body === undefined ? '' : JSON.stringify(body) });
+    const res = simulator.handle({
+      method,
+      url,
+      headers: { authorization: `Bearer ${simulator.adminToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? '' : JSON.stringify(body),
+    });
     if (res.status !== 200) throw new SimulatorAdminError(`${method} ${url} answered ${res.status}: ${res.body.slice(0, 300)}`);
     return JSON.parse(res.body) as unknown;
   };

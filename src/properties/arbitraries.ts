@@ -13,7 +13,10 @@ export const SOFT_LIMIT_PATHS: readonly string[] = ['/v2/accounts', '/v2/custome
 export const junkNumberText: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('', ' ', '-1', '-0', '+5', ' 7', '8 ', '2.5', '10.0', '1e2', '0x10', '1_000', 'NaN', 'Infinity', 'null', '[]', 'ten', '٣', '99999999999999999999', '9007199254740993'),
   fc.integer({ min: -1000, max: -1 }).map(String),
-  fc.double({ min: -1000, max: 1000, noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)).map(String),
+  fc
+    .double({ min: -1000, max: 1000, noNaN: true, noDefaultInfinity: true })
+    .filter((d) => !Number.isInteger(d))
+    .map(String),
   fc.string({ maxLength: 8 }),
 );
 

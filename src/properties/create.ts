@@ -68,14 +68,19 @@ function inputs(env: PropertyEnv): fc.Arbitrary<CreateInput> {
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('missing-field' as const), field: fields, value: fc.constantFrom(undefined, null), hyphen }) },
     {
       weight: 2,
-      arbitrary: fc.record({
-        kind: fc.constant('wrong-field' as const),
-        field: fields,
-        value: fc.oneof(jsonJunk, fc.constantFrom('account', 'user_authentication_info', 'USER_AUTHENTICATION_PASSWORD_PROFILE_INFO')),
-        hyphen,
-      }).filter((i) => i.field === 'type' || typeof i.value !== 'string'),
+      arbitrary: fc
+        .record({
+          kind: fc.constant('wrong-field' as const),
+          field: fields,
+          value: fc.oneof(jsonJunk, fc.constantFrom('account', 'user_authentication_info', 'USER_AUTHENTICATION_PASSWORD_PROFILE_INFO')),
+          hyphen,
+        })
+        .filter((i) => i.field === 'type' || typeof i.value !== 'string'),
     },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('no-data' as const), body: fc.oneof(jsonJunk, fc.constant({ data: null }), fc.constant({ data: [] }), fc.constant({ type: PROFILE_TYPE })) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('no-data' as const), body: fc.oneof(jsonJunk, fc.constant({ data: null }), fc.constant({ data: [] }), fc.constant({ type: PROFILE_TYPE })) }),
+    },
     {
       weight: 1,
       arbitrary: fc.record({

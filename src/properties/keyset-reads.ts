@@ -61,7 +61,9 @@ export const keysetReads = defineProperty<Tails, KeysetReadsInput>({
       pageSize: fc.oneof(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 100 })),
       back: fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: TAIL - 1 }) }),
     }),
-  show: (i) => ({ walk: `sort=${i.attribute}&filter=${i.attribute === 'id' ? 'gt' : 'ge'}(${i.attribute},<${i.back === 0 ? 'the last record' : `${i.back} records before the last`}>)&page[limit]=${i.pageSize}` }),
+  show: (i) => ({
+    walk: `sort=${i.attribute}&filter=${i.attribute === 'id' ? 'gt' : 'ge'}(${i.attribute},<${i.back === 0 ? 'the last record' : `${i.back} records before the last`}>)&page[limit]=${i.pageSize}`,
+  }),
   async run(i, trial, tails) {
     const values = tails[i.attribute];
     const from = values[Math.max(0, values.length - 1 - i.back)];

@@ -62,13 +62,23 @@ function recordOf(real: Real, ex: Exchange, rule: RuleId): ModelRecord {
 
 /** Writes happen after the previous one, and after any clock move since. */
 function checkClock(m: Model, real: Real, at: number, what: string): void {
-  must(real, at >= m.lastMs + m.advancedMs && (m.lastMs === 0 || at > m.lastMs), SIM_CLOCK, `${what}: timestamp against the previous write and the clock moves since`, `after ${new Date(m.lastMs + m.advancedMs).toISOString()}`, Number.isNaN(at) ? 'not a timestamp' : new Date(at).toISOString());
+  must(
+    real,
+    at >= m.lastMs + m.advancedMs && (m.lastMs === 0 || at > m.lastMs),
+    SIM_CLOCK,
+    `${what}: timestamp against the previous write and the clock moves since`,
+    `after ${new Date(m.lastMs + m.advancedMs).toISOString()}`,
+    Number.isNaN(at) ? 'not a timestamp' : new Date(at).toISOString(),
+  );
   m.lastMs = at;
   m.advancedMs = 0;
 }
 
 export class CreateCmd implements ModelCommand {
-  constructor(readonly username: string, readonly password: string) {}
+  constructor(
+    readonly username: string,
+    readonly password: string,
+  ) {}
   check = () => true;
   async run(m: Model, real: Real): Promise<void> {
     const ex = await real.trial.send(jsonRequest('POST', real.collection, { data: { type: PROFILE_TYPE, password_profile_id: real.ppid, username: this.username, password: this.password } }));
@@ -82,7 +92,11 @@ export class CreateCmd implements ModelCommand {
 }
 
 export class UpdateCmd implements ModelCommand {
-  constructor(readonly n: number, readonly username: string | undefined, readonly password: string | undefined) {}
+  constructor(
+    readonly n: number,
+    readonly username: string | undefined,
+    readonly password: string | undefined,
+  ) {}
   check = () => true;
   async run(m: Model, real: Real): Promise<void> {
     const old = pick(m, this.n);
@@ -94,11 +108,19 @@ export class UpdateCmd implements ModelCommand {
     const r = recordOf(real, ex, 'password-profile.update');
     must(real, r.username === (this.username ?? old.username), 'password-profile.update', 'data.username after the update', this.username ?? old.username, r.username);
     must(real, r.createdMs === old.createdMs, 'password-profile.update', 'created_at does not change on update', new Date(old.createdMs).toISOString(), r.createdMs);
-    must(real, r.updatedMs > old.updatedMs, 'large-data.updates-during-traversal', 'an update moves updated_at (so an updated_at walk meets the record again)', `after ${new Date(old.updatedMs).toISOString()}`, r.updatedMs);
+    must(
+      real,
+      r.updatedMs > old.updatedMs,
+      'large-data.updates-during-traversal',
+      'an update moves updated_at (so an updated_at walk meets the record again)',
+      `after ${new Date(old.updatedMs).toISOString()}`,
+      r.updatedMs,
+    );
     checkClock(m, real, r.updatedMs, 'update');
     m.records.set(id, r);
   }
-  toString = () => `update(#${this.n}${this.username === undefined ? '' : `, username ${JSON.stringify(this.username)}`}${this.password === undefined ? '' : `, <${this.password.length}-character password>`})`;
+  toString = () =>
+    `update(#${this.n}${this.username === undefined ? '' : `, username ${JSON.stringify(this.username)}`}${this.password === undefined ? '' : `, <${this.password.length}-character password>`})`;
 }
 
 export class DeleteCmd implements ModelCommand {
@@ -170,10 +192,16 @@ function ordered(m: Model, sort: ListSort | undefined): ModelRecord[] {
 }
 
 export class ListCmd implements ModelCommand {
-  constructor(readonly limit: number | undefined, readonly offset: number | undefined, readonly sort: ListSort | undefined) {}
+  constructor(
+    readonly limit: number | undefined,
+    readonly offset: number | undefined,
+    readonly sort: ListSort | undefined,
+  ) {}
   check = () => true;
   async run(m: Model, real: Real): Promise<void> {
-    const q = [this.limit === undefined ? '' : `page[limit]=${this.limit}`, this.offset === undefined ? '' : `page[offset]=${this.offset}`, this.sort === undefined ? '' : `sort=${this.sort}`].filter((p) => p !== '');
+    const q = [this.limit === undefined ? '' : `page[limit]=${this.limit}`, this.offset === undefined ? '' : `page[offset]=${this.offset}`, this.sort === undefined ? '' : `sort=${this.sort}`].filter(
+      (p) => p !== '',
+    );
     const url = `${real.collection}${q.length === 0 ? '' : `?${q.join('&')}`}`;
     const ex = await real.trial.send({ method: 'GET', url });
     must(real, ex.response.status === 200 && asList(ex.json) !== undefined, 'password-profile.list', `GET ${url}`, 200, ex.response.status);
@@ -186,7 +214,9 @@ export class ListCmd implements ModelCommand {
     const gone = ids.find((id) => !m.records.has(id));
     must(real, gone === undefined, 'large-data.deletes-invisible', `GET ${url}: lists a record that was deleted or never created`, 'only live records', gone);
     const offset = this.offset ?? 0;
-    const expected = ordered(m, this.sort).slice(offset, offset + limit).map((r) => r.id);
+    const expected = ordered(m, this.sort)
+      .slice(offset, offset + limit)
+      .map((r) => r.id);
     must(real, ids.join(',') === expected.join(','), 'password-profile.list', `GET ${url}: the page the model expects`, expected, ids);
   }
   toString = () => `list(${[this.limit === undefined ? '' : `limit ${this.limit}`, this.offset === undefined ? '' : `offset ${this.offset}`, this.sort ?? ''].filter((s) => s !== '').join(', ')})`;

@@ -94,7 +94,8 @@ export function judgePage(input: PageInput, ex: Exchange, trial: Trial, offsetLi
   if (status !== 200) {
     if (reason !== undefined) return;
     // §8 caps a page at 100 records; whether a larger page[limit] is clamped or refused is API-NOTES' (assumed).
-    if (limit !== undefined && limit > MAX_PAGE_LENGTH) return trial.fail('pagination.limit.clamp', `${ex.request.method} ${ex.request.url}: page[limit] ${limit} refused`, 'a page of at most 100 records (200)', status, [ex]);
+    if (limit !== undefined && limit > MAX_PAGE_LENGTH)
+      return trial.fail('pagination.limit.clamp', `${ex.request.method} ${ex.request.url}: page[limit] ${limit} refused`, 'a page of at most 100 records (200)', status, [ex]);
     trial.finding(ex, featureRules(input, limit), `${ex.request.method} ${ex.request.url}: valid page parameters answered ${status}`, 'a page (200)', status);
     return;
   }

@@ -25,14 +25,7 @@ const put = (trial: Trial, n: number) => trial.precondition({ method: 'PUT', url
 export const pageLength = defineProperty<undefined, PageLengthInput>({
   name: PAGE_LENGTH,
   summary: 'after PUT /v2/settings page_length n (1..100), lists without page[limit] answer pages of n',
-  rules: [
-    'pagination.limit.project-setting',
-    'pagination.limit.default',
-    'settings.page-length',
-    'pagination.limit.per-call',
-    'pagination.limit.max',
-    'pagination.meta.present',
-  ],
+  rules: ['pagination.limit.project-setting', 'pagination.limit.default', 'settings.page-length', 'pagination.limit.per-call', 'pagination.limit.max', 'pagination.meta.present'],
   isolated: true,
   needs: ['writes'],
   prepare: () => Promise.resolve(undefined),

@@ -35,7 +35,25 @@ const ANY_METHODS = [...HTTP_METHODS, 'TRACE', 'get', 'Post', 'FOO', 'M-SEARCH',
 const printable = fc.string({ unit: fc.constantFrom(...' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~'), maxLength: 40 });
 
 function segments(env: PropertyEnv): fc.Arbitrary<string> {
-  const known = ['v2', 'accounts', 'orders', 'files', 'settings', 'inventories', 'authentication-realms', 'user-authentication-info', 'user-authentication-password-profile-info', 'oauth', 'access_token', 'pcm', 'catalog', 'catalogs', '__sim', 'state', 'seed'];
+  const known = [
+    'v2',
+    'accounts',
+    'orders',
+    'files',
+    'settings',
+    'inventories',
+    'authentication-realms',
+    'user-authentication-info',
+    'user-authentication-password-profile-info',
+    'oauth',
+    'access_token',
+    'pcm',
+    'catalog',
+    'catalogs',
+    '__sim',
+    'state',
+    'seed',
+  ];
   const ids = ['realm_id', 'user_authentication_info_id', 'password_profile_id'].map((n) => varString(env.vars, n)).filter((v): v is string => v !== undefined);
   return fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...known, ...ids) },
@@ -58,7 +76,10 @@ const queryArb: fc.Arbitrary<string> = fc.oneof(
   fc
     .array(
       fc.tuple(
-        fc.oneof(fc.constantFrom('page[limit]', 'page[offset]', 'page%5Blimit%5D', 'sort', 'filter', 'include', 'client_id', 'page', 'page[]', '[', 'a'), fc.string({ maxLength: 8 }).map(encodeURIComponent)),
+        fc.oneof(
+          fc.constantFrom('page[limit]', 'page[offset]', 'page%5Blimit%5D', 'sort', 'filter', 'include', 'client_id', 'page', 'page[]', '[', 'a'),
+          fc.string({ maxLength: 8 }).map(encodeURIComponent),
+        ),
         fc.oneof(fc.constantFrom('', '1', '-1', '100', '1e9', 'id', '-id', 'eq(id,1)', 'gt(', 'in(id,a,b', '))', '%', '%zz', '%%'), fc.string({ maxLength: 20 }).map(encodeValue)),
       ),
       { minLength: 1, maxLength: 5 },

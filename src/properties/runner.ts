@@ -127,7 +127,16 @@ function toResult(suite: PropertySuite, env: PropertyEnv, options: PropsRunOptio
   if (failure?.kind === 'error') {
     // Not a rule's failure: the property itself broke (or the admin API refused). Judged nothing; replayable.
     const why = `${NOT_RUN}: ${redactText(failure.message, runSecrets)}`;
-    return { ...base, status: 'skip', skipReason: why, ...(failure.path === undefined ? {} : { path: failure.path }), counterexample: clean(failure.shown), replay: replay(failure.path), verdicts: cleanVerdicts, exchanges: [] };
+    return {
+      ...base,
+      status: 'skip',
+      skipReason: why,
+      ...(failure.path === undefined ? {} : { path: failure.path }),
+      counterexample: clean(failure.shown),
+      replay: replay(failure.path),
+      verdicts: cleanVerdicts,
+      exchanges: [],
+    };
   }
   if (failure !== undefined) {
     return { ...base, status: 'fail', path: failure.path, counterexample: clean(failure.run.shown), replay: replay(failure.path), verdicts: cleanVerdicts, exchanges };

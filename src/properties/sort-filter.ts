@@ -65,7 +65,11 @@ function valuesOf(ctx: Ctx, field: string, op: string): fc.Arbitrary<string> {
   const fromSample = seen.length > 0 ? fc.constantFrom(...seen) : fc.constant('x');
   if (field === 'created_at' || field === 'updated_at') {
     const near = fc.tuple(fromSample, fc.constantFrom(-1, 1, -30_000, 30_000)).map(([v, d]) => shifted(v, d));
-    return fc.oneof({ weight: 4, arbitrary: fromSample }, { weight: 2, arbitrary: near }, { weight: 1, arbitrary: fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4e12) }).map((d) => d.toISOString()) });
+    return fc.oneof(
+      { weight: 4, arbitrary: fromSample },
+      { weight: 2, arbitrary: near },
+      { weight: 1, arbitrary: fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4e12) }).map((d) => d.toISOString()) },
+    );
   }
   if (op === 'like') {
     const pattern = fc.tuple(fromSample, fc.nat(), fc.constantFrom('prefix', 'suffix', 'middle')).map(([v, n, how]) => {
@@ -82,9 +86,7 @@ function clauseArb(ctx: Ctx): fc.Arbitrary<FilterClause> {
   return fc
     .constantFrom(...FIELDS.flatMap((f) => f.ops.map((op) => ({ field: f.field, op }))))
     .chain(({ field, op }) =>
-      op === 'in'
-        ? fc.array(valuesOf(ctx, field, op), { minLength: 1, maxLength: 3 }).map((values) => ({ op, field, values }))
-        : valuesOf(ctx, field, op).map((v) => ({ op, field, values: [v] })),
+      op === 'in' ? fc.array(valuesOf(ctx, field, op), { minLength: 1, maxLength: 3 }).map((values) => ({ op, field, values })) : valuesOf(ctx, field, op).map((v) => ({ op, field, values: [v] })),
     );
 }
 
@@ -102,7 +104,12 @@ function urlOf(i: SortFilterInput): string {
   if (i.documented) {
     const filter = c === undefined ? undefined : { op: c.op as ComparisonOperator, attribute: c.field as SortableAttribute, value: c.values[0] ?? '' };
     const sort = i.sort?.field as SortableAttribute | undefined;
-    return documentedListUrl(SORT_FILTER_PATH, { ...(i.limit === undefined ? {} : { limit: i.limit }), ...(i.offset === undefined ? {} : { offset: i.offset }), ...(sort === undefined ? {} : { sort }), ...(filter === undefined ? {} : { filter }) });
+    return documentedListUrl(SORT_FILTER_PATH, {
+      ...(i.limit === undefined ? {} : { limit: i.limit }),
+      ...(i.offset === undefined ? {} : { offset: i.offset }),
+      ...(sort === undefined ? {} : { sort }),
+      ...(filter === undefined ? {} : { filter }),
+    });
   }
   const q: QueryParam[] = [];
   if (i.clauses.length > 0) q.push({ name: 'filter', value: filterText(i.clauses) });
@@ -154,13 +161,18 @@ function judgePage(i: SortFilterInput, ex: Exchange, trial: Trial, sample: reado
 
 /** A documented read (§4.2, §4.3 on /v2/accounts): an ascending sort and one gt/ge clause on the sortable attributes. */
 function documentedInput(ctx: Ctx): fc.Arbitrary<SortFilterInput> {
-  const clause = fc
-    .tuple(fc.constantFrom(...COMPARISON_OPERATORS), fc.constantFrom(...SORTABLE_ATTRIBUTES))
-    .chain(([op, field]) => valuesOf(ctx, field, op).filter((v) => v !== '').map((v): FilterClause => ({ op, field, values: [v] })));
+  const clause = fc.tuple(fc.constantFrom(...COMPARISON_OPERATORS), fc.constantFrom(...SORTABLE_ATTRIBUTES)).chain(([op, field]) =>
+    valuesOf(ctx, field, op)
+      .filter((v) => v !== '')
+      .map((v): FilterClause => ({ op, field, values: [v] })),
+  );
   return fc.record({
     documented: fc.constant(true),
     clauses: fc.option(clause, { freq: 4, nil: undefined }).map((c) => (c === undefined ? [] : [c])),
-    sort: fc.option(fc.constantFrom(...SORTABLE_ATTRIBUTES).map((field) => ({ field, direction: 'asc' as const })), { freq: 4, nil: undefined }),
+    sort: fc.option(
+      fc.constantFrom(...SORTABLE_ATTRIBUTES).map((field) => ({ field, direction: 'asc' as const })),
+      { freq: 4, nil: undefined },
+    ),
     limit: fc.option(fc.integer({ min: 1, max: 100 }), { freq: 4, nil: undefined }),
     offset: fc.option(fc.integer({ min: 0, max: 150 }), { freq: 3, nil: undefined }),
   });

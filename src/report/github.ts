@@ -17,7 +17,7 @@ function command(kind: 'error' | 'warning', title: string, message: string, file
 }
 
 const shown = (v: unknown) => {
-  const text = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  const text = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 };
 

@@ -9,12 +9,7 @@ import { redactedJson, transcript } from './redact.js';
 import { evidenceOf, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, verdictReason, verdictsByCase, type Failure } from './summarise.js';
 
 export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
 const e = escapeHtml;
@@ -110,7 +105,11 @@ type Cell = { status: CaseStatus | 'warn'; n: number; anchor?: string };
 /** Rules (rows) by scenario/property (columns); a failing cell links to its first failure. */
 function matrix(r: RunReport, list: readonly Failure[]): string {
   if (r.rules.length === 0) return '';
-  const columns = [...r.scenarios, ...r.properties].map((c) => ({ name: c.name, status: c.status, ok: !('steps' in c ? c.steps.some((st) => st.verdicts.some((v) => v.outcome.status === 'fail')) : c.verdicts.some((v) => v.outcome.status === 'fail')) }));
+  const columns = [...r.scenarios, ...r.properties].map((c) => ({
+    name: c.name,
+    status: c.status,
+    ok: !('steps' in c ? c.steps.some((st) => st.verdicts.some((v) => v.outcome.status === 'fail')) : c.verdicts.some((v) => v.outcome.status === 'fail')),
+  }));
   const anchors = new Map(list.map((f, i) => [f.verdict, `f${i + 1}`]));
   const tolerated = new Set(list.filter((f) => !f.failsRun).map((f) => f.verdict));
   const cells = new Map<string, Cell>();
@@ -124,7 +123,9 @@ function matrix(r: RunReport, list: readonly Failure[]): string {
   }
   // Columns are numbered: 50 scenario names written out would make a header taller than the screen. The
   // key under the matrix gives each number its whole name (and the header's tooltip does too).
-  const head = columns.map((c, i) => `<th class="col ${c.status}${c.ok ? ' ok-col' : ''}" title="${e(`${i + 1}. ${c.name}: ${c.status}`)}"><a href="#case-${i + 1}"><span>${i + 1}</span></a></th>`).join('');
+  const head = columns
+    .map((c, i) => `<th class="col ${c.status}${c.ok ? ' ok-col' : ''}" title="${e(`${i + 1}. ${c.name}: ${c.status}`)}"><a href="#case-${i + 1}"><span>${i + 1}</span></a></th>`)
+    .join('');
   const key = columns.map((c, i) => `<li id="case-${i + 1}" class="${c.ok ? 'ok-col' : ''}" value="${i + 1}"><span class="badge ${c.status}">${c.status}</span> ${e(c.name)}</li>`).join('\n');
   const rows = r.rules.map((rule) => {
     const row = columns.map((c) => cell(cells.get(`${rule.id}\u0000${c.name}`), c.ok)).join('');
@@ -169,7 +170,8 @@ function failure(f: Failure, i: number): string {
   const note = f.failsRun ? '' : ' <span class="badge warn">assumed: fails the run only with --strict</span>';
   const statement = f.rule === undefined ? '' : ` — ${e(f.rule.statement)}`;
   const quote = f.rule?.quote === undefined ? '' : `<blockquote>${e(f.rule.quote)}</blockquote>\n`;
-  const observed = f.verdict.observedFor === undefined ? '' : `<br><b>Observed</b> while judging <code>${e(f.verdict.observedFor)}</code>, which is inconclusive: the request left the documented surface`;
+  const observed =
+    f.verdict.observedFor === undefined ? '' : `<br><b>Observed</b> while judging <code>${e(f.verdict.observedFor)}</code>, which is inconclusive: the request left the documented surface`;
   const replay = f.replay === undefined ? '' : `<h4>Replay</h4><pre>${e(f.replay)}</pre>`;
   // A check's description is its rule's statement: said once.
   const check = f.verdict.description === f.rule?.statement ? '' : `<b>Check</b> <code>${e(f.verdict.description)}</code><br>`;
@@ -186,7 +188,9 @@ ${replay}${exchangeDetails(f.exchanges)}
 
 /** The request lines a verdict rests on; a long walk shows its first few. */
 function requests(exchanges: readonly ExchangeExcerpt[]): string {
-  const lines = exchanges.slice(0, SHOWN_REQUESTS).map((x) => `<p class="req"><b>Request</b>${x.evidence === true ? ' <span class="badge fail">evidence</span>' : ''} <code>${e(requestLine(x))}</code></p>`);
+  const lines = exchanges
+    .slice(0, SHOWN_REQUESTS)
+    .map((x) => `<p class="req"><b>Request</b>${x.evidence === true ? ' <span class="badge fail">evidence</span>' : ''} <code>${e(requestLine(x))}</code></p>`);
   if (exchanges.length > SHOWN_REQUESTS) lines.push(`<p class="req">... and ${exchanges.length - SHOWN_REQUESTS} more requests</p>`);
   return lines.join('\n');
 }

@@ -60,7 +60,7 @@ function ruleTable(r: RunReport): string[] {
   return [
     '## Rules',
     '',
-    '| Rule | Level | Section | Status | Coverage | Statement (and the document\'s words) |',
+    "| Rule | Level | Section | Status | Coverage | Statement (and the document's words) |",
     '| --- | --- | --- | --- | --- | --- |',
     ...r.rules.map((x) => {
       const by = x.coveredBy.length === 0 ? '' : ` — ${x.coveredBy.join(', ')}`;
@@ -86,9 +86,7 @@ function failure(f: Failure, i: number): string[] {
   const actual = redactedJson(f.outcome.actual, 2);
   const short = (text: string) => !text.includes('\n') && text.length <= 80;
   const values =
-    short(expected) && short(actual)
-      ? [`- Expected ${code(expected)}, actual ${code(actual)}`, '']
-      : ['', '**Expected**', '', ...fence(expected, 'json'), '**Actual**', '', ...fence(actual, 'json')];
+    short(expected) && short(actual) ? [`- Expected ${code(expected)}, actual ${code(actual)}`, ''] : ['', '**Expected**', '', ...fence(expected, 'json'), '**Actual**', '', ...fence(actual, 'json')];
   const out = [
     `### ${i + 1}. ${f.failsRun ? '❌' : '⚠️'} ${code(f.verdict.ruleId)} (${inline(ruleRef(f.rule))}) — ${inline(f.where)}`,
     '',
@@ -110,11 +108,7 @@ function failure(f: Failure, i: number): string[] {
 function failureDetails(r: RunReport): string[] {
   const list = failures(r);
   if (list.every((f) => f.exchanges.length === 0)) return [];
-  return [
-    '## Failure details',
-    '',
-    ...list.flatMap((f, i) => (f.exchanges.length === 0 ? [] : [`### ${i + 1}. ${code(f.verdict.ruleId)} — ${inline(f.where)}`, '', ...exchangeDetails(f.exchanges)])),
-  ];
+  return ['## Failure details', '', ...list.flatMap((f, i) => (f.exchanges.length === 0 ? [] : [`### ${i + 1}. ${code(f.verdict.ruleId)} — ${inline(f.where)}`, '', ...exchangeDetails(f.exchanges)]))];
 }
 
 /** The request lines a verdict rests on; a long walk shows its first few. */

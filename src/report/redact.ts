@@ -71,9 +71,7 @@ export function redactValue(value: unknown, placeholder: (key: string) => string
   if (Array.isArray(value)) return value.map((v) => redactValue(v, placeholder));
   if (typeof value !== 'object' || value === null) return value;
   // fromEntries defines own properties, so a `__proto__` member stays data.
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, isSecretKey(k) && v !== null ? placeholder(k) : redactValue(v, placeholder)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretKey(k) && v !== null ? placeholder(k) : redactValue(v, placeholder)]));
 }
 
 /** For bodies that are not (whole) JSON: form pairs, query strings, and JSON cut short. */

@@ -11,10 +11,7 @@ export interface CatalogueEntry {
 }
 
 /** Every verdict of the run with the name of the scenario or property that gave it. */
-export function verdictsByCase(
-  scenarios: readonly ScenarioResult[],
-  properties: readonly PropertyResult[],
-): { readonly caseName: string; readonly verdict: Verdict }[] {
+export function verdictsByCase(scenarios: readonly ScenarioResult[], properties: readonly PropertyResult[]): { readonly caseName: string; readonly verdict: Verdict }[] {
   const out: { caseName: string; verdict: Verdict }[] = [];
   for (const s of scenarios) for (const step of s.steps) for (const v of step.verdicts) out.push({ caseName: s.name, verdict: v });
   for (const p of properties) for (const v of p.verdicts) out.push({ caseName: p.name, verdict: v });
@@ -25,11 +22,7 @@ export function verdictsByCase(
  * One summary per catalogue rule, in catalogue order. Verdicts naming a rule outside the catalogue
  * are not counted here (the scenario loader rejects unknown rule ids).
  */
-export function summariseRules(
-  catalogue: readonly CatalogueEntry[],
-  scenarios: readonly ScenarioResult[],
-  properties: readonly PropertyResult[],
-): RuleSummary[] {
+export function summariseRules(catalogue: readonly CatalogueEntry[], scenarios: readonly ScenarioResult[], properties: readonly PropertyResult[]): RuleSummary[] {
   const tally = new Map<string, { passed: number; failed: number; inconclusive: number; skipped: number; by: Set<string> }>();
   for (const { caseName, verdict } of verdictsByCase(scenarios, properties)) {
     let t = tally.get(verdict.ruleId);
@@ -72,12 +65,7 @@ export function summariseRules(
 }
 
 /** `fail` iff a documented rule failed, or with `strict` any rule; cases are scenarios plus properties. */
-export function summariseRun(
-  rules: readonly RuleSummary[],
-  scenarios: readonly ScenarioResult[],
-  properties: readonly PropertyResult[],
-  strict: boolean,
-): RunSummary {
+export function summariseRun(rules: readonly RuleSummary[], scenarios: readonly ScenarioResult[], properties: readonly PropertyResult[], strict: boolean): RunSummary {
   const byLevel = (level: Level) => ({
     pass: rules.filter((r) => r.level === level && r.status === 'pass').length,
     fail: rules.filter((r) => r.level === level && r.status === 'fail').length,

@@ -1,21 +1,6 @@
 /** Authentication (commerce-api.md §5; API-NOTES.md, "Errors", "Token endpoint"). */
 import type { Exchange } from '../target/types.js';
-import {
-  asNumber,
-  asString,
-  at,
-  authorizationHeader,
-  describe,
-  errorBodyProblem,
-  is2xx,
-  isCreatePath,
-  judgeEach,
-  methodIs,
-  pathOf,
-  requestJson,
-  sentWithoutAuth,
-  varString,
-} from './inspect.js';
+import { asNumber, asString, at, authorizationHeader, describe, errorBodyProblem, is2xx, isCreatePath, judgeEach, methodIs, pathOf, requestJson, sentWithoutAuth, varString } from './inspect.js';
 import { fail, pass, skip, type Rule } from './types.js';
 
 const required: Rule = {
@@ -23,7 +8,7 @@ const required: Rule = {
   family: 'auth',
   section: '§5',
   level: 'documented',
-  quote: "Requests carry the Authorization header with a Bearer token (<ACCESS_TOKEN>). The header is required on the create operation.",
+  quote: 'Requests carry the Authorization header with a Bearer token (<ACCESS_TOKEN>). The header is required on the create operation.',
   statement: 'the create operation without an Authorization header does not create a record (no 2xx).',
   check: (ctx) =>
     // judges: every create POST sent with auth 'none' and no Authorization header: no 2xx

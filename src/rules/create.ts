@@ -18,17 +18,7 @@ import {
   sentWithoutAuth,
   varString,
 } from './inspect.js';
-import {
-  charCount,
-  classifyCreateBody,
-  createPosts,
-  createsAnswered2xx,
-  expectsSuccess,
-  judgeableCreates,
-  MIN_PASSWORD_LENGTH,
-  passwordLeak,
-  requestPassword,
-} from './profile-request.js';
+import { charCount, classifyCreateBody, createPosts, createsAnswered2xx, expectsSuccess, judgeableCreates, MIN_PASSWORD_LENGTH, passwordLeak, requestPassword } from './profile-request.js';
 import { createErrorRules } from './create-errors.js';
 import { fail, pass, skip, type Outcome, type Rule } from './types.js';
 import type { Exchange } from '../target/types.js';
@@ -36,15 +26,14 @@ import type { Exchange } from '../target/types.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Valid create requests (credentials sent, valid body) whose status can be judged as a success. */
-const isValidCreate = (ex: Exchange, vars: Readonly<Record<string, unknown>>): boolean =>
-  classifyCreateBody(ex).kind === 'valid' && expectsSuccess(ex, vars);
+const isValidCreate = (ex: Exchange, vars: Readonly<Record<string, unknown>>): boolean => classifyCreateBody(ex).kind === 'valid' && expectsSuccess(ex, vars);
 
 const status201: Rule = {
   id: 'create.status.201',
   family: 'create',
   section: '§4.1',
   level: 'documented',
-  quote: "Success response: status 201 Created. The body is a JSON object with data (section 2.1 response fields) and links (self).",
+  quote: 'Success response: status 201 Created. The body is a JSON object with data (section 2.1 response fields) and links (self).',
   statement: 'A valid create answers 201 Created.',
   check: (ctx) =>
     // judges: every create POST with a valid body and credentials (parent = vars realm_id/uai when given): status 201
@@ -75,7 +64,8 @@ const responseFields: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
-  quote: "Fields in the response data object: id (Identifier of the created record (UUID-shaped, <profile_info_id>).), type (user_authentication_password_profile_info), username (Echo of the submitted username.), password_profile_id (Identifier of the password profile.), meta.created_at, meta.updated_at.",
+  quote:
+    'Fields in the response data object: id (Identifier of the created record (UUID-shaped, <profile_info_id>).), type (user_authentication_password_profile_info), username (Echo of the submitted username.), password_profile_id (Identifier of the password profile.), meta.created_at, meta.updated_at.',
   statement: 'data carries id (UUID-shaped), type, username (echo of the request), password_profile_id, meta.created_at, meta.updated_at.',
   check: (ctx) =>
     // judges: every create POST answering 2xx: the response fields and the username's echo
@@ -106,7 +96,7 @@ const underscoreEcho: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
-  quote: "The response carries the underscore form. Treat the underscore form as the value on the wire.",
+  quote: 'The response carries the underscore form. Treat the underscore form as the value on the wire.',
   statement: 'data.type is `user_authentication_password_profile_info` whichever form the request used.',
   check: (ctx) =>
     // judges: every create POST answering 2xx: data.type is the underscore form
@@ -135,7 +125,7 @@ const timestampsFormat: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
-  quote: "meta.created_at: Timestamp, ISO 8601 with milliseconds and a Z suffix (<timestamp>).",
+  quote: 'meta.created_at: Timestamp, ISO 8601 with milliseconds and a Z suffix (<timestamp>).',
   statement: 'meta.created_at/updated_at are ISO 8601 with milliseconds and `Z` (`YYYY-MM-DDTHH:mm:ss.sssZ`).',
   check: (ctx) =>
     // judges: every create POST answering 2xx: data.meta.created_at and updated_at as YYYY-MM-DDTHH:mm:ss.sssZ
@@ -153,7 +143,7 @@ const timestampsEqual: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
-  quote: "meta.updated_at: Timestamp, same format. Equal to created_at on creation.",
+  quote: 'meta.updated_at: Timestamp, same format. Equal to created_at on creation.',
   statement: 'created_at equals updated_at on creation.',
   check: (ctx) =>
     // judges: every create POST answering 2xx: data.meta.created_at and updated_at are the same instant
@@ -171,7 +161,7 @@ const passwordNotReturned: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
-  quote: "The password is not returned in the response.",
+  quote: 'The password is not returned in the response.',
   statement: 'the password appears nowhere in a successful create response (error answers: password-profile.password-never-returned).',
   check: (ctx) =>
     // judges: every create POST answering 2xx: no `password` member anywhere, nor the request's password text
@@ -206,16 +196,20 @@ function selfLinkProblem(ex: Exchange, baseUrl: string | undefined): { expected:
   return ok ? undefined : { expected: `a path ending ${shown} without /v2`, actual: link.url.pathname };
 }
 
-const segments = (path: string): string[] => path.split('/').filter((s) => s !== '').map(decodeSegment);
+const segments = (path: string): string[] =>
+  path
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decodeSegment);
 
 const linksSelf: Rule = {
   id: 'create.links.self',
   family: 'create',
   section: '§2.1, §9',
   level: 'documented',
-  quote: "The response also has a links object with the member self: a URL (<self_url>) of the created record. Its shape is {base_url}/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info/<profile_info_id>. This link carries no /v2 segment.",
-  statement:
-    'links.self is {base_url}/authentication-realms/<realm>/user-authentication-info/<uai>/user-authentication-password-profile-info/<id>, without /v2 (compared as parsed URL path).',
+  quote:
+    'The response also has a links object with the member self: a URL (<self_url>) of the created record. Its shape is {base_url}/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info/<profile_info_id>. This link carries no /v2 segment.',
+  statement: 'links.self is {base_url}/authentication-realms/<realm>/user-authentication-info/<uai>/user-authentication-password-profile-info/<id>, without /v2 (compared as parsed URL path).',
   check: (ctx) =>
     // judges: every create POST answering 2xx: links.self path from the request's realm/uai and data.id, origin = vars.base_url's when given
     judgeEach(createsAnswered2xx(ctx), 'no successful create', (ex) => {
@@ -229,7 +223,8 @@ const trailingSlash: Rule = {
   family: 'create',
   section: '§4.1',
   level: 'documented',
-  quote: "Path shape: {base_url}/v2/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info (a trailing slash is also used in the request example).",
+  quote:
+    'Path shape: {base_url}/v2/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info (a trailing slash is also used in the request example).',
   statement: 'the create path with a trailing slash creates too (201).',
   check: (ctx) =>
     // judges: every valid create POST whose path ends with '/': status 2xx
@@ -244,7 +239,7 @@ const minLength: Rule = {
   family: 'create',
   section: '§2.1, §8',
   level: 'documented',
-  quote: "password | Required | string | The password used to authenticate. Minimum 8 characters.",
+  quote: 'password | Required | string | The password used to authenticate. Minimum 8 characters.',
   statement: 'a password shorter than 8 characters does not create a record (no 2xx); 8 characters is accepted.',
   check: (ctx) =>
     // judges: every create POST with a string password: under 8 characters → no 2xx; exactly 8 in a valid body → 2xx
@@ -266,7 +261,7 @@ const requiredFields: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
-  quote: "Fields in a create request (inside a top-level object named data): type (Required), password_profile_id (Required), username (Required), password (Required).",
+  quote: 'Fields in a create request (inside a top-level object named data): type (Required), password_profile_id (Required), username (Required), password (Required).',
   statement: 'a request missing any of type, password_profile_id, username, password does not create a record (no 2xx).',
   check: (ctx) =>
     // judges: every create POST whose JSON body lacks data or one of the four fields (absent or null): no 2xx

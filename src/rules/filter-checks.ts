@@ -49,7 +49,7 @@ const gt: Rule = {
   family: 'sort-filter',
   section: '§4.2',
   level: 'documented',
-  quote: "filter=ge(<attribute>,<value>) or filter=gt(<attribute>,<value>): Comparison filters: greater-than-or-equal and greater-than.",
+  quote: 'filter=ge(<attribute>,<value>) or filter=gt(<attribute>,<value>): Comparison filters: greater-than-or-equal and greater-than.',
   statement: 'filter=gt(attr,v) returns only records with attr > v.',
   check: (ctx) =>
     // judges: every list GET answering 200 with a gt clause: every record's attr > v
@@ -120,7 +120,7 @@ const ge: Rule = {
   family: 'sort-filter',
   section: '§4.2',
   level: 'documented',
-  quote: "filter=ge(<attribute>,<value>) or filter=gt(<attribute>,<value>): Comparison filters: greater-than-or-equal and greater-than.",
+  quote: 'filter=ge(<attribute>,<value>) or filter=gt(<attribute>,<value>): Comparison filters: greater-than-or-equal and greater-than.',
   statement: 'filter=ge(attr,v) returns only records with attr ≥ v, including those equal to v.',
   check: (ctx) => {
     // judges: every list GET answering 200 with a ge clause: every record's attr ≥ v; without writes or admin actions in ctx, a record with attr = v seen in an earlier read of the same path appears when the page (offset 0) holds the whole set or is sorted by attr and reaches past v
@@ -180,7 +180,7 @@ const resultsTotal: Rule = {
   family: 'sort-filter',
   section: '§2.3',
   level: 'documented',
-  quote: "results | total | Total number of results after applying filters, or all results if there are none.",
+  quote: 'results | total | Total number of results after applying filters, or all results if there are none.',
   statement: 'with a filter, meta.results.total counts the filtered set, not all records.',
   check: (ctx) =>
     // judges: every filtered list GET answering 200: a short page (fewer than limit) has total = offset + count; with an unfiltered read of the same path (no writes or admin actions in ctx): total ≤ its total, and < it when that read shows a record the filter excludes

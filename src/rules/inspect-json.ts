@@ -51,4 +51,3 @@ export function findKey(json: unknown, key: string, prefix = ''): string | undef
   }
   return undefined;
 }
-

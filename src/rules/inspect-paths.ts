@@ -8,8 +8,7 @@ import { lastFew } from './inspect-wire.js';
 export const PROFILE_TYPE = 'user_authentication_password_profile_info';
 export const PROFILE_TYPE_HYPHEN = 'user-authentication-password-profile-info';
 
-const PROFILE_PATH =
-  /\/v2\/authentication-realms\/([^/]+)\/user-authentication-info\/([^/]+)\/user-authentication-password-profile-info(?:\/([^/]+))?\/?$/;
+const PROFILE_PATH = /\/v2\/authentication-realms\/([^/]+)\/user-authentication-info\/([^/]+)\/user-authentication-password-profile-info(?:\/([^/]+))?\/?$/;
 
 export interface ProfilePath {
   readonly realm: string;
@@ -52,15 +51,7 @@ export function decodeSegment(s: string): string {
   }
 }
 
-const CATALOG_READS = [
-  'hierarchies',
-  'hierarchies/{id}/children',
-  'hierarchies/{id}/nodes',
-  'hierarchies/{id}/products',
-  'nodes',
-  'nodes/{id}/relationships/products',
-  'products',
-];
+const CATALOG_READS = ['hierarchies', 'hierarchies/{id}/children', 'hierarchies/{id}/nodes', 'hierarchies/{id}/products', 'nodes', 'nodes/{id}/relationships/products', 'products'];
 
 /** The paths of the list endpoints commerce-api.md §4.2 names, as API-NOTES.md gives them. */
 export const DOCUMENTED_LIST_PATHS: readonly string[] = [
@@ -92,7 +83,10 @@ export const DOCUMENTED_LIST_PATHS: readonly string[] = [
 
 /** Paths outside /v2 are also accepted with a /v2 prefix (deployments differ). */
 const LIST_PATTERNS: readonly { readonly template: string; readonly re: RegExp }[] = DOCUMENTED_LIST_PATHS.map((template) => {
-  const body = template.split('/').map((seg) => (/^\{.+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/');
+  const body = template
+    .split('/')
+    .map((seg) => (/^\{.+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    .join('/');
   const prefix = template.startsWith('/v2/') ? '' : '(?:/v2)?';
   return { template, re: new RegExp(`^${prefix}${body}/?$`) };
 });

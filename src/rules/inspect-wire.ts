@@ -181,4 +181,3 @@ export function errorDetails(json: unknown): string[] {
     return typeof d === 'string' ? [d] : [];
   });
 }
-

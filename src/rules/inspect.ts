@@ -134,8 +134,7 @@ export function listGets(ctx: CheckContext): Exchange[] {
 }
 
 /** A GET of a list (a paginated path, or answered with a list body) with a clear list query, whatever the status. */
-export const isListRead = (ex: Exchange): boolean =>
-  isGet(ex) && (isPaginatedPath(pathOf(ex.request.url)) || asList(ex.json) !== undefined) && clearListQuery(ex);
+export const isListRead = (ex: Exchange): boolean => isGet(ex) && (isPaginatedPath(pathOf(ex.request.url)) || asList(ex.json) !== undefined) && clearListQuery(ex);
 
 /** List GETs that carry pagination meta, or go to a path known to paginate (so a missing meta is judged). */
 export function paginatedGets(ctx: CheckContext): Exchange[] {
@@ -148,9 +147,7 @@ export function paginatedGets(ctx: CheckContext): Exchange[] {
  * null when the record says null, undefined when absent or not a scalar.
  */
 export function recordAttr(record: unknown, name: string): string | null | undefined {
-  const raw = name === 'created_at' || name === 'updated_at'
-    ? at(record, 'meta', 'timestamps', name) ?? at(record, 'meta', name) ?? at(record, name)
-    : at(record, name);
+  const raw = name === 'created_at' || name === 'updated_at' ? (at(record, 'meta', 'timestamps', name) ?? at(record, 'meta', name) ?? at(record, name)) : at(record, name);
   if (raw === null) return null;
   if (typeof raw === 'string') return raw;
   if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);

@@ -62,12 +62,7 @@ function runCheck(rule: Rule, ctx: CheckContext): Outcome {
  * A documented failure resting on a request outside the surface, or on a refused precondition, is
  * inconclusive; undocumented parts get the observation under their covering assumed rule.
  */
-export function reviewFailure(
-  rule: Rule,
-  outcome: Extract<Outcome, { status: 'fail' }>,
-  exchanges: readonly Exchange[],
-  verified: ReadonlySet<Exchange> = NONE,
-): RuleJudgement[] {
+export function reviewFailure(rule: Rule, outcome: Extract<Outcome, { status: 'fail' }>, exchanges: readonly Exchange[], verified: ReadonlySet<Exchange> = NONE): RuleJudgement[] {
   const outside: string[] = [];
   const covering = new Set<RuleId>();
   const reasons: string[] = [];
@@ -85,10 +80,15 @@ export function reviewFailure(
     }
   }
   if (outside.length === 0) return [{ ruleId: rule.id, outcome }];
-  const own: RuleJudgement = { ruleId: rule.id, outcome: inconclusive(`${rule.id} could not be judged by documented means: ${reasons[0] ?? ''}${reasons.length > 1 ? ` (+${reasons.length - 1} more)` : ''}`, outside) };
-  const observations = [...covering].map(
-    (id): RuleJudgement => ({ ruleId: id, observedFor: rule.id, outcome: fail(`observed while judging ${rule.id}: ${outcome.message}`, outcome.expected, outcome.actual) }),
-  );
+  const own: RuleJudgement = {
+    ruleId: rule.id,
+    outcome: inconclusive(`${rule.id} could not be judged by documented means: ${reasons[0] ?? ''}${reasons.length > 1 ? ` (+${reasons.length - 1} more)` : ''}`, outside),
+  };
+  const observations = [...covering].map((id): RuleJudgement => ({
+    ruleId: id,
+    observedFor: rule.id,
+    outcome: fail(`observed while judging ${rule.id}: ${outcome.message}`, outcome.expected, outcome.actual),
+  }));
   return [own, ...observations];
 }
 

@@ -51,9 +51,9 @@ const keysetId: Rule = {
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
-  quote: "For each next page, add a filter that the attribute is greater than or equal to (or, for unique id, greater than) the last value of the previous page. For id-sorted reads, stop when a page returns zero records.",
-  statement:
-    'sort=id with filter=gt(id,<last>) visits every record exactly once and ends with an empty page; the count equals the unfiltered results.total.',
+  quote:
+    'For each next page, add a filter that the attribute is greater than or equal to (or, for unique id, greater than) the last value of the previous page. For id-sorted reads, stop when a page returns zero records.',
+  statement: 'sort=id with filter=gt(id,<last>) visits every record exactly once and ends with an empty page; the count equals the unfiltered results.total.',
   check: (ctx) => {
     // judges: ctx = [optional unfiltered list GET,] a whole walk of GETs with sort=id, each after the first with gt(id,<last id of previous page>), up to an empty page: no id twice, distinct ids = unfiltered results.total
     const walk = walkPages(ctx, (f) => f === 'id');
@@ -86,9 +86,9 @@ const keysetTimestamp: Rule = {
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
-  quote: "Choose a sortable attribute (for example created_at, updated_at or id). Request the first page with sort=<attribute>. For each next page, add a filter that the attribute is greater than or equal to (or, for unique id, greater than) the last value of the previous page.",
-  statement:
-    'sort=created_at (or updated_at) with ge(attr,<last>), de-duplicating the boundary and paging further on uniform pages, visits every record exactly once.',
+  quote:
+    'Choose a sortable attribute (for example created_at, updated_at or id). Request the first page with sort=<attribute>. For each next page, add a filter that the attribute is greater than or equal to (or, for unique id, greater than) the last value of the previous page.',
+  statement: 'sort=created_at (or updated_at) with ge(attr,<last>), de-duplicating the boundary and paging further on uniform pages, visits every record exactly once.',
   check: (ctx) => {
     // judges: ctx = [unfiltered list GET,] a whole walk of GETs sorted by created_at/updated_at with ge(attr,<last value>) (page[offset] on uniform pages): repeats only at the boundary value, distinct ids = unfiltered results.total
     const walk = walkPages(ctx, isTimestampField);
@@ -142,7 +142,7 @@ const sharedTimestamp: Rule = {
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
-  quote: "With timestamps, a page may need further paging if many records share the same timestamp. This is the case when the first and last timestamps of a page are identical.",
+  quote: 'With timestamps, a page may need further paging if many records share the same timestamp. This is the case when the first and last timestamps of a page are identical.',
   statement:
     "records sharing one timestamp beyond a page stay reachable: when a page's first and last timestamps are equal, further paging (page[offset]) on the same ge filter returns the rest without repeats.",
   check: (ctx) => {
@@ -175,10 +175,14 @@ const sharedTimestamp: Rule = {
       const past = later.some((ex) => {
         const records = asList(ex.json)?.data ?? [];
         const limit = pageMeta(ex.json).limit;
-        return records.some((r) => {
-          const value = recordAttr(r, field);
-          return typeof value === 'string' && !sameValue(field, value, v);
-        }) || records.length === 0 || (limit !== undefined && records.length < limit);
+        return (
+          records.some((r) => {
+            const value = recordAttr(r, field);
+            return typeof value === 'string' && !sameValue(field, value, v);
+          }) ||
+          records.length === 0 ||
+          (limit !== undefined && records.length < limit)
+        );
       });
       if (!past) return fail(`the walk never gets past the ${field} ${v} shared from ${describe(uniform)}`, `a later record after ${v}, or a short page`, `${later.length} later page(s) all at ${v}`);
     }

@@ -32,7 +32,9 @@ import { fail, pass, skip, type CheckContext, type Rule } from './types.js';
 
 /** The id a write or delete addresses: the last path segment. */
 export function addressedId(ex: Exchange): string | undefined {
-  const segs = pathOf(ex.request.url).split('/').filter((s) => s !== '');
+  const segs = pathOf(ex.request.url)
+    .split('/')
+    .filter((s) => s !== '');
   const last = segs[segs.length - 1];
   return last === undefined ? undefined : decodeSegment(last);
 }
@@ -69,8 +71,7 @@ const updatesDuringTraversal: Rule = {
   section: '§4.3',
   level: 'documented',
   quote: 'With updated_at, a record updated during processing may appear more than once.',
-  statement:
-    'a record updated during an updated_at traversal is not lost: one not yet seen when it is updated appears later in the finished walk (appearing more than once is allowed).',
+  statement: 'a record updated during an updated_at traversal is not lost: one not yet seen when it is updated appears later in the finished walk (appearing more than once is allowed).',
   check: (ctx) => {
     // judges: ctx = a walk of list GETs sorted by updated_at, a 2xx PUT/PATCH (during the walk) of a record of that list not seen before it, the walk finished (last page short): the id appears in a later page
     const walk = updatedAtWalk(ctx);
@@ -161,7 +162,11 @@ const deletesInvisible: Rule = {
         const shown = later.find((p) => (latestUpdatedAt([p], id) ?? before) > before);
         return shown === undefined
           ? pass
-          : fail(`${describe(shown)}: the record deleted by ${describe(ex)} is listed as changed`, `record ${id} not listed with an updated_at after ${new Date(before).toISOString()}`, 'listed with a later updated_at');
+          : fail(
+              `${describe(shown)}: the record deleted by ${describe(ex)} is listed as changed`,
+              `record ${id} not listed with an updated_at after ${new Date(before).toISOString()}`,
+              'listed with a later updated_at',
+            );
       },
     ),
 };

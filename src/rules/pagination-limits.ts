@@ -57,7 +57,7 @@ const limitDefault: Rule = {
   family: 'pagination',
   section: '§8',
   level: 'documented',
-  quote: "Default page length | 25. Changeable globally per project through a settings endpoint, or per call with page[limit].",
+  quote: 'Default page length | 25. Changeable globally per project through a settings endpoint, or per call with page[limit].',
   statement: 'without page[limit], a project whose page_length is unchanged answers pages of 25 (meta.page.limit 25, at most 25 records).',
   check: (ctx) =>
     // judges: every list GET answering 200 without page[limit] and with no settings write before it in ctx: limit = vars.page_length, else 25
@@ -74,7 +74,7 @@ const limitProjectSetting: Rule = {
   family: 'pagination',
   section: '§8',
   level: 'documented',
-  quote: "Default page length | 25. Changeable globally per project through a settings endpoint, or per call with page[limit].",
+  quote: 'Default page length | 25. Changeable globally per project through a settings endpoint, or per call with page[limit].',
   statement: 'after page_length is changed through the settings endpoint, lists without page[limit] use it.',
   check: (ctx) =>
     // judges: list GETs without page[limit] after a settings write (a PUT /v2/settings {data:{page_length n}} in ctx, or the
@@ -98,7 +98,7 @@ const limitPerCall: Rule = {
   family: 'pagination',
   section: '§4.2, §8',
   level: 'documented',
-  quote: "page[limit] | Optional | number | Number of records per page.",
+  quote: 'page[limit] | Optional | number | Number of records per page.',
   statement: 'page[limit]=n (1..100) answers at most n records with meta.page.limit n.',
   check: (ctx) =>
     // judges: every list GET answering 200 with page[limit]=n, n a whole number 1..100: meta.page.limit n, at most n records
@@ -114,7 +114,7 @@ const limitMax: Rule = {
   family: 'pagination',
   section: '§2.3, §8',
   level: 'documented',
-  quote: "Maximum page length | 100 on any paginated call.",
+  quote: 'Maximum page length | 100 on any paginated call.',
   statement: 'no list response carries more than 100 records or meta.page.limit above 100.',
   check: (ctx) =>
     // judges: every list GET answering 200: at most 100 records and meta.page.limit ≤ 100
@@ -162,8 +162,7 @@ const paramsInvalid400: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Page limits"',
   level: 'assumed',
-  statement:
-    'zero, negative, fractional or non-numeric page[limit], or negative/fractional/non-numeric page[offset], answer 400 with the error array.',
+  statement: 'zero, negative, fractional or non-numeric page[limit], or negative/fractional/non-numeric page[offset], answer 400 with the error array.',
   check: (ctx) =>
     // judges: every list GET whose page[limit] is 0/negative/fractional/non-numeric or page[offset] negative/fractional/non-numeric: 400 + error array
     judgeEach(ctx.exchanges, 'no list read with an invalid page parameter', (ex) => {

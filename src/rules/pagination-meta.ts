@@ -29,7 +29,7 @@ const metaPresent: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
-  quote: "The pagination fields are always present, including when the result is empty (zero results). The exact position of the page and results attributes within the response body: not shown.",
+  quote: 'The pagination fields are always present, including when the result is empty (zero results). The exact position of the page and results attributes within the response body: not shown.',
   statement: 'every list response has numeric page limit, offset, current and total and results total, wherever in the body they sit.',
   check: (ctx) =>
     // judges: every non-empty list GET answering 200 (with meta, or on a paginated path): the five numeric members
@@ -45,7 +45,7 @@ const metaPresentWhenEmpty: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
-  quote: "The pagination fields are always present, including when the result is empty (zero results).",
+  quote: 'The pagination fields are always present, including when the result is empty (zero results).',
   statement: 'the same members are present when the result is empty.',
   check: (ctx) =>
     // judges: every empty list GET answering 200 (with meta, or on a paginated path): the five numeric members
@@ -61,7 +61,7 @@ const offsetEcho: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
-  quote: "page[offset]: Current offset counted in records, not pages. Zero-based.",
+  quote: 'page[offset]: Current offset counted in records, not pages. Zero-based.',
   statement: 'meta.page.offset equals the requested offset (0 without one).',
   check: (ctx) =>
     // judges: every list GET answering 200 with a whole-number page[offset] or none: meta.page.offset equals it (0 when absent)
@@ -78,7 +78,7 @@ const pageTotal: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
-  quote: "page[total]: Total page count.",
+  quote: 'page[total]: Total page count.',
   statement: 'page.total is the page count ceil(results.total / page.limit) of a non-empty result.',
   check: (ctx) =>
     // judges: every non-empty list GET answering 200: page.total = ceil(results.total / page.limit), wherever page and results sit
@@ -143,9 +143,8 @@ const resultsTotal: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
-  quote: "results | total | Total number of results after applying filters, or all results if there are none.",
-  statement:
-    'meta.results.total is the number of records in the (filtered) set: walking the set visits that many; a page at offset o holds min(limit, total − o) records.',
+  quote: 'results | total | Total number of results after applying filters, or all results if there are none.',
+  statement: 'meta.results.total is the number of records in the (filtered) set: walking the set visits that many; a page at offset o holds min(limit, total − o) records.',
   check: (ctx) =>
     // judges: every list GET answering 200 whose total_method is exact (or absent): record count = max(0, min(meta.page.limit, results.total − offset)), offset the requested one (else meta.page.offset)
     judgeEach(paginatedGets(ctx), 'no list response with an exact total', (ex) => {
@@ -156,9 +155,7 @@ const resultsTotal: Rule = {
       if (m.limit === undefined || offset === undefined || m.resultsTotal === undefined || n === undefined) return skip('meta incomplete');
       if (m.totalMethod !== 'exact') return skip(`total_method ${m.totalMethod}`);
       const expected = Math.max(0, Math.min(m.limit, m.resultsTotal - offset));
-      return n === expected
-        ? pass
-        : fail(`${describe(ex)}: ${n} records at offset ${offset}, limit ${m.limit}, results.total ${m.resultsTotal}`, expected, n);
+      return n === expected ? pass : fail(`${describe(ex)}: ${n} records at offset ${offset}, limit ${m.limit}, results.total ${m.resultsTotal}`, expected, n);
     }),
 };
 
@@ -234,8 +231,7 @@ const linksConsistent: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Response envelope"',
   level: 'assumed',
-  statement:
-    'links agree with meta (parsed as URLs: first offset 0; next offset+limit or null on the last page; prev null on the first page; same limit; other query parameters kept).',
+  statement: 'links agree with meta (parsed as URLs: first offset 0; next offset+limit or null on the last page; prev null on the first page; same limit; other query parameters kept).',
   check: (ctx) =>
     // judges: every list GET answering 200 with meta: links parsed as URLs agree with meta (limit, first 0, current, next, prev, last; sort/filter kept)
     judgeEach(paginatedGets(ctx), 'no list response with meta', (ex): Outcome => {
@@ -265,7 +261,8 @@ const endpointsListed: Rule = {
   family: 'pagination',
   section: '§4.2',
   level: 'documented',
-  quote: "List endpoints that support pagination, by operation name: Get All Accounts; ... Get all Orders; ... Get all Files; ... Paths for these list endpoints are not shown, except /v2/orders, /v2/files and /v2/accounts, which appear in text.",
+  quote:
+    'List endpoints that support pagination, by operation name: Get All Accounts; ... Get all Orders; ... Get all Files; ... Paths for these list endpoints are not shown, except /v2/orders, /v2/files and /v2/accounts, which appear in text.',
   statement: 'the list endpoints whose paths the document shows (/v2/accounts, /v2/orders, /v2/files) answer a paginated list (data array plus the pagination members).',
   // judges: every GET answering 200 on /v2/accounts, /v2/orders or /v2/files: data array plus numeric page and results members
   check: paginatedListAt(shownListPath, 'no GET of a list path the document shows'),

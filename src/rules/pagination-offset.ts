@@ -74,7 +74,7 @@ const offsetRecords: Rule = {
   family: 'pagination',
   section: '§2.3, §4.2',
   level: 'documented',
-  quote: "page[offset]: Current offset counted in records, not pages. Zero-based.",
+  quote: 'page[offset]: Current offset counted in records, not pages. Zero-based.',
   statement: 'page[offset] counts records, zero-based: the page at offset k begins with the (k+1)-th record of the same ordering.',
   check: (ctx) => {
     // judges: ctx = list GETs of one list (same path, sort, filter, no write or admin action between): a wide page from offset 0, pages at offset k = the wide page's records k..k+n (by id)
@@ -96,7 +96,7 @@ const hardLimit: Rule = {
   family: 'pagination',
   section: '§8',
   level: 'documented',
-  quote: "Offset limit for /v2/orders and /v2/files: Hard limit of 10,000 records.",
+  quote: 'Offset limit for /v2/orders and /v2/files: Hard limit of 10,000 records.',
   statement: '/v2/orders and /v2/files never return records past offset 10,000.',
   check: (ctx) =>
     // judges: every GET of /v2/orders or /v2/files with page[offset] above 10000: no 2xx carrying records
@@ -136,7 +136,7 @@ const softLimit: Rule = {
   family: 'pagination',
   section: '§8',
   level: 'documented',
-  quote: "Offset limit for other paginated endpoints: Soft limit of 10,000 records.",
+  quote: 'Offset limit for other paginated endpoints: Soft limit of 10,000 records.',
   statement: 'other paginated endpoints accept offsets up to 10,000 by default.',
   check: (ctx) =>
     // judges: every GET of a paginated path other than orders/files with page[offset] ≤ 10000, no sort/filter, page[limit] absent or whole ≥ 1: 200 (404 not judged)

@@ -38,14 +38,9 @@ export function judgeableCreates(ctx: CheckContext): Exchange[] {
   return createPosts(ctx).filter((ex) => !sentWithoutAuth(ex) && !isAsideStatus(ex.response.status));
 }
 
-export const createsAnswered2xx = (ctx: CheckContext): Exchange[] =>
-  createPosts(ctx).filter((ex) => is2xx(ex.response.status));
+export const createsAnswered2xx = (ctx: CheckContext): Exchange[] => createPosts(ctx).filter((ex) => is2xx(ex.response.status));
 
-export type BodyClass =
-  | { readonly kind: 'valid'; readonly data: JsonObject }
-  | { readonly kind: 'invalid'; readonly reason: string }
-  | { readonly kind: 'unclear' }
-  | { readonly kind: 'malformed' };
+export type BodyClass = { readonly kind: 'valid'; readonly data: JsonObject } | { readonly kind: 'invalid'; readonly reason: string } | { readonly kind: 'unclear' } | { readonly kind: 'malformed' };
 
 /**
  * A create body: `valid` (the four fields as non-empty strings, either type spelling, a password of
@@ -110,4 +105,3 @@ export function passwordLeak(ex: Exchange): string | undefined {
   }
   return undefined;
 }
-

@@ -5,22 +5,7 @@
 import type { Exchange } from '../target/types.js';
 import { filterRules } from './filter-checks.js';
 import { surfaceCoverRules } from './surface-covers.js';
-import {
-  asList,
-  describe,
-  expectError,
-  firstDisorder,
-  isAsideStatus,
-  isListRead,
-  judgeEach,
-  listGets,
-  listQuery,
-  pathOf,
-  readSort,
-  recordAttr,
-  recordId,
-  sameValue,
-} from './inspect.js';
+import { asList, describe, expectError, firstDisorder, isAsideStatus, isListRead, judgeEach, listGets, listQuery, pathOf, readSort, recordAttr, recordId, sameValue } from './inspect.js';
 import { fail, pass, skip, type Outcome, type Rule } from './types.js';
 
 /** The records' values of the sort attribute (records without one left out), with their ids. */
@@ -48,7 +33,7 @@ const ascending: Rule = {
   family: 'sort-filter',
   section: '§4.2',
   level: 'documented',
-  quote: "sort=<attribute>: Sorts by the attribute; common choices are created_at, updated_at, id.",
+  quote: 'sort=<attribute>: Sorts by the attribute; common choices are created_at, updated_at, id.',
   statement: 'sort=attr returns records in ascending order of attr.',
   check: (ctx) =>
     // judges: every list GET answering 200 with sort=attr: the records' attr values ascend (timestamps by instant; text under any common collation)
@@ -93,9 +78,7 @@ const tiesById: Rule = {
 };
 
 /** Sort attributes of the resources whose table API-NOTES.md gives. */
-const SORTABLE: readonly { readonly path: RegExp; readonly fields: readonly string[] }[] = [
-  { path: /^\/v2\/accounts\/?$/, fields: ['created_at', 'id', 'name', 'updated_at'] },
-];
+const SORTABLE: readonly { readonly path: RegExp; readonly fields: readonly string[] }[] = [{ path: /^\/v2\/accounts\/?$/, fields: ['created_at', 'id', 'name', 'updated_at'] }];
 
 const invalidSort400: Rule = {
   id: 'sort.invalid-400',

@@ -27,7 +27,9 @@ const sortAttributes: Rule = {
   statement: 'sort accepts the other attributes the public API lists (accounts: name), and sort works on the other list endpoints.',
   check: (ctx) =>
     // judges: every GET whose sort is outside the document's (another attribute or path): answers 200
-    judgeEach(ctx.exchanges, 'no sort by another attribute', (ex) => (isGet(ex) && uses(ex, 'sort.attributes') ? answered(ex, `sort=${queryParam(ex.request.url, 'sort') ?? ''}`) : skip('not such a sort'))),
+    judgeEach(ctx.exchanges, 'no sort by another attribute', (ex) =>
+      isGet(ex) && uses(ex, 'sort.attributes') ? answered(ex, `sort=${queryParam(ex.request.url, 'sort') ?? ''}`) : skip('not such a sort'),
+    ),
 };
 
 const filterAttributes: Rule = {
@@ -38,7 +40,9 @@ const filterAttributes: Rule = {
   statement: 'filters accept the other attributes the public API lists (accounts: name, legal_name, registration_id, external_ref), and filters work on the other list endpoints.',
   check: (ctx) =>
     // judges: every GET filtering on another attribute or path: answers 200
-    judgeEach(ctx.exchanges, 'no filter on another attribute', (ex) => (isGet(ex) && uses(ex, 'filter.attributes') ? answered(ex, `filter=${queryParam(ex.request.url, 'filter') ?? ''}`) : skip('not such a filter'))),
+    judgeEach(ctx.exchanges, 'no filter on another attribute', (ex) =>
+      isGet(ex) && uses(ex, 'filter.attributes') ? answered(ex, `filter=${queryParam(ex.request.url, 'filter') ?? ''}`) : skip('not such a filter'),
+    ),
 };
 
 const ACCOUNT = /^\/v2\/accounts(?:\/([^/]+))?\/?$/;
@@ -56,7 +60,8 @@ const accountsWrites: Rule = {
       const method = ex.request.method.toUpperCase();
       if (m === null || method === 'GET') return skip('not an account write');
       const status = ex.response.status;
-      if (method === 'POST' && m[1] === undefined) return status === 201 && asString(at(ex.json, 'data', 'id')) !== undefined ? pass : fail(`${describe(ex)}: account create`, '201 with data.id', status);
+      if (method === 'POST' && m[1] === undefined)
+        return status === 201 && asString(at(ex.json, 'data', 'id')) !== undefined ? pass : fail(`${describe(ex)}: account create`, '201 with data.id', status);
       if (method === 'PUT' && m[1] !== undefined) return status === 200 ? pass : fail(`${describe(ex)}: account update`, 200, status);
       if (method === 'DELETE' && m[1] !== undefined) return status === 204 ? pass : fail(`${describe(ex)}: account delete`, 204, status);
       return skip('not an account write of the public API');

@@ -247,7 +247,12 @@ function shortPath(path: string): string {
 /** A documented list query (§4.2), in the order the document writes it; undefined members are left out. */
 export function documentedListUrl(
   path: (typeof SHOWN_LIST_PATHS)[number],
-  q: { readonly limit?: number; readonly offset?: number; readonly sort?: SortableAttribute; readonly filter?: { readonly op: ComparisonOperator; readonly attribute: SortableAttribute; readonly value: string } },
+  q: {
+    readonly limit?: number;
+    readonly offset?: number;
+    readonly sort?: SortableAttribute;
+    readonly filter?: { readonly op: ComparisonOperator; readonly attribute: SortableAttribute; readonly value: string };
+  },
 ): string {
   const parts: string[] = [];
   if (q.limit !== undefined) parts.push(`page[limit]=${q.limit}`);

@@ -35,7 +35,7 @@ const v2Prefix: Rule = {
   family: 'versioning',
   section: '§9',
   level: 'documented',
-  quote: "Resources sit under the path prefix /v2. Resource paths are prefixed with /v2.",
+  quote: 'Resources sit under the path prefix /v2. Resource paths are prefixed with /v2.',
   statement: 'resources are served under /v2 (/v2/accounts, /v2/orders, /v2/files, the create path).',
   check: (ctx) =>
     // judges: GETs of /v2/accounts|orders|files and creates on the vars' realm/uai: not 404
@@ -50,7 +50,7 @@ const itemLinksV2: Rule = {
   family: 'versioning',
   section: 'API-NOTES "The password profile record"',
   level: 'assumed',
-  statement: 'list items carry links.self with the /v2 path (only the create response\'s self link omits it).',
+  statement: "list items carry links.self with the /v2 path (only the create response's self link omits it).",
   check: (ctx) =>
     // judges: every list GET answering 200 under /v2: item links.self URLs, where given, have a /v2 segment
     judgeEach(listGets(ctx), 'no list read under /v2', (ex): Outcome => {

@@ -99,7 +99,9 @@ export function evaluateExpectations(expect: Expectations, exchange: Exchange): 
   const { status } = exchange.response;
   if (expect.status.length > 0) {
     const want = expect.status.length === 1 ? `status is ${String(expect.status[0])}` : `status is one of ${expect.status.join(', ')}`;
-    out.push(verdict(want, expect.status.includes(status) ? pass : fail(`expected ${want.slice('status is '.length)}, got ${status}`, expect.status.length === 1 ? expect.status[0] : expect.status, status)));
+    out.push(
+      verdict(want, expect.status.includes(status) ? pass : fail(`expected ${want.slice('status is '.length)}, got ${status}`, expect.status.length === 1 ? expect.status[0] : expect.status, status)),
+    );
   }
   for (const h of expect.headers) {
     const value = exchange.response.headers[h.name];

@@ -86,10 +86,7 @@ export interface RequestSpec {
 
 export type QueryEntry = readonly [name: string, value: Scalar];
 
-export type BodySpec =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'json'; readonly value: unknown }
-  | { readonly kind: 'raw'; readonly text: string };
+export type BodySpec = { readonly kind: 'none' } | { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'raw'; readonly text: string };
 
 export interface Expectations {
   /** Accepted statuses; empty: any. */
@@ -137,9 +134,7 @@ interface WalkBase {
 }
 
 export type WalkSpec =
-  | (WalkBase & { readonly mode: 'keyset-id' })
-  | (WalkBase & { readonly mode: 'keyset-timestamp'; readonly attribute: 'created_at' | 'updated_at' })
-  | (WalkBase & { readonly mode: 'offset' });
+  (WalkBase & { readonly mode: 'keyset-id' }) | (WalkBase & { readonly mode: 'keyset-timestamp'; readonly attribute: 'created_at' | 'updated_at' }) | (WalkBase & { readonly mode: 'offset' });
 
 export const DEFAULT_MAX_PAGES = 1000;
 
@@ -167,9 +162,7 @@ export const ANY_TEMPLATE = /\$\{\{(.*?)\}\}/g;
 
 /** The reason a step or scenario is skipped when a template names something unknown. */
 export function missingReason(ref: TemplateRef): string {
-  return ref.scope === 'vars'
-    ? `needs variable '${ref.name}' (give it with --var ${ref.name}=...)`
-    : `needs capture '${ref.name}' (no earlier step captured it)`;
+  return ref.scope === 'vars' ? `needs variable '${ref.name}' (give it with --var ${ref.name}=...)` : `needs capture '${ref.name}' (no earlier step captured it)`;
 }
 
 /** Every template reference in a value (strings inside objects and arrays included), in order. */

@@ -130,11 +130,7 @@ function scenarioValidator(): ValidateFunction<RawScenario> {
 const isSchemaObject = (v: unknown): v is SchemaObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parses the documents of one file. Problems are returned, not thrown, so a run can list every bad file. */
-export function parseScenarioText(
-  text: string,
-  file: string,
-  options: Pick<LoadOptions, 'ruleExists'>,
-): { scenarios: Scenario[]; problems: ScenarioProblem[] } {
+export function parseScenarioText(text: string, file: string, options: Pick<LoadOptions, 'ruleExists'>): { scenarios: Scenario[]; problems: ScenarioProblem[] } {
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false });
   const problems: ScenarioProblem[] = [];

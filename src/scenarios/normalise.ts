@@ -184,8 +184,7 @@ function checkWriteTag(raw: RawScenario, problems: Problem[]): void {
 function request(r: RawRequest): RequestSpec {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(r.headers ?? {})) headers[name.toLowerCase()] = value;
-  const body: RequestSpec['body'] =
-    r.raw !== undefined ? { kind: 'raw', text: r.raw } : Object.hasOwn(r, 'body') ? { kind: 'json', value: r.body } : { kind: 'none' };
+  const body: RequestSpec['body'] = r.raw !== undefined ? { kind: 'raw', text: r.raw } : Object.hasOwn(r, 'body') ? { kind: 'json', value: r.body } : { kind: 'none' };
   return { method: r.method, path: r.path, query: entries(r.query), headers, auth: r.auth ?? 'default', body };
 }
 
@@ -209,13 +208,7 @@ function walk(w: RawWalk): WalkSpec {
   }
 }
 
-function expectations(
-  e: RawExpect | undefined,
-  role: StepRole,
-  at: DocPath,
-  problems: Problem[],
-  checkRule: (id: string, path: DocPath) => void,
-): Expectations {
+function expectations(e: RawExpect | undefined, role: StepRole, at: DocPath, problems: Problem[], checkRule: (id: string, path: DocPath) => void): Expectations {
   if (e?.rule !== undefined) {
     checkRule(e.rule, [...at, 'rule']);
     if (role !== 'probe') problems.push({ path: [...at, 'rule'], message: `a ${role} expectation is a precondition, not a verdict: remove its rule` });

@@ -157,7 +157,12 @@ async function runScenario(scenario: Scenario, options: RunOptions, dirty: Dirty
   const reason = scenarioSkipReason(scenario, options);
   if (reason !== undefined) return skipped(scenario, reason);
   const vars = runVars(options);
-  const secrets = [...(options.secrets ?? []), ...Object.entries(vars).filter(([k]) => isSecretKey(k)).map(([, v]) => v)];
+  const secrets = [
+    ...(options.secrets ?? []),
+    ...Object.entries(vars)
+      .filter(([k]) => isSecretKey(k))
+      .map(([, v]) => v),
+  ];
   const run: StepRun = { scenario, options, vars, captures: {}, capturedBy: new Map(), secrets, dirty };
   const steps: StepResult[] = [];
   // Why later probes cannot be judged: a setup that failed, or a request that could not be sent.
@@ -225,10 +230,7 @@ async function runStep(run: StepRun, step: Step, index: number): Promise<StepOut
   const values = (): TemplateValues => ({ vars: run.vars, captures: run.captures });
   const need = <T>(r: Interpolated<T>): T => {
     if (r.ok) return r.value;
-    const reason =
-      r.missing.scope === 'captures' && !run.capturedBy.has(r.missing.name)
-        ? `needs capture '${r.missing.name}', which no earlier step captured`
-        : missingReason(r.missing);
+    const reason = r.missing.scope === 'captures' && !run.capturedBy.has(r.missing.name) ? `needs capture '${r.missing.name}', which no earlier step captured` : missingReason(r.missing);
     throw new Missing(r.missing, reason);
   };
   const send = async (request: TargetRequest): Promise<Exchange> => {

@@ -1,14 +1,12 @@
 /** The simulator-wide admin operations (reseed, snapshot, restore); per-project ones live in the handlers. */
 import { apiError } from '../engine/errors.js';
-import { isCount, isJsonObject } from '../engine/json.js';
+import { isJsonObject } from '../engine/json.js';
 import { readDatasetFields } from '../store/dataset-spec.js';
 import type { AdminOps } from './context.js';
 import { errors } from './respond.js';
 import type { AdminPort } from './admin-port.js';
 import type { SimulatorOptions } from './simulator.js';
 import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
-
-const bad = (detail: string) => errors([apiError('bad-request', detail)]);
 
 export function createAdminOps(sim: AdminPort): AdminOps {
   return {

@@ -34,7 +34,8 @@ export function readClients(value: unknown): ClientsReading {
     const scopes = entry['scopes'] ?? SCOPES;
     if (typeof id !== 'string' || id.length === 0 || exceeds(id, MAX_CLIENT_ID_LENGTH)) return bad(`${path}.client_id`, `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
     if (out.has(id)) return bad(`${path}.client_id`, `duplicates ${id}`);
-    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || exceeds(secret, MAX_SECRET_LENGTH)) return bad(`${path}.client_secret`, `must be a string of ${MIN_SECRET_LENGTH} to ${MAX_SECRET_LENGTH} characters`);
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || exceeds(secret, MAX_SECRET_LENGTH))
+      return bad(`${path}.client_secret`, `must be a string of ${MIN_SECRET_LENGTH} to ${MAX_SECRET_LENGTH} characters`);
     if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => SCOPES.some((known) => known === s))) return bad(`${path}.scopes`, `must list some of ${SCOPES.join(', ')}`);
     out.set(id, { secret, scopes: scopes as Scope[] });
   }

@@ -60,7 +60,12 @@ export function components(resources: readonly ResourceDef[]): Json {
         page: {
           type: 'object',
           required: ['limit', 'offset', 'current', 'total'],
-          properties: { limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LENGTH }, offset: { type: 'integer', minimum: 0 }, current: { type: 'integer', minimum: 1 }, total: { type: 'integer', minimum: 0 } },
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LENGTH },
+            offset: { type: 'integer', minimum: 0 },
+            current: { type: 'integer', minimum: 1 },
+            total: { type: 'integer', minimum: 0 },
+          },
         },
         results: { type: 'object', required: ['total'], properties: { total: { type: 'integer', minimum: 0 } } },
       },
@@ -93,14 +98,21 @@ export function components(resources: readonly ResourceDef[]): Json {
         data: {
           type: 'object',
           required: ['type'],
-          properties: { type: { enum: [PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN] }, password_profile_id: stringField, username: stringField, password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, writeOnly: true } },
+          properties: {
+            type: { enum: [PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN] },
+            password_profile_id: stringField,
+            username: stringField,
+            password: { type: 'string', minLength: MIN_PASSWORD_LENGTH, writeOnly: true },
+          },
         },
       },
     },
     AccountWrite: {
       type: 'object',
       required: ['data'],
-      properties: { data: { type: 'object', required: ['type'], properties: { type: { const: 'account' }, name: stringField, legal_name: stringField, registration_id: stringField, external_ref: stringField } } },
+      properties: {
+        data: { type: 'object', required: ['type'], properties: { type: { const: 'account' }, name: stringField, legal_name: stringField, registration_id: stringField, external_ref: stringField } },
+      },
     },
     Settings: {
       type: 'object',
@@ -115,7 +127,13 @@ export function components(resources: readonly ResourceDef[]): Json {
       adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token printed by `commerce-sim serve`' },
     },
     parameters: {
-      PageLimit: { name: 'page[limit]', in: 'query', required: false, description: `Records per page; above ${MAX_PAGE_LENGTH} is clamped to ${MAX_PAGE_LENGTH}.`, schema: { type: 'integer', minimum: 1 } },
+      PageLimit: {
+        name: 'page[limit]',
+        in: 'query',
+        required: false,
+        description: `Records per page; above ${MAX_PAGE_LENGTH} is clamped to ${MAX_PAGE_LENGTH}.`,
+        schema: { type: 'integer', minimum: 1 },
+      },
       PageOffset: { name: 'page[offset]', in: 'query', required: false, description: 'Records to skip, zero-based.', schema: { type: 'integer', minimum: 0 } },
     },
     responses: Object.fromEntries(Object.entries(ERROR_TITLES).map(([s, d]) => [`E${s}`, { description: d, content: { 'application/json': { schema: ref('schemas', 'Error') } } }])),

@@ -70,7 +70,11 @@ export function buildRouter(deviations: Deviations): Router<RouteSpec> {
     for (const template of resource.paths) {
       // §9 deviation: one documented /v2 path moved off /v2.
       const path = template === '/v2/files' && deviates(deviations, 'versioning.v2-prefix') ? '/files' : template;
-      router.add('GET', path, read((ctx) => servePage(ctx, { resource, collection: ctx.project.list(resource), selfPrefix: `${ctx.baseUrl}${ctx.path}/` }), 'list', resource));
+      router.add(
+        'GET',
+        path,
+        read((ctx) => servePage(ctx, { resource, collection: ctx.project.list(resource), selfPrefix: `${ctx.baseUrl}${ctx.path}/` }), 'list', resource),
+      );
     }
   }
 

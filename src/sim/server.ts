@@ -56,7 +56,6 @@ function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 
   res.end(body);
 }
 
-
 /** The body limit of this request: the restore route's larger one only for the admin token. */
 function limitOf(sim: Simulator, req: IncomingMessage): number {
   const url = req.url ?? '/';
@@ -87,7 +86,10 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = { closing
       if (log === undefined) return reply(res, sim.handle(request));
       const started = performance.now();
       let entry: JournalEntry | undefined;
-      const sent = reply(res, sim.handle(request, (e) => (entry = e)));
+      const sent = reply(
+        res,
+        sim.handle(request, (e) => (entry = e)),
+      );
       if (entry !== undefined) log(entry, performance.now() - started);
       return sent;
     });

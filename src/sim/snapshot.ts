@@ -97,7 +97,6 @@ const fail = (path: string, message: string): never => {
 const need = (cond: boolean, path: string, message: string): void => {
   if (!cond) fail(path, message);
 };
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 function keysOf(v: Record<string, unknown>, path: string): string[] {
   const keys = Object.keys(v);

@@ -6,7 +6,7 @@
 import { isCount, isJsonObject } from '../engine/json.js';
 import { readDatasetFile } from './dataset-file.js';
 import { readDatasetFields } from './dataset-spec.js';
-import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from './datasets.js';
+import type { DatasetProfile } from './datasets.js';
 import { NO_ADVERSITY, type Adversity, type RateWindow } from './project.js';
 
 /** What a dataset name or file resolves to: the simulator options it sets. */

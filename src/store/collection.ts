@@ -173,7 +173,10 @@ export class Collection {
       const scanCost = (want * this.size) / total;
       const driverCost = total * Math.log2(total + 2);
       if (driverCost < scanCost) {
-        const driven = base === undefined ? this.pageByDriver(this, filter, field, own, check, order, query, undefined, true) : this.pageByDriver(this.base as Collection, filter, field, base, check, order, query, own, true);
+        const driven =
+          base === undefined
+            ? this.pageByDriver(this, filter, field, own, check, order, query, undefined, true)
+            : this.pageByDriver(this.base as Collection, filter, field, base, check, order, query, own, true);
         if (driven !== undefined) return { total, records: driven.records };
       }
       const records: SimRecord[] = [];
@@ -415,7 +418,7 @@ export function sortById(records: SimRecord[]): SimRecord[] {
   packed.sort();
   const out = new Array<SimRecord>(n);
   for (let i = 0; i < n; i++) out[i] = records[(packed[i] as number) % POSITION_BITS] as SimRecord;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i + 1;
     const prefix = (out[i] as SimRecord).id.slice(0, 8);
     while (j < n && (out[j] as SimRecord).id.startsWith(prefix)) j++;

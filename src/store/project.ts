@@ -330,7 +330,10 @@ function seedAuth(dataset: DatasetOptions): { auth: SeededAuth; realms: Collecti
     const records: SimRecord[] = generateRecords(userAuthenticationInfo, dataset, `user-authentication-info:${realm.id}`);
     coll.load(records);
     uai.set(realm.id, coll);
-    uaiIds.set(realm.id, records.map((r) => r.id));
+    uaiIds.set(
+      realm.id,
+      records.map((r) => r.id),
+    );
     profiles.set(realm.id, random.uuid());
   }
   return { auth: { realmIds: realmRecords.map((r) => r.id), uaiIds, passwordProfileIds: profiles }, realms: realmColl, uai };

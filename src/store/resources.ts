@@ -105,13 +105,27 @@ const authFilter: FilterSpec = {
 };
 
 export const realms: ResourceDef = {
-  name: 'authentication-realms', type: 'authentication-realm', paths: ['/v2/authentication-realms'], offsetLimit: 'soft',
-  filter: authFilter, sorts: SORTS, attributes: ['name'], timestamps: 'meta', defaultCount: 2,
+  name: 'authentication-realms',
+  type: 'authentication-realm',
+  paths: ['/v2/authentication-realms'],
+  offsetLimit: 'soft',
+  filter: authFilter,
+  sorts: SORTS,
+  attributes: ['name'],
+  timestamps: 'meta',
+  defaultCount: 2,
 };
 
 export const userAuthenticationInfo: ResourceDef = {
-  name: 'user-authentication-info', type: 'user_authentication_info', paths: ['/v2/authentication-realms/:realm/user-authentication-info'],
-  offsetLimit: 'soft', filter: authFilter, sorts: SORTS, attributes: ['name', 'email'], timestamps: 'meta', defaultCount: 3,
+  name: 'user-authentication-info',
+  type: 'user_authentication_info',
+  paths: ['/v2/authentication-realms/:realm/user-authentication-info'],
+  offsetLimit: 'soft',
+  filter: authFilter,
+  sorts: SORTS,
+  attributes: ['name', 'email'],
+  timestamps: 'meta',
+  defaultCount: 3,
 };
 
 export const passwordProfileInfo: ResourceDef = {

@@ -62,7 +62,8 @@ export function simTargetOf(sim: Simulator, clientId = DEFAULT_CLIENT_ID): Targe
       const response = sim.handle({ method: request.method, url: request.url, headers, body: request.body ?? '' });
       // An injected reset or truncation is what an HTTP client sees as a transport error; latency takes no time here.
       const cut = response.transport?.cut;
-      if (cut !== undefined) return Promise.reject(new TargetError('TARGET_UNREACHABLE', `${request.method} ${request.url}: connection ${cut === 'reset' ? 'reset' : 'closed mid-answer'} (injected fault)`));
+      if (cut !== undefined)
+        return Promise.reject(new TargetError('TARGET_UNREACHABLE', `${request.method} ${request.url}: connection ${cut === 'reset' ? 'reset' : 'closed mid-answer'} (injected fault)`));
       const { transport: _transport, ...plain } = response;
       return Promise.resolve(plain);
     },

@@ -48,13 +48,7 @@ export interface Target {
 }
 
 /** Stable error codes of the tool itself (not of the API it simulates). */
-export type TargetErrorCode =
-  | 'TARGET_UNREACHABLE'
-  | 'TARGET_TIMEOUT'
-  | 'TARGET_AUTH_FAILED'
-  | 'TARGET_NOT_API'
-  | 'TARGET_BUDGET_EXHAUSTED'
-  | 'TARGET_BAD_URL';
+export type TargetErrorCode = 'TARGET_UNREACHABLE' | 'TARGET_TIMEOUT' | 'TARGET_AUTH_FAILED' | 'TARGET_NOT_API' | 'TARGET_BUDGET_EXHAUSTED' | 'TARGET_BAD_URL';
 
 export class TargetError extends KitError {
   override readonly name = 'TargetError';

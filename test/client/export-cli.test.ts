@@ -36,7 +36,10 @@ async function run(argv: readonly string[], options: { tty?: boolean; env?: Reco
   return { code, stdout: stdout.text(), stderr: stderr.text(), cwd: io.cwd };
 }
 
-const idsOfCsv = (text: string) => parseCsv(text).slice(1).map((row) => row[3] ?? '');
+const idsOfCsv = (text: string) =>
+  parseCsv(text)
+    .slice(1)
+    .map((row) => row[3] ?? '');
 
 describe('commerce-sim export accounts', () => {
   it('writes every account to --out with a header, sorted by id, and a summary line on stderr', async () => {

@@ -21,7 +21,7 @@ describe('iterate', () => {
     expect(keys).toEqual([...keys].sort());
   });
 
-  it('by id sends the document\'s requests: sort=id, gt(id,<last>), and stops at the first empty page', async () => {
+  it("by id sends the document's requests: sort=id, gt(id,<last>), and stops at the first empty page", async () => {
     const s = await simFor('default', { seed: 1, accounts: 5 });
     const urls: string[] = [];
     const reader = iterate(s.target, '/v2/accounts', { attribute: 'id', pageSize: 2, onPage: (p) => urls.push(p.url) });
@@ -74,9 +74,7 @@ describe('iterate', () => {
   it('joins a caller filter to its own with ":" and keeps other parameters', async () => {
     const s = await simFor('default', { seed: 6, accounts: 60 });
     const urls: string[] = [];
-    const records = await drain(
-      iterate(s.target, '/v2/accounts', { attribute: 'id', pageSize: 5, query: { filter: 'like(name,Acme*)' }, onPage: (p) => urls.push(p.url) }),
-    );
+    const records = await drain(iterate(s.target, '/v2/accounts', { attribute: 'id', pageSize: 5, query: { filter: 'like(name,Acme*)' }, onPage: (p) => urls.push(p.url) }));
     const expected = [...visibleAccounts(s.project).values()].filter((r) => r.attrs['name']?.startsWith('Acme')).map((r) => r.id);
     expect(records.map((r) => r.id)).toEqual(expected.sort());
     expect(urls[1]).toMatch(/filter=like\(name,Acme\*\):gt\(id,[0-9a-f-]+\)/);
@@ -117,7 +115,13 @@ describe('iterate', () => {
   });
 
   it('reports CLIENT_BAD_RESPONSE for a body that is not a list of records', async () => {
-    const target = { kind: 'http' as const, baseUrl: 'http://x.test', vars: {}, send: () => Promise.resolve({ status: 200, headers: {}, body: '{"data":[{"name":"no id"}]}' }), close: () => Promise.resolve() };
+    const target = {
+      kind: 'http' as const,
+      baseUrl: 'http://x.test',
+      vars: {},
+      send: () => Promise.resolve({ status: 200, headers: {}, body: '{"data":[{"name":"no id"}]}' }),
+      close: () => Promise.resolve(),
+    };
     await expect(drain(iterate(target, '/v2/accounts', { attribute: 'id' }))).rejects.toMatchObject({ code: 'CLIENT_BAD_RESPONSE' });
   });
 });

@@ -94,7 +94,9 @@ describe('retries', () => {
   it('gives up after the retries with CLIENT_RETRIES_EXHAUSTED and the last status', async () => {
     const { sleep } = sleeps();
     const target = scripted([status(429), status(429), status(429)]);
-    const error = await createRequester(target, { sleep, retries: 2 }).get('/x').catch((e: unknown) => e);
+    const error = await createRequester(target, { sleep, retries: 2 })
+      .get('/x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClientError);
     expect(error).toMatchObject({ code: 'CLIENT_RETRIES_EXHAUSTED', status: 429 });
     expect(target.urls).toHaveLength(3);
@@ -109,8 +111,8 @@ describe('retries', () => {
 
   it('does not retry other 4xx answers: the iterator reports CLIENT_HTTP_STATUS with the error title', async () => {
     const target = scripted([{ status: 400, headers: {}, body: '{"errors":[{"status":400,"title":"Bad Request","detail":"Could not parse the supplied filter"}]}' }]);
-    const error = await iterate(target, '/v2/accounts', { attribute: 'id', sleep: sleeps().sleep })
-      [Symbol.asyncIterator]()
+    const reader = iterate(target, '/v2/accounts', { attribute: 'id', sleep: sleeps().sleep });
+    const error = await reader[Symbol.asyncIterator]()
       .next()
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CLIENT_HTTP_STATUS', status: 400 });

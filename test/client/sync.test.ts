@@ -32,10 +32,13 @@ describe('syncSince', () => {
     expect(r).toMatchObject({ upserts: [], checkpoint: undefined, deletesVisible: false });
   });
 
-  it.each([null, 'x', { attribute: 'created_at', value: '2025-01-01T00:00:00.000Z', ids: [] }, { attribute: 'updated_at', value: 'soon', ids: [] }, { attribute: 'updated_at', value: '2025-01-01T00:00:00.000Z', ids: [1] }])(
-    'readCheckpoint refuses %j',
-    (value) => {
-      expect(readCheckpoint(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    null,
+    'x',
+    { attribute: 'created_at', value: '2025-01-01T00:00:00.000Z', ids: [] },
+    { attribute: 'updated_at', value: 'soon', ids: [] },
+    { attribute: 'updated_at', value: '2025-01-01T00:00:00.000Z', ids: [1] },
+  ])('readCheckpoint refuses %j', (value) => {
+    expect(readCheckpoint(value)).toBeUndefined();
+  });
 });

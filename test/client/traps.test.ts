@@ -58,14 +58,22 @@ describe('trap: offset paging while records are inserted (POST /v2/accounts betw
     const expected = [...visibleAccounts(naive.project).keys()];
     const inserting = (t: Target) => between(t, async (read) => void (await insertAccount(t, `inserted ${read}`)));
     const offsetIds = await naiveOffsetReader(inserting(naive.target), 10);
-    const bad = tally(offsetIds.filter((id) => expected.includes(id)), expected);
+    const bad = tally(
+      offsetIds.filter((id) => expected.includes(id)),
+      expected,
+    );
     expect(bad.repeated.length + bad.missed.length, 'the offset reader repeats or misses records').toBeGreaterThan(0);
 
     const reference = await simFor('default', { seed });
     let csv = '';
     await exportAccounts(inserting(reference.target), { write: (c) => void (csv += c) }, { pageSize: 10 });
-    const exported = parseCsv(csv).slice(1).map((row) => row[3] ?? '');
-    const good = tally(exported.filter((id) => expected.includes(id)), expected);
+    const exported = parseCsv(csv)
+      .slice(1)
+      .map((row) => row[3] ?? '');
+    const good = tally(
+      exported.filter((id) => expected.includes(id)),
+      expected,
+    );
     expect(good).toEqual({ missed: [], repeated: [] });
     expect(new Set(exported).size).toBe(exported.length);
   });
@@ -81,7 +89,10 @@ describe('trap: offset paging while records are inserted (POST /v2/accounts betw
       await s.target.send({ method: 'DELETE', url: `/v2/accounts/${victim}` });
     });
     const ids = await naiveOffsetReader(deleting, 10);
-    const { missed } = tally(ids, expected.filter((id) => !deleted.has(id)));
+    const { missed } = tally(
+      ids,
+      expected.filter((id) => !deleted.has(id)),
+    );
     expect(missed.length, 'surviving records the offset reader never saw').toBeGreaterThan(0);
   });
 });
@@ -167,7 +178,11 @@ describe('trap: deletes are invisible to an updated_at sync', () => {
     expect(third.upserts).toEqual([]);
     let csv = '';
     await exportAccounts(s.target, { write: (c) => void (csv += c) }, { sleep: noSleep });
-    const live = new Set(parseCsv(csv).slice(1).map((row) => row[3] ?? ''));
+    const live = new Set(
+      parseCsv(csv)
+        .slice(1)
+        .map((row) => row[3] ?? ''),
+    );
     expect([...replica].filter((id) => !live.has(id))).toEqual([doomed]);
   });
 });

@@ -12,7 +12,14 @@ const ENTRIES = [join(ROOT, 'src/index.ts'), join(ROOT, 'src/client/index.ts')];
 
 describe('the public API', () => {
   it('exports every type its exported signatures use', () => {
-    const program = ts.createProgram(ENTRIES, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, lib: ['lib.es2023.d.ts', 'lib.esnext.disposable.d.ts'], types: ['node'] });
+    const program = ts.createProgram(ENTRIES, {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      lib: ['lib.es2023.d.ts', 'lib.esnext.disposable.d.ts'],
+      types: ['node'],
+    });
     const checker = program.getTypeChecker();
     const exported = new Set<ts.Symbol>();
     const publicSymbols: ts.Symbol[] = [];

@@ -74,7 +74,9 @@ describe('@elasticpath/js-sdk against the simulator', () => {
     expect(filtered.data.map((a) => a.id)).toEqual([target?.id]);
     expect(filtered.meta.results.total).toBe(1);
 
-    const like = await ep.Accounts.Limit(100).Filter({ like: { name: 'Acme*' } }).All();
+    const like = await ep.Accounts.Limit(100)
+      .Filter({ like: { name: 'Acme*' } })
+      .All();
     expect(like.data.length).toBeGreaterThan(0);
     expect(like.data.every((a) => a.name.startsWith('Acme'))).toBe(true);
     expect(like.meta.results.total).toBe(like.data.length);

@@ -85,7 +85,12 @@ describe('the HTTP adapter', () => {
 
   it('answers a chunked body that grows past 1 MiB with 413 JSON', async () => {
     const chunk = Buffer.alloc(256 * 1024, 0x61);
-    const res = await send(server.port, { method: 'POST', path: '/v2/accounts', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: [chunk, chunk, chunk, chunk, chunk] });
+    const res = await send(server.port, {
+      method: 'POST',
+      path: '/v2/accounts',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: [chunk, chunk, chunk, chunk, chunk],
+    });
     expect(res.status).toBe(413);
     expect(at(res.json, 'errors.0.title')).toBe('Payload Too Large');
   });
@@ -219,7 +224,9 @@ describe('commerce-sim serve as a child process', () => {
         method: 'POST',
         path: `/v2/authentication-realms/${String(at(info, 'realm_id'))}/user-authentication-info/${String(at(info, 'user_authentication_info_id'))}/user-authentication-password-profile-info/`,
         headers: { authorization: `Bearer ${String(bearer)}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ data: { type: 'user_authentication_password_profile_info', password_profile_id: at(info, 'password_profile_id'), username: 'cli@example.com', password: 'cli-password' } }),
+        body: JSON.stringify({
+          data: { type: 'user_authentication_password_profile_info', password_profile_id: at(info, 'password_profile_id'), username: 'cli@example.com', password: 'cli-password' },
+        }),
       });
       expect(create.status).toBe(201);
       const state = await send(port, { path: '/__sim/state', headers: { authorization: `Bearer ${String(at(info, 'admin_token'))}` } });

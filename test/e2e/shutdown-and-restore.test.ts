@@ -71,8 +71,20 @@ describe('restore bodies', () => {
   function bigSnapshot(): string {
     const s = sim();
     const base = JSON.parse(s.handle({ method: 'GET', url: '/__sim/snapshot', headers: { authorization: `Bearer ${s.adminToken}` }, body: '' }).body) as { projects: Record<string, unknown>[] };
-    const upserts = Array.from({ length: 12_000 }, (_, i) => ({ id: `acc-${String(i).padStart(8, '0')}`, createdMs: Date.UTC(2024, 0, 1) + i, updatedMs: Date.UTC(2024, 0, 1) + i, attrs: { name: `Written ${i}`, legal_name: `Written ${i} Ltd`, registration_id: null, external_ref: null } }));
-    const project = { clientId: 'big', settings: { page_length: 25, page_offset_limit: 10_000, filter_limit: 10 }, adversity: (base.projects[0] as Record<string, unknown>)['adversity'], now: Date.UTC(2025, 0, 1), lists: { accounts: { upserts, deletes: [] } }, profileInfos: {} };
+    const upserts = Array.from({ length: 12_000 }, (_, i) => ({
+      id: `acc-${String(i).padStart(8, '0')}`,
+      createdMs: Date.UTC(2024, 0, 1) + i,
+      updatedMs: Date.UTC(2024, 0, 1) + i,
+      attrs: { name: `Written ${i}`, legal_name: `Written ${i} Ltd`, registration_id: null, external_ref: null },
+    }));
+    const project = {
+      clientId: 'big',
+      settings: { page_length: 25, page_offset_limit: 10_000, filter_limit: 10 },
+      adversity: (base.projects[0] as Record<string, unknown>)['adversity'],
+      now: Date.UTC(2025, 0, 1),
+      lists: { accounts: { upserts, deletes: [] } },
+      profileInfos: {},
+    };
     return JSON.stringify({ ...base, projects: [...base.projects, project], drop_projects: true });
   }
 
@@ -83,7 +95,8 @@ describe('restore bodies', () => {
     try {
       const body = bigSnapshot();
       expect(Buffer.byteLength(body)).toBeGreaterThan(MAX_BODY_BYTES);
-      const post = (path: string, bearer: string, text: string) => fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: text });
+      const post = (path: string, bearer: string, text: string) =>
+        fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: text });
       const refused = await post('/__sim/restore', token, body);
       expect(refused.status).toBe(413);
       const taken = await post('/__sim/restore', s.adminToken, body);

@@ -59,7 +59,11 @@ describe('the packed tarball in a fresh app', () => {
     expect(example).toContain("from 'commerce-sim'");
     expect(example.trim().split('\n').length).toBeLessThanOrEqual(12);
     writeFileSync(join(app, 'simulator.test.ts'), example);
-    const out = execFileSync(process.execPath, [join(app, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, '--reporter', 'default'], { cwd: app, encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+    const out = execFileSync(process.execPath, [join(app, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, '--reporter', 'default'], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    });
     expect(out).toMatch(/1 passed/);
   }, 120_000);
 
@@ -80,7 +84,13 @@ describe('the packed tarball in a fresh app', () => {
         '}',
       ].join('\n'),
     );
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, lib: ['ES2023', 'ESNext.Disposable'], types: ['node'] }, files: ['consumer.ts'] }));
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, lib: ['ES2023', 'ESNext.Disposable'], types: ['node'] },
+        files: ['consumer.ts'],
+      }),
+    );
     try {
       execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(app, 'tsconfig.json')], { cwd: app, encoding: 'utf8' });
     } catch (error) {

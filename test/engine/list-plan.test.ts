@@ -17,7 +17,17 @@ const dev = (...ids: string[]): Deviations => new Set(ids);
 
 describe('planList', () => {
   it('plans the documented defaults: created_at ascending, the project page length, offset 0, the whole envelope', () => {
-    expect(plan('')).toEqual({ sort: { field: 'created_at', direction: 'asc' }, clauses: [], page: { limit: 25, offset: 0 }, offset: 0, limit: 25, rereadWhenUniform: false, dropHighestId: false, totalIgnoresFilter: false, envelope: 'full' });
+    expect(plan('')).toEqual({
+      sort: { field: 'created_at', direction: 'asc' },
+      clauses: [],
+      page: { limit: 25, offset: 0 },
+      offset: 0,
+      limit: 25,
+      rereadWhenUniform: false,
+      dropHighestId: false,
+      totalIgnoresFilter: false,
+      envelope: 'full',
+    });
   });
 
   it('reads sort, filter and page; refuses what it cannot plan with the API error', () => {

@@ -9,8 +9,7 @@ interface Rec {
   readonly name?: string | null;
   readonly created_at?: string;
 }
-const get = (r: Rec, field: string): string | null | undefined =>
-  field === 'id' ? r.id : field === 'name' ? r.name : field === 'created_at' ? r.created_at : undefined;
+const get = (r: Rec, field: string): string | null | undefined => (field === 'id' ? r.id : field === 'name' ? r.name : field === 'created_at' ? r.created_at : undefined);
 
 function refusal(d: Decision<unknown>): { status: number; detail: string | undefined } {
   if (d.ok) throw new Error('expected a refusal');
@@ -43,17 +42,9 @@ describe('parseSort', () => {
 });
 
 describe('compareBy', () => {
-  const sortBy = (sort: SortSpec, kind: 'string' | 'timestamp', records: readonly Rec[]): string[] =>
-    ids([...records].sort(compareBy(sort, kind, get)));
+  const sortBy = (sort: SortSpec, kind: 'string' | 'timestamp', records: readonly Rec[]): string[] => ids([...records].sort(compareBy(sort, kind, get)));
 
-  const people: Rec[] = [
-    { id: 'c', name: 'Bob' },
-    { id: 'a', name: 'Bob' },
-    { id: 'd', name: 'Al' },
-    { id: 'b', name: null },
-    { id: 'e' },
-    { id: 'f', name: 'al' },
-  ];
+  const people: Rec[] = [{ id: 'c', name: 'Bob' }, { id: 'a', name: 'Bob' }, { id: 'd', name: 'Al' }, { id: 'b', name: null }, { id: 'e' }, { id: 'f', name: 'al' }];
 
   it('sorts ascending by code unit order, missing values first, ties by id', () => {
     expect(sortBy({ field: 'name', direction: 'asc' }, 'string', people)).toEqual(['b', 'e', 'd', 'a', 'c', 'f']);

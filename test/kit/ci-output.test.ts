@@ -19,7 +19,10 @@ describe('--reporter github', () => {
   it('under GITHUB_ACTIONS a failing documented rule is an ::error at its scenario file and step line', async () => {
     const c = captureIo({ cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
     expect(await run(['--deviate', 'filter.gt', '--report', 'reports'], c.io)).toBe(1);
-    const errors = c.out().split('\n').filter((l) => l.startsWith('::error '));
+    const errors = c
+      .out()
+      .split('\n')
+      .filter((l) => l.startsWith('::error '));
     expect(errors.length).toBeGreaterThan(0);
     // Properties escape `,` and `:` (%2C, %3A): the title's comma is not a property separator.
     for (const line of errors) expect(line).toMatch(/^::error file=[^,]+\.ya?ml,line=\d+,title=[a-z0-9.-]+ \(documented%2C [^)]+\)::/);

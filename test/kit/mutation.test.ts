@@ -147,7 +147,6 @@ describe('renderMutationTable', () => {
   });
 });
 
-
 describe('commerce-sim mutation', () => {
   it('prints the Markdown table for the deviations asked for and exits 0 when all are caught', async () => {
     const c = captureIo();

@@ -99,7 +99,10 @@ describe('preflight against a URL', () => {
 
 describe('a selection that matches nothing', () => {
   it('exits 2 for run --grep and --tag, and for props --grep', async () => {
-    for (const args of [['--grep', 'no-such-scenario-typo'], ['--tag', 'nope']]) {
+    for (const args of [
+      ['--grep', 'no-such-scenario-typo'],
+      ['--tag', 'nope'],
+    ]) {
       const c = captureIo({ cwd: dir });
       expect(await run([...args, '--report', dir], c.io)).toBe(2);
       expect(c.err()).toMatch(/no scenario matches the selection \((--grep no-such-scenario-typo|--tag nope)\) among \d+ loaded/);

@@ -67,7 +67,9 @@ describe('a deployment that implements only the document', () => {
       const target = await refusingTarget([rule]);
       try {
         const results = await runScenarios(await loadSuite(), { target, ruleById, concurrency: 1 });
-        const failed = summariseRules(catalogue, results, []).filter((r) => r.status === 'fail').map((r) => r.id);
+        const failed = summariseRules(catalogue, results, [])
+          .filter((r) => r.status === 'fail')
+          .map((r) => r.id);
         expect(failed, rule).toContain(rule);
       } finally {
         await target.close();

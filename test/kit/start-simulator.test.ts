@@ -36,7 +36,12 @@ describe('startSimulator', () => {
 
   it('reset, snapshot and restore act on the running simulator', async () => {
     await using sim = await startSimulator({ accounts: 3 });
-    const create = () => fetch(`${sim.baseUrl}/v2/accounts`, { method: 'POST', headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ data: { type: 'account', name: 'Written' } }) });
+    const create = () =>
+      fetch(`${sim.baseUrl}/v2/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ data: { type: 'account', name: 'Written' } }),
+      });
     expect((await create()).status).toBe(201);
     const snapshot = await sim.snapshot();
     await sim.reset();

@@ -215,7 +215,11 @@ describe('the shipped suite over loopback HTTP', () => {
 
   it('has no failing verdict', () => {
     expect(failures(results)).toEqual([]);
-    expect(summariseRules(catalogue, results, []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([]);
+    expect(
+      summariseRules(catalogue, results, [])
+        .filter((r) => r.status === 'fail')
+        .map((r) => r.id),
+    ).toEqual([]);
   });
 
   it('runs every scenario, the sim-only ones through the admin API', () => {
@@ -228,7 +232,6 @@ describe('the shipped suite over loopback HTTP', () => {
     expect(rules.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.status}`)).toEqual([]);
   });
 });
-
 
 /** The status of one rule in `run --json` output. */
 function ruleStatus(json: string, id: string): unknown {

@@ -7,7 +7,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { props, replayBase } from '../../src/cli/props.js';
 import { captureIo } from '../support/cli-io.js';
 
-
 async function cli(argv: readonly string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
   const { io, out, err } = captureIo({ cwd });
   const code = await props(argv, io);
@@ -37,7 +36,7 @@ describe('commerce-sim props', () => {
     expect(out).toContain('PASS: every documented rule judged holds');
     const report: unknown = JSON.parse(await readFile(join(dir, 'reports', 'latest', 'report.json'), 'utf8'));
     expect(report).toMatchObject({ scenarios: [], options: { seed: 11, strict: false }, summary: { verdict: 'pass', cases: { pass: 9, fail: 0, skip: 0 } } });
-    expect((await readFile(join(dir, 'reports', 'latest', 'junit.xml'), 'utf8'))).toContain('keyset');
+    expect(await readFile(join(dir, 'reports', 'latest', 'junit.xml'), 'utf8')).toContain('keyset');
   });
 
   it('prints a failure with its counterexample, rule and a replay command that reproduces it (exit 1)', async () => {

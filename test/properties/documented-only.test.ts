@@ -36,15 +36,19 @@ describe('a deployment that refuses every undocumented part of a list read', () 
       const sortFilter = results.find((r) => r.name === 'sort-filter');
       const failed = sortFilter?.verdicts.filter((v) => v.outcome.status === 'fail').map((v) => v.ruleId) ?? [];
       expect(failed.length).toBeGreaterThan(0);
-      expect(failed.every((id) => ruleById(id)?.level === 'assumed'), failed.join(', ')).toBe(true);
+      expect(
+        failed.every((id) => ruleById(id)?.level === 'assumed'),
+        failed.join(', '),
+      ).toBe(true);
       // The documented rules are still judged, on the documented reads (under --strict the first assumed failure ends the runs).
-      if (!strict) for (const id of ['filter.gt', 'filter.ge', 'sort.ascending'] as const) {
-        expect(sortFilter?.verdicts.find((v) => v.ruleId === id)?.outcome.status, id).toBe('pass');
-      }
+      if (!strict)
+        for (const id of ['filter.gt', 'filter.ge', 'sort.ascending'] as const) {
+          expect(sortFilter?.verdicts.find((v) => v.ruleId === id)?.outcome.status, id).toBe('pass');
+        }
     }
   });
 
-  it('the simulator\'s documented-only surface: no documented failure, the read-only keyset walks pass', async () => {
+  it("the simulator's documented-only surface: no documented failure, the read-only keyset walks pass", async () => {
     const target = await createSimTarget({ surface: 'documented' });
     const results = await runProperties(properties, { target, ruleById, seed: SEED, runs: 30, strict: false, allowWrites: true });
     expect(documentedFailures(results)).toEqual([]);

@@ -55,7 +55,9 @@ describe('property suites over loopback HTTP', () => {
         const [r] = await runProperties(selectProperties('keyset-reads'), { target: spy, ruleById, seed: SEED, runs: 30, strict: true });
         if (deviate.length === 0) {
           expect([r?.status, failing(r!)]).toEqual(['pass', []]);
-          expect(r?.verdicts.filter((v) => v.outcome.status === 'pass').map((v) => v.ruleId)).toEqual(expect.arrayContaining(['large-data.keyset.id', 'large-data.keyset.timestamp', 'filter.gt', 'filter.ge']));
+          expect(r?.verdicts.filter((v) => v.outcome.status === 'pass').map((v) => v.ruleId)).toEqual(
+            expect.arrayContaining(['large-data.keyset.id', 'large-data.keyset.timestamp', 'filter.gt', 'filter.ge']),
+          );
         } else expect(failing(r!)).toContain('filter.gt');
         expect([...methods]).toEqual(['GET']);
       } finally {

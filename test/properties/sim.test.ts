@@ -112,10 +112,14 @@ describe('property suites against the in-process simulator', () => {
     expect(skipped?.verdicts.every((v) => v.outcome.status === 'skip')).toBe(true);
     // Read-only robustness sends only GET, HEAD and OPTIONS.
     const methods = new Set<string>();
-    const spy = wrap(sim, (req, res) => {
-      methods.add(req.method);
-      return res();
-    }, { kind: 'http', vars });
+    const spy = wrap(
+      sim,
+      (req, res) => {
+        methods.add(req.method);
+        return res();
+      },
+      { kind: 'http', vars },
+    );
     await runProperties(selectProperties('robustness'), { target: spy, ruleById, seed: SEED, runs: 60, strict: true });
     expect([...methods].sort()).toEqual(['GET', 'HEAD', 'OPTIONS']);
   });

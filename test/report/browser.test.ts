@@ -25,7 +25,8 @@ function ensureChromium(): string | undefined {
   const existing = found('chromium') ?? found('chromium-browser');
   if (existing !== undefined) return existing;
   const root = process.getuid?.() === 0;
-  const apt = (args: string[]) => spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const apt = (args: string[]) =>
+    spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   let result = apt(['install', '-y', '--no-install-recommends', 'chromium']);
   if (result.status !== 0) {
     apt(['update']);
@@ -39,7 +40,21 @@ function ensureChromium(): string | undefined {
 function renderDom(file: string): string {
   return execFileSync(
     chromium as string,
-    ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', `--user-data-dir=${join(dir, 'profile')}`, '--window-size=1280,800', '--virtual-time-budget=2000', '--dump-dom', pathToFileURL(file).href],
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+      `--user-data-dir=${join(dir, 'profile')}`,
+      '--window-size=1280,800',
+      '--virtual-time-budget=2000',
+      '--dump-dom',
+      pathToFileURL(file).href,
+    ],
     { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] },
   );
 }
@@ -141,7 +156,21 @@ describe('report.html in headless Chromium', () => {
     const file = join(dir, 'shot.html');
     writeFileSync(file, html);
     const png = process.env['KEEP_SCREENSHOT'] ?? join(dir, 'report.png');
-    execFileSync(chromium as string, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage', `--user-data-dir=${join(dir, 'profile')}`, '--window-size=1280,800', `--screenshot=${png}`, pathToFileURL(file).href], { stdio: 'ignore', timeout: 120_000 });
+    execFileSync(
+      chromium as string,
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-dev-shm-usage',
+        `--user-data-dir=${join(dir, 'profile')}`,
+        '--window-size=1280,800',
+        `--screenshot=${png}`,
+        pathToFileURL(file).href,
+      ],
+      { stdio: 'ignore', timeout: 120_000 },
+    );
     expect(readFileSync(png).subarray(1, 4).toString('latin1')).toBe('PNG');
   });
 });

@@ -72,10 +72,7 @@ const profileExchange = excerpt(
 );
 
 const limitExchange = excerpt(
-  toExchange(
-    { method: 'GET', url: '/v2/accounts?page[limit]=250', headers: { authorization: `Bearer ${TOKEN}` } },
-    { status: 200, headers: {}, body: '{"data":[],"meta":{"page":{"limit":250}}}' },
-  ),
+  toExchange({ method: 'GET', url: '/v2/accounts?page[limit]=250', headers: { authorization: `Bearer ${TOKEN}` } }, { status: 200, headers: {}, body: '{"data":[],"meta":{"page":{"limit":250}}}' }),
   opts,
 );
 
@@ -109,9 +106,7 @@ export const failing: ScenarioResult = {
       role: 'probe',
       name: 'get a token',
       status: 'pass',
-      verdicts: [
-        { ruleId: 'auth.token.required', source: 'check', description: 'no token gives 401', outcome: { status: 'skip', reason: 'token endpoint not judged here' } },
-      ],
+      verdicts: [{ ruleId: 'auth.token.required', source: 'check', description: 'no token gives 401', outcome: { status: 'skip', reason: 'token endpoint not judged here' } }],
       exchanges: [tokenExchange],
     },
     {

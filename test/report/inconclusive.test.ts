@@ -108,7 +108,14 @@ describe('inconclusive in reports', () => {
 describe('buildRunReport', () => {
   it('is the one way run and props build a report: the same roll-up for scenarios and properties', async () => {
     const { buildRunReport } = await import('../../src/index.js');
-    const built = buildRunReport({ catalogue, version: '0.1.0', target: { kind: 'http', baseUrl: 'http://127.0.0.1:4747' }, options: { strict: true, allowWrites: false }, scenarios: [unsure], timing: report(true).timing });
+    const built = buildRunReport({
+      catalogue,
+      version: '0.1.0',
+      target: { kind: 'http', baseUrl: 'http://127.0.0.1:4747' },
+      options: { strict: true, allowWrites: false },
+      scenarios: [unsure],
+      timing: report(true).timing,
+    });
     expect(built).toEqual(report(true));
   });
 });

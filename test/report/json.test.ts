@@ -28,8 +28,7 @@ describe('renderJson', () => {
     const text = renderJson(report);
     expect(text.endsWith('}\n')).toBe(true);
     expect(text.split('\n')[1]).toBe('  "schemaVersion": 1,');
-    const reverseKeys = (_k: string, v: unknown): unknown =>
-      v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v;
+    const reverseKeys = (_k: string, v: unknown): unknown => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v);
     const reversed: RunReport = JSON.parse(JSON.stringify(report, reverseKeys));
     expect(JSON.stringify(reversed)).not.toBe(JSON.stringify(report));
     expect(renderJson(reversed)).toBe(text);

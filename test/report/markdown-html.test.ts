@@ -32,7 +32,7 @@ describe('renderMarkdown', () => {
     expect(tolerated).toBeGreaterThan(second);
   });
 
-  it('gives each failure the document\'s words, the request it rests on, and marks the evidence exchange', () => {
+  it("gives each failure the document's words, the request it rests on, and marks the evidence exchange", () => {
     const entry = md.slice(md.indexOf('### 1. '), md.indexOf('### 2. '));
     expect(entry).toContain('> The type is user\\_authentication\\_password\\_profile\\_info.');
     expect(entry).toContain('- Request (evidence): `POST /v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info → 201`');
@@ -88,7 +88,9 @@ describe('renderHtml', () => {
     expect(html.indexOf('<h2>Failures (3)</h2>')).toBeLessThan(html.indexOf('class="matrix"'));
     expect(html).toContain('<blockquote>The type is user_authentication_password_profile_info.</blockquote>');
     expect(html).toContain('<div class="quote">“The type is user_authentication_password_profile_info.”</div>');
-    expect(html).toContain('<p class="req"><b>Request</b> <span class="badge fail">evidence</span> <code>POST /v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info → 201</code></p>');
+    expect(html).toContain(
+      '<p class="req"><b>Request</b> <span class="badge fail">evidence</span> <code>POST /v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info → 201</code></p>',
+    );
     expect(html).toMatch(/<details class="evidence" open><summary><span class="badge fail">evidence<\/span> Exchange 1: /);
     expect(html).toContain('id="f1" open>');
     expect(html.indexOf('id="f1"')).toBeLessThan(html.indexOf('id="f3"'));

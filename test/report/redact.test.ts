@@ -66,9 +66,7 @@ describe('redactBody', () => {
   });
 
   it('redacts form pairs and JSON cut short', () => {
-    expect(redactBody('grant_type=password&username=jo&password=p%21&client_secret=s')).toBe(
-      `grant_type=password&username=jo&password=${REDACTED}&client_secret=${REDACTED}`,
-    );
+    expect(redactBody('grant_type=password&username=jo&password=p%21&client_secret=s')).toBe(`grant_type=password&username=jo&password=${REDACTED}&client_secret=${REDACTED}`);
     expect(redactBody('{"data":{"password":"abc\\"def","name":"n"')).toBe(`{"data":{"password":"${REDACTED}","name":"n"`);
   });
 });

@@ -25,11 +25,14 @@ runFamily('auth', authRules, {
   },
   'auth.missing-401': {
     pass: [
-      ctx([
-        ex('GET', '/v2/accounts', 401, unauthorized, { auth: 'none' }),
-        ex('GET', '/v2/accounts', 401, { errors: [{ status: '401', title: 'Unauthorized' }] }, { headers: { authorization: 'Basic abc' } }),
-        ex('GET', '/v2/orders', 401, unauthorized, { headers: { Authorization: 'Bearer expired-token' } }),
-      ], { invalid_token: 'expired-token' }),
+      ctx(
+        [
+          ex('GET', '/v2/accounts', 401, unauthorized, { auth: 'none' }),
+          ex('GET', '/v2/accounts', 401, { errors: [{ status: '401', title: 'Unauthorized' }] }, { headers: { authorization: 'Basic abc' } }),
+          ex('GET', '/v2/orders', 401, unauthorized, { headers: { Authorization: 'Bearer expired-token' } }),
+        ],
+        { invalid_token: 'expired-token' },
+      ),
     ],
     fail: [
       ctx([ex('GET', '/v2/accounts', 200, { data: [] }, { auth: 'none' })]),
@@ -48,7 +51,13 @@ runFamily('auth', authRules, {
     skip: [ctx([token('client_credentials', unauthorized, 401)])],
   },
   'auth.implicit-read-only': {
-    pass: [ctx([token('implicit', tokenBody()), ex('GET', '/v2/accounts', 200, { data: [] }, asImplicit), ex('POST', '/v2/accounts', 403, { errors: [{ status: 403, title: 'Forbidden' }] }, { ...asImplicit, reqBody: { data: {} } })])],
+    pass: [
+      ctx([
+        token('implicit', tokenBody()),
+        ex('GET', '/v2/accounts', 200, { data: [] }, asImplicit),
+        ex('POST', '/v2/accounts', 403, { errors: [{ status: 403, title: 'Forbidden' }] }, { ...asImplicit, reqBody: { data: {} } }),
+      ]),
+    ],
     fail: [
       ctx([token('implicit', tokenBody()), ex('POST', '/v2/accounts', 201, { data: { id: uuid(1) } }, { ...asImplicit, reqBody: { data: {} } })]),
       ctx([token('implicit', tokenBody()), ex('GET', '/v2/accounts', 403, { errors: [{ status: 403, title: 'Forbidden' }] }, asImplicit)]),

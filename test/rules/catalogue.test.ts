@@ -88,7 +88,7 @@ describe('typed rule ids', () => {
 });
 
 describe('the document behind each documented rule', () => {
-  it('every documented rule quotes commerce-api.md, and its words are the document\'s', async () => {
+  it("every documented rule quotes commerce-api.md, and its words are the document's", async () => {
     const { readFileSync } = await import('node:fs');
     const { catalogue } = await import('../../src/rules/catalogue.js');
     const spec = readFileSync(new URL('../../docs/commerce-api.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
@@ -99,7 +99,10 @@ describe('the document behind each documented rule', () => {
       }
       expect(rule.quote.length, rule.id).toBeGreaterThan(10);
       // Each sentence-long run of the quote (table cells joined with ': ') stands in the document as written.
-      const runs = rule.quote.split(/(?<=\.) | \| |: |\.\.\. /).map((t) => t.replace(/[.;]$/, '').trim()).filter((t) => t.length >= 12 && !t.includes('('));
+      const runs = rule.quote
+        .split(/(?<=\.) | \| |: |\.\.\. /)
+        .map((t) => t.replace(/[.;]$/, '').trim())
+        .filter((t) => t.length >= 12 && !t.includes('('));
       const missing = runs.filter((run) => !spec.includes(run));
       expect(missing, rule.id).toEqual([]);
     }

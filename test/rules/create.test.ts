@@ -10,8 +10,7 @@ const body = (over: Record<string, unknown> = {}): unknown => ({
   data: { type: UNDERSCORE, password_profile_id: PROFILE, username: 'jane', password: PASSWORD, ...over },
 });
 
-const selfOf = (id: string, prefix = ''): string =>
-  `${BASE}${prefix}/authentication-realms/${REALM}/user-authentication-info/${UAI}/user-authentication-password-profile-info/${id}`;
+const selfOf = (id: string, prefix = ''): string => `${BASE}${prefix}/authentication-realms/${REALM}/user-authentication-info/${UAI}/user-authentication-password-profile-info/${id}`;
 
 function created(over: Record<string, unknown> = {}, meta: Record<string, unknown> = {}, self = selfOf(uuid(1))): unknown {
   return {
@@ -22,8 +21,7 @@ function created(over: Record<string, unknown> = {}, meta: Record<string, unknow
 
 const err = (status: number | string, detail?: string): unknown => ({ errors: [{ status, title: 'Bad Request', ...(detail === undefined ? {} : { detail }) }] });
 
-const create = (reqBody: unknown, status: number, resBody: unknown, opts: ExOptions & { path?: string } = {}) =>
-  ex('POST', opts.path ?? CREATE_PATH, status, resBody, { reqBody, ...opts });
+const create = (reqBody: unknown, status: number, resBody: unknown, opts: ExOptions & { path?: string } = {}) => ex('POST', opts.path ?? CREATE_PATH, status, resBody, { reqBody, ...opts });
 
 const ok = create(body(), 201, created());
 const short = create(body({ password: 'short12' }), 400, err(400, "Validation failed: field 'Password' on the 'min' tag."));

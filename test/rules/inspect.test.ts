@@ -111,7 +111,10 @@ describe('filter text and values', () => {
   it('parses clauses, quotes and timestamps', () => {
     expect(parseFilterText('eq(name,"a,b")')).toEqual({ ok: true, clauses: [{ op: 'eq', field: 'name', values: ['a,b'] }] });
     const two = parseFilterText('ge(created_at,2024-01-01T00:00:00.000Z):in(id,a,b,c)');
-    expect(two.ok && two.clauses.map((c) => [c.op, c.values.length])).toEqual([['ge', 1], ['in', 3]]);
+    expect(two.ok && two.clauses.map((c) => [c.op, c.values.length])).toEqual([
+      ['ge', 1],
+      ['in', 3],
+    ]);
     expect(parseFilterText('is_null(external_ref)').ok).toBe(true);
   });
   it('refuses clearly broken text', () => {

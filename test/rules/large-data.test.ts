@@ -51,7 +51,17 @@ runFamily('large-data', largeDataRules, {
   },
   'large-data.keyset.id': {
     pass: [ctx(idWalk([[1, 2, 3], [4, 5, 6], [7], []])), ctx([walkPage('/v2/accounts', seven.slice(0, 3), 3, 7), ...idWalk([[1, 2, 3], [4, 5, 6], [7], []])])],
-    fail: [ctx(idWalk([[1, 2, 3], [4, 5, 6], []])), ctx(idWalk([[1, 2, 3], [3, 4, 5], [6, 7], []])), ctx(idWalk([[1, 2, 3], [1, 2, 3], [1, 2, 3]]))],
+    fail: [
+      ctx(idWalk([[1, 2, 3], [4, 5, 6], []])),
+      ctx(idWalk([[1, 2, 3], [3, 4, 5], [6, 7], []])),
+      ctx(
+        idWalk([
+          [1, 2, 3],
+          [1, 2, 3],
+          [1, 2, 3],
+        ]),
+      ),
+    ],
     skip: [
       ctx([walkPage('/v2/accounts', seven, 25, 7)]),
       ctx([...idWalk([[1, 2, 3], [4, 5, 6], [7], []]), del]),
@@ -78,8 +88,18 @@ runFamily('large-data', largeDataRules, {
     fail: [
       ctx([tsPage(undefined, undefined, [1, 2, 3], 6), tsPage(ge(3), undefined, [2, 3, 4], 5), tsPage(ge(3), 3, [2, 3, 4], 5)]),
       ctx([
-        walkPage('/v2/accounts?sort=created_at&filter=ge(created_at,2024-01-01T00:00:02.000Z)&page[limit]=3', [2, 3, 4].map((n) => account(n, { created: ts(2) })), 3, 9),
-        walkPage('/v2/accounts?sort=created_at&filter=ge(created_at,2024-01-01T00:00:02.000Z)&page[limit]=3&page[offset]=3', [5, 6, 7].map((n) => account(n, { created: ts(2) })), 3, 9),
+        walkPage(
+          '/v2/accounts?sort=created_at&filter=ge(created_at,2024-01-01T00:00:02.000Z)&page[limit]=3',
+          [2, 3, 4].map((n) => account(n, { created: ts(2) })),
+          3,
+          9,
+        ),
+        walkPage(
+          '/v2/accounts?sort=created_at&filter=ge(created_at,2024-01-01T00:00:02.000Z)&page[limit]=3&page[offset]=3',
+          [5, 6, 7].map((n) => account(n, { created: ts(2) })),
+          3,
+          9,
+        ),
       ]),
     ],
     skip: [ctx([tsPage(undefined, undefined, [1, 2, 3], 6)]), ctx([tsPage(ge(3), undefined, [2, 3, 4], 5)])],
@@ -119,9 +139,24 @@ runFamily('large-data', largeDataRules, {
     ],
   },
   'large-data.deletes-immediate': {
-    pass: [ctx([walkPage('/v2/accounts', seven, 25, 7), del, walkPage('/v2/accounts', seven.filter((_, i) => i !== 1), 25, 6)])],
+    pass: [
+      ctx([
+        walkPage('/v2/accounts', seven, 25, 7),
+        del,
+        walkPage(
+          '/v2/accounts',
+          seven.filter((_, i) => i !== 1),
+          25,
+          6,
+        ),
+      ]),
+    ],
     fail: [ctx([del, walkPage('/v2/accounts', seven, 25, 7)])],
-    skip: [ctx([walkPage('/v2/accounts', seven, 25, 7)]), ctx([del]), ctx([ex('DELETE', `/v2/accounts/${uuid(2)}`, 404, { errors: [{ status: 404, title: 'Not Found' }] }), walkPage('/v2/accounts', seven, 25, 7)])],
+    skip: [
+      ctx([walkPage('/v2/accounts', seven, 25, 7)]),
+      ctx([del]),
+      ctx([ex('DELETE', `/v2/accounts/${uuid(2)}`, 404, { errors: [{ status: 404, title: 'Not Found' }] }), walkPage('/v2/accounts', seven, 25, 7)]),
+    ],
   },
   'large-data.consistency-window': {
     pass: [

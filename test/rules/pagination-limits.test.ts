@@ -12,7 +12,14 @@ const bad = (url: string, status: number, body: unknown = { errors: [{ status, t
 runFamily('pagination (limits)', Object.values(paginationLimitRules), {
   'pagination.limit.default': {
     pass: [ctx([listGet(all, {})]), ctx([listGet(small, { defaultLimit: 10 })], { page_length: 10 }), ctx([listGet(small, { defaultLimit: 40 })], { page_length: '40' })],
-    fail: [ctx([listGet(all, { defaultLimit: 20 })]), ctx([listGet(all, {}, (b) => { b.data = all.slice(0, 26); })])],
+    fail: [
+      ctx([listGet(all, { defaultLimit: 20 })]),
+      ctx([
+        listGet(all, {}, (b) => {
+          b.data = all.slice(0, 26);
+        }),
+      ]),
+    ],
     skip: [ctx([listGet(all, { limit: 10 })]), ctx([settingsPut(10), listGet(all, { defaultLimit: 10 })])],
   },
   'pagination.limit.project-setting': {
@@ -23,8 +30,17 @@ runFamily('pagination (limits)', Object.values(paginationLimitRules), {
   'pagination.limit.per-call': {
     pass: [ctx([listGet(all, { limit: 5 }), listGet(all, { limit: 100 }), listGet(small, { limit: 50 })])],
     fail: [
-      ctx([listGet(all, { limit: 5 }, (b) => { if (b.meta?.page) b.meta.page.limit = 25; b.data = all.slice(0, 25); })]),
-      ctx([listGet(all, { limit: 5 }, (b) => { b.data = all.slice(0, 6); })]),
+      ctx([
+        listGet(all, { limit: 5 }, (b) => {
+          if (b.meta?.page) b.meta.page.limit = 25;
+          b.data = all.slice(0, 25);
+        }),
+      ]),
+      ctx([
+        listGet(all, { limit: 5 }, (b) => {
+          b.data = all.slice(0, 6);
+        }),
+      ]),
     ],
     skip: [
       ctx([listGet(all, { defaultLimit: 100, url: '/v2/accounts?page[limit]=500' })]),
@@ -36,8 +52,16 @@ runFamily('pagination (limits)', Object.values(paginationLimitRules), {
   'pagination.limit.max': {
     pass: [ctx([listGet(all, { limit: 100 })])],
     fail: [
-      ctx([listGet(small, { limit: 100 }, (b) => { if (b.meta?.page) b.meta.page.limit = 500; })]),
-      ctx([listGet(all, { limit: 100 }, (b) => { b.data = all.slice(0, 101); })]),
+      ctx([
+        listGet(small, { limit: 100 }, (b) => {
+          if (b.meta?.page) b.meta.page.limit = 500;
+        }),
+      ]),
+      ctx([
+        listGet(all, { limit: 100 }, (b) => {
+          b.data = all.slice(0, 101);
+        }),
+      ]),
     ],
     skip: [ctx([ex('GET', '/v2/settings', 200, { data: { page_length: 25 } })])],
   },

@@ -24,7 +24,11 @@ runFamily('pagination (meta and links)', Object.values(paginationMetaRules), {
       ctx([ex('GET', '/v2/accounts', 200, { data: all.slice(0, 3), page: { limit: 25, offset: 0, current: 0, total: 1 }, results: { total: 3 } })]),
     ],
     fail: [
-      ctx([listGet(all, { limit: 10 }, (b) => { if (b.meta?.page) b.meta.page.current = undefined; })]),
+      ctx([
+        listGet(all, { limit: 10 }, (b) => {
+          if (b.meta?.page) b.meta.page.current = undefined;
+        }),
+      ]),
       ctx([ex('GET', '/v2/accounts', 200, { data: all.slice(0, 3) })]),
     ],
     skip: [ctx([listGet([], {})]), ctx([settingsGet]), ctx([ex('GET', '/v2/unknown-things', 200, { data: [{ id: 'x' }] })])],
@@ -36,7 +40,13 @@ runFamily('pagination (meta and links)', Object.values(paginationMetaRules), {
   },
   'pagination.offset.echo': {
     pass: [ctx([listGet(all, { limit: 10, offset: 10 }), listGet(all, {})])],
-    fail: [ctx([listGet(all, { limit: 10, offset: 10 }, (b) => { if (b.meta?.page) b.meta.page.offset = 1; })])],
+    fail: [
+      ctx([
+        listGet(all, { limit: 10, offset: 10 }, (b) => {
+          if (b.meta?.page) b.meta.page.offset = 1;
+        }),
+      ]),
+    ],
     skip: [
       ctx([settingsGet]),
       ctx([ex('GET', '/v2/accounts?page[offset]=abc', 200, { data: [], meta: { page: { offset: 0 } } })]),
@@ -53,31 +63,86 @@ runFamily('pagination (meta and links)', Object.values(paginationMetaRules), {
     pass: [
       ctx([listGet(all, { limit: 7 }), listGet([], {})]),
       // One page for an empty result is the document's reading too: pagination.page.total-empty judges 0.
-      ctx([listGet(all, { limit: 7 }), listGet([], {}, (b) => { if (b.meta?.page) b.meta.page.total = 1; })]),
+      ctx([
+        listGet(all, { limit: 7 }),
+        listGet([], {}, (b) => {
+          if (b.meta?.page) b.meta.page.total = 1;
+        }),
+      ]),
     ],
-    fail: [ctx([listGet(all, { limit: 7 }, (b) => { if (b.meta?.page) b.meta.page.total = 4; })])],
-    skip: [ctx([listGet(all, { limit: 7 }, (b) => { if (b.meta) b.meta.results.total = undefined; })])],
+    fail: [
+      ctx([
+        listGet(all, { limit: 7 }, (b) => {
+          if (b.meta?.page) b.meta.page.total = 4;
+        }),
+      ]),
+    ],
+    skip: [
+      ctx([
+        listGet(all, { limit: 7 }, (b) => {
+          if (b.meta) b.meta.results.total = undefined;
+        }),
+      ]),
+    ],
   },
   'pagination.page.total-empty': {
     pass: [ctx([listGet([], {})])],
-    fail: [ctx([listGet([], {}, (b) => { if (b.meta?.page) b.meta.page.total = 1; })])],
+    fail: [
+      ctx([
+        listGet([], {}, (b) => {
+          if (b.meta?.page) b.meta.page.total = 1;
+        }),
+      ]),
+    ],
     skip: [ctx([listGet(all, { limit: 7 })])],
   },
   'pagination.page.current': {
     pass: [ctx([listGet(all, { limit: 7, offset: 14 }), listGet(all, { limit: 7, offset: 3 })])],
-    fail: [ctx([listGet(all, { limit: 7, offset: 14 }, (b) => { if (b.meta?.page) b.meta.page.current = 2; })])],
-    skip: [ctx([listGet(all, { limit: 7 }, (b) => { if (b.meta?.page) b.meta.page.current = undefined; })])],
+    fail: [
+      ctx([
+        listGet(all, { limit: 7, offset: 14 }, (b) => {
+          if (b.meta?.page) b.meta.page.current = 2;
+        }),
+      ]),
+    ],
+    skip: [
+      ctx([
+        listGet(all, { limit: 7 }, (b) => {
+          if (b.meta?.page) b.meta.page.current = undefined;
+        }),
+      ]),
+    ],
   },
   'pagination.results.total': {
     pass: [ctx([listGet(all, { limit: 7, offset: 28 }), listGet(all, { limit: 100 }), listGet(all, { offset: 40 })])],
-    fail: [ctx([listGet(all, { limit: 100 }, (b) => { if (b.meta) b.meta.results.total = 31; })])],
-    skip: [ctx([listGet(all, { limit: 100 }, (b) => { if (b.meta) b.meta.results = { total: 20, total_method: 'lower_bound' }; })])],
+    fail: [
+      ctx([
+        listGet(all, { limit: 100 }, (b) => {
+          if (b.meta) b.meta.results.total = 31;
+        }),
+      ]),
+    ],
+    skip: [
+      ctx([
+        listGet(all, { limit: 100 }, (b) => {
+          if (b.meta) b.meta.results = { total: 20, total_method: 'lower_bound' };
+        }),
+      ]),
+    ],
   },
   'pagination.links.present': {
     pass: [ctx([listGet(all, { limit: 10 }), listGet(all, { limit: 100 })])],
     fail: [
-      ctx([listGet(all, { limit: 10 }, (b) => { if (b.links) b.links.last = undefined; })]),
-      ctx([listGet(all, { limit: 10 }, (b) => { if (b.links) b.links.next = '/v2/accounts?page[offset]=10'; })]),
+      ctx([
+        listGet(all, { limit: 10 }, (b) => {
+          if (b.links) b.links.last = undefined;
+        }),
+      ]),
+      ctx([
+        listGet(all, { limit: 10 }, (b) => {
+          if (b.links) b.links.next = '/v2/accounts?page[offset]=10';
+        }),
+      ]),
     ],
     skip: [ctx([settingsGet])],
   },
@@ -90,16 +155,47 @@ runFamily('pagination (meta and links)', Object.values(paginationMetaRules), {
           if (b.links) b.links.next = `${BASE}/v2/accounts?page%5Boffset%5D=10&page%5Blimit%5D=10`;
         }),
       ]),
-      ctx([listGet(all, { limit: 100 }, (b) => { if (b.links) b.links.last = `${BASE}/v2/accounts?page[limit]=100&page[offset]=0`; })]),
+      ctx([
+        listGet(all, { limit: 100 }, (b) => {
+          if (b.links) b.links.last = `${BASE}/v2/accounts?page[limit]=100&page[offset]=0`;
+        }),
+      ]),
     ],
     fail: [
-      ctx([listGet(all, { limit: 10 }, (b) => { if (b.links) b.links.next = `${BASE}/v2/accounts?page[limit]=10&page[offset]=1`; })]),
-      ctx([listGet(all, { limit: 10 }, (b) => { if (b.links) b.links.prev = `${BASE}/v2/accounts?page[limit]=10&page[offset]=0`; })]),
-      ctx([listGet(all, { limit: 10, query: 'filter=gt(id,x)' }, (b) => { if (b.links) b.links.first = `${BASE}/v2/accounts?page[limit]=10&page[offset]=0`; })]),
-      ctx([listGet(all, { limit: 10, offset: 20 }, (b) => { if (b.links) b.links.next = `${BASE}/v2/accounts?page[limit]=10&page[offset]=30`; })]),
-      ctx([listGet(all, { limit: 10 }, (b) => { if (b.links) b.links.first = `${BASE}/v2/accounts?page[limit]=25&page[offset]=0`; })]),
+      ctx([
+        listGet(all, { limit: 10 }, (b) => {
+          if (b.links) b.links.next = `${BASE}/v2/accounts?page[limit]=10&page[offset]=1`;
+        }),
+      ]),
+      ctx([
+        listGet(all, { limit: 10 }, (b) => {
+          if (b.links) b.links.prev = `${BASE}/v2/accounts?page[limit]=10&page[offset]=0`;
+        }),
+      ]),
+      ctx([
+        listGet(all, { limit: 10, query: 'filter=gt(id,x)' }, (b) => {
+          if (b.links) b.links.first = `${BASE}/v2/accounts?page[limit]=10&page[offset]=0`;
+        }),
+      ]),
+      ctx([
+        listGet(all, { limit: 10, offset: 20 }, (b) => {
+          if (b.links) b.links.next = `${BASE}/v2/accounts?page[limit]=10&page[offset]=30`;
+        }),
+      ]),
+      ctx([
+        listGet(all, { limit: 10 }, (b) => {
+          if (b.links) b.links.first = `${BASE}/v2/accounts?page[limit]=25&page[offset]=0`;
+        }),
+      ]),
     ],
-    skip: [ctx([listGet(all, { limit: 10 }, (b) => { if (b.meta) b.meta.results.total = undefined; })]), ctx([])],
+    skip: [
+      ctx([
+        listGet(all, { limit: 10 }, (b) => {
+          if (b.meta) b.meta.results.total = undefined;
+        }),
+      ]),
+      ctx([]),
+    ],
   },
   'pagination.endpoints.listed': {
     pass: [ctx([listGet([], { path: '/v2/orders' }), listGet([], { path: '/v2/files' }), listGet(all, {})])],
@@ -109,10 +205,7 @@ runFamily('pagination (meta and links)', Object.values(paginationMetaRules), {
   },
   'pagination.endpoints.public-paths': {
     pass: [ctx([listGet([], { path: '/v2/inventories' }), listGet([], { path: '/catalogs/c1/releases/r1/nodes/n1/relationships/products' }), listGet([], { path: '/pcm/catalogs' })])],
-    fail: [
-      ctx([ex('GET', '/v2/inventories', 200, { data: [] })]),
-      ctx([ex('GET', '/catalog/products?page[limit]=5', 200, { data: { id: 'p' } })]),
-    ],
+    fail: [ctx([ex('GET', '/v2/inventories', 200, { data: [] })]), ctx([ex('GET', '/catalog/products?page[limit]=5', 200, { data: { id: 'p' } })])],
     skip: [ctx([settingsGet]), ctx([ex('GET', '/v2/inventories', 404, { errors: [{ status: 404, title: 'Not Found' }] })]), ctx([listGet([], { path: '/v2/files' })])],
   },
 });

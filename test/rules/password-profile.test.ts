@@ -23,8 +23,7 @@ const get = (status: number, data?: Record<string, unknown>) => ex('GET', ITEM, 
 const put = (reqData: Record<string, unknown>, status: number, data?: Record<string, unknown>) =>
   ex('PUT', ITEM, status, data === undefined ? { errors: [{ status, title: 'Bad Request' }] } : { data }, { reqBody: { data: { type: TYPE, ...reqData } } });
 const del = (status: number, body?: unknown) => ex('DELETE', ITEM, status, body);
-const list = (records: readonly unknown[], total = records.length, path = CREATE_PATH) =>
-  ex('GET', path, 200, listBody(records, { limit: 25, offset: 0, total, path }));
+const list = (records: readonly unknown[], total = records.length, path = CREATE_PATH) => ex('GET', path, 200, listBody(records, { limit: 25, offset: 0, total, path }));
 
 runFamily('password-profile', passwordProfileRules, {
   'password-profile.get': {

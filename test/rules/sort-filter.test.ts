@@ -4,7 +4,10 @@ import { account, accounts, ctx, ex, listGet, runFamily, ts, uuid } from './help
 const all = accounts(1, 30);
 const err = (status: number) => ({ errors: [{ status, title: 'Bad Request' }] });
 /** A list GET of `url` answering exactly `records` (one page holding them all). */
-const page = (url: string, records: readonly unknown[], total = records.length) => listGet(records, { limit: 100, url }, (b) => { if (b.meta) b.meta.results.total = total; });
+const page = (url: string, records: readonly unknown[], total = records.length) =>
+  listGet(records, { limit: 100, url }, (b) => {
+    if (b.meta) b.meta.results.total = total;
+  });
 const named = (names: readonly string[]) => names.map((name, i) => account(i + 1, { name }));
 const sameTime = (ids: readonly number[]) => ids.map((n) => account(n, { created: ts(5) }));
 
@@ -84,7 +87,9 @@ runFamily('sort-filter', sortFilterRules, {
       ctx([page(`/v2/accounts?filter=le(created_at,${ts(5)})`, all.slice(0, 5), 30)]),
       ctx([
         listGet(all, { limit: 10, url: '/v2/accounts?page[limit]=10' }),
-        listGet(all.slice(10), { limit: 10, url: `/v2/accounts?page[limit]=10&filter=ge(created_at,${ts(11)})` }, (b) => { if (b.meta) b.meta.results.total = 30; }),
+        listGet(all.slice(10), { limit: 10, url: `/v2/accounts?page[limit]=10&filter=ge(created_at,${ts(11)})` }, (b) => {
+          if (b.meta) b.meta.results.total = 30;
+        }),
       ]),
     ],
     skip: [ctx([page('/v2/accounts', all)])],

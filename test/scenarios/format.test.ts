@@ -39,9 +39,13 @@ describe('interpolate', () => {
 
 describe('requests', () => {
   it('appends the query raw: brackets unencoded, filter grammar readable, the rest encoded', () => {
-    expect(buildUrl('/v2/accounts', [['page[limit]', '5'], ['filter', 'ge(created_at,2024-01-01T00:00:00.000Z):eq(name,a b&c)'], ['sort', '-id']])).toBe(
-      '/v2/accounts?page[limit]=5&filter=ge(created_at,2024-01-01T00:00:00.000Z):eq(name,a%20b%26c)&sort=-id',
-    );
+    expect(
+      buildUrl('/v2/accounts', [
+        ['page[limit]', '5'],
+        ['filter', 'ge(created_at,2024-01-01T00:00:00.000Z):eq(name,a b&c)'],
+        ['sort', '-id'],
+      ]),
+    ).toBe('/v2/accounts?page[limit]=5&filter=ge(created_at,2024-01-01T00:00:00.000Z):eq(name,a%20b%26c)&sort=-id');
     expect(encodeQueryValue('like(name,*x*)')).toBe('like(name,*x*)');
     expect(buildUrl('/x?a=1', [['b', '2']])).toBe('/x?a=1&b=2');
   });

@@ -71,7 +71,11 @@ describe('parseScenarioText', () => {
       'bad.yaml:8: steps[0].expect.rule: a setup expectation is a precondition, not a verdict: remove its rule',
       'bad.yaml:14: steps[2].restores: only a cleanup step restores state',
     ]);
-    const ok = parseScenarioText(`name: n\nrules: [create.status.201]\nsteps:\n  - name: s\n    role: setup\n    request: { method: GET, path: /v2/accounts }\n    expect: { status: 200 }\n`, 'ok.yaml', options);
+    const ok = parseScenarioText(
+      `name: n\nrules: [create.status.201]\nsteps:\n  - name: s\n    role: setup\n    request: { method: GET, path: /v2/accounts }\n    expect: { status: 200 }\n`,
+      'ok.yaml',
+      options,
+    );
     const step = ok.scenarios[0]?.steps[0];
     expect(step?.role).toBe('setup');
     expect(step?.kind === 'request' ? step.exchange.expect.rule : 'x').toBeUndefined();
@@ -79,9 +83,7 @@ describe('parseScenarioText', () => {
 
   it('reports a bad method with file, line and YAML path', () => {
     const text = GOOD.replace('method: POST', 'method: FETCH');
-    expect(problemsOf(text)).toEqual([
-      'bad.yaml:7: steps[0].request.method: must be one of ["GET","HEAD","POST","PUT","PATCH","DELETE","OPTIONS"], got "FETCH"',
-    ]);
+    expect(problemsOf(text)).toEqual(['bad.yaml:7: steps[0].request.method: must be one of ["GET","HEAD","POST","PUT","PATCH","DELETE","OPTIONS"], got "FETCH"']);
   });
 
   it('points an unknown member at its own line and lists the allowed ones', () => {
@@ -97,14 +99,9 @@ describe('parseScenarioText', () => {
 
   it('reports a missing member, a bad status and an unknown rule id', () => {
     const text = `rules: [no.such-rule]\nsteps:\n  - name: s\n    request: { method: GET, path: /x }\n    expect: { status: 999 }\n`;
-    expect(problemsOf(text)).toEqual([
-      "bad.yaml:1: (document): missing member 'name'",
-      'bad.yaml:5: steps[0].expect.status: status is an HTTP status (100..599) or a list of them',
-    ]);
+    expect(problemsOf(text)).toEqual(["bad.yaml:1: (document): missing member 'name'", 'bad.yaml:5: steps[0].expect.status: status is an HTTP status (100..599) or a list of them']);
     const unknownRule = `name: n\nrules: [create.status.201]\nsteps:\n  - name: s\n    rules: [no.such-rule]\n    request: { method: GET, path: /x }\n`;
-    expect(problemsOf(unknownRule)).toEqual([
-      "bad.yaml:5: steps[0].rules[0]: unknown rule id 'no.such-rule' (see `commerce-sim rules`)",
-    ]);
+    expect(problemsOf(unknownRule)).toEqual(["bad.yaml:5: steps[0].rules[0]: unknown rule id 'no.such-rule' (see `commerce-sim rules`)"]);
   });
 
   it('rejects unknown templates, captures read before they exist and bad regular expressions', () => {
@@ -141,7 +138,10 @@ describe('parseScenarioText', () => {
   it('reads several documents from one file', () => {
     const one = `name: a\nrules: [create.status.201]\nsteps:\n  - name: s\n    request: { method: GET, path: /x }\n`;
     const { scenarios } = parseScenarioText(`${one}---\n${one.replace('name: a', 'name: b')}`, 'f.yaml', options);
-    expect(scenarios.map((s) => [s.name, s.line])).toEqual([['a', 1], ['b', 7]]);
+    expect(scenarios.map((s) => [s.name, s.line])).toEqual([
+      ['a', 1],
+      ['b', 7],
+    ]);
   });
 });
 
@@ -163,7 +163,11 @@ describe('loadScenarios', () => {
     await writeFile(join(dir, 'c.yaml'), scenario('c'));
     await writeFile(join(dir, 'notes.txt'), 'ignored');
     const loaded = await loadScenarios([dir], { ...options, cwd: dir });
-    expect(loaded.map((s) => [s.file, s.name])).toEqual([['a.yml', 'a'], ['b/z.yaml', 'bz'], ['c.yaml', 'c']]);
+    expect(loaded.map((s) => [s.file, s.name])).toEqual([
+      ['a.yml', 'a'],
+      ['b/z.yaml', 'bz'],
+      ['c.yaml', 'c'],
+    ]);
   });
 
   it('fails with SCENARIO_INVALID naming the file and line', async () => {

@@ -7,7 +7,13 @@ import { fakeTarget, json, listHandler, rulesOf, spyRule } from './fake.js';
 
 const created = spyRule('create.status.201');
 const fields = spyRule('create.response.fields', (ctx) =>
-  ctx.exchanges.every((e) => e.response.status === 201) ? { status: 'pass' } : fail('not created', 201, ctx.exchanges.map((e) => e.response.status)),
+  ctx.exchanges.every((e) => e.response.status === 201)
+    ? { status: 'pass' }
+    : fail(
+        'not created',
+        201,
+        ctx.exchanges.map((e) => e.response.status),
+      ),
 );
 const rules = rulesOf(created, fields, spyRule('auth.required'));
 
@@ -72,16 +78,16 @@ describe('runScenarios', () => {
     const read = result?.steps[1];
     expect(read?.status).toBe('inconclusive');
     const own = read?.verdicts.filter((v) => v.ruleId === 'create.status.201' && v.outcome.status !== 'pass') ?? [];
-    expect(own.map((v) => v.outcome)).toEqual([
-      { status: 'inconclusive', reason: expect.stringContaining('outside the documented surface'), dependsOn: ['GET /v2/realms/r1/profiles/id-42'] },
-    ]);
+    expect(own.map((v) => v.outcome)).toEqual([{ status: 'inconclusive', reason: expect.stringContaining('outside the documented surface'), dependsOn: ['GET /v2/realms/r1/profiles/id-42'] }]);
     expect(read?.exchanges[0]).toMatchObject({ url: '/v2/realms/r1/profiles/id-42', evidence: true });
     expect(read?.verdicts.filter((v) => v.observedFor !== undefined)).toEqual([]);
     expect(result?.status).toBe('inconclusive');
   });
 
   it('lets a failed expectation on a documented request stand, attributed to the rule it names', async () => {
-    const scenario = load(`name: list\nrules: [create.status.201]\nsteps:\n  - name: accounts\n    request: { method: GET, path: /v2/accounts }\n    expect: { status: 200, rule: create.status.201 }\n`);
+    const scenario = load(
+      `name: list\nrules: [create.status.201]\nsteps:\n  - name: accounts\n    request: { method: GET, path: /v2/accounts }\n    expect: { status: 200, rule: create.status.201 }\n`,
+    );
     const target = fakeTarget({ handlers: [() => json(500, { errors: [] }, { 'x-trace': 't1' })] });
     const [result] = await runScenarios(scenario, { target, ruleById: rules.ruleById });
     expect(result?.status).toBe('fail');
@@ -108,7 +114,8 @@ describe('runScenarios', () => {
   });
 
   it('skips for writes, sim-only and missing variables, with skip verdicts for the rules', async () => {
-    const base = (tags: string) => `name: s ${tags}\nrules: [auth.required]\ntags: [${tags}]\nsteps:\n  - name: one\n    rules: [auth.required]\n    request: { method: GET, path: "/v2/\${{ vars.realm_id }}" }\n`;
+    const base = (tags: string) =>
+      `name: s ${tags}\nrules: [auth.required]\ntags: [${tags}]\nsteps:\n  - name: one\n    rules: [auth.required]\n    request: { method: GET, path: "/v2/\${{ vars.realm_id }}" }\n`;
     const scenarios = load(`${base('writes')}---\n${base('sim-only')}---\n${base('reads')}`);
     const http = fakeTarget({ kind: 'http', handlers: [() => json(200, {})] });
     const results = await runScenarios(scenarios, { target: http, ruleById: rules.ruleById });

@@ -10,9 +10,7 @@ const set: Scenario[] = Array.from({ length: 60 }, (_, i) =>
 
 describe('selectScenarios', () => {
   it('greps name or file, case-insensitively, keeping the order', () => {
-    expect(selectScenarios(set, { grep: 'NUMBER 1' }).map((s) => s.name)).toEqual(
-      set.filter((s) => s.name.startsWith('Scenario number 1')).map((s) => s.name),
-    );
+    expect(selectScenarios(set, { grep: 'NUMBER 1' }).map((s) => s.name)).toEqual(set.filter((s) => s.name.startsWith('Scenario number 1')).map((s) => s.name));
     expect(selectScenarios(set, { grep: 'Create/' }).every((s) => s.file.includes('/create/'))).toBe(true);
     expect(selectScenarios(set, { grep: 'Create/' })).toHaveLength(20);
   });

@@ -23,7 +23,9 @@ async function walk(walkYaml: string, records: readonly FakeRecord[], rule = 'la
 
 const urls = (ctx: CheckContext | undefined) => ctx?.exchanges.map((e) => `${e.request.method} ${decodeURIComponent(e.request.url)}`) ?? [];
 const seenIds = (ctx: CheckContext | undefined) =>
-  new Set(ctx?.exchanges.slice(1).flatMap((e) => (e.json !== null && typeof e.json === 'object' && 'data' in e.json && Array.isArray(e.json.data) ? e.json.data.map((d: { id: string }) => d.id) : [])));
+  new Set(
+    ctx?.exchanges.slice(1).flatMap((e) => (e.json !== null && typeof e.json === 'object' && 'data' in e.json && Array.isArray(e.json.data) ? e.json.data.map((d: { id: string }) => d.id) : [])),
+  );
 
 describe('walks', () => {
   it('keyset-id: an initial unfiltered GET, then sort=id with gt(id,last) until an empty page', async () => {
@@ -78,7 +80,12 @@ describe('walks', () => {
   it('sends between_pages once after page N, in order among the exchanges', async () => {
     const records = ids(5).map((id) => ({ id, created_at: ts(1) }));
     const put = (req: { method: string }) => (req.method === 'PUT' ? json(200, { data: { id: 'a01' } }) : undefined);
-    await walk('{ path: /v2/accounts, mode: keyset-id, limit: 2, between_pages: { after_page: 1, request: { method: PUT, path: /v2/accounts/a01, body: { data: { name: x } } } } }', records, 'large-data.keyset.id', [put]);
+    await walk(
+      '{ path: /v2/accounts, mode: keyset-id, limit: 2, between_pages: { after_page: 1, request: { method: PUT, path: /v2/accounts/a01, body: { data: { name: x } } } } }',
+      records,
+      'large-data.keyset.id',
+      [put],
+    );
     expect(urls(keysetId.seen.at(-1)).slice(0, 4)).toEqual([
       'GET /v2/accounts?page[limit]=2',
       'GET /v2/accounts?sort=id&page[limit]=2',

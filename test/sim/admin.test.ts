@@ -297,35 +297,68 @@ describe('snapshot and restore', () => {
     change(snap);
     return snap;
   };
-  const accountsOf = (snap: { projects: Record<string, unknown>[] }) => (snap.projects[0]?.['lists'] as Record<string, { upserts: Record<string, unknown>[]; deletes: string[] }>)['accounts'] as { upserts: Record<string, unknown>[]; deletes: string[] };
+  const accountsOf = (snap: { projects: Record<string, unknown>[] }) =>
+    (snap.projects[0]?.['lists'] as Record<string, { upserts: Record<string, unknown>[]; deletes: string[] }>)['accounts'] as { upserts: Record<string, unknown>[]; deletes: string[] };
 
   it.each([
-    ['a duplicate record id', 'projects.0.lists.accounts.upserts.1.id', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
-      const a = accountsOf(s);
-      (a.upserts[1] as Record<string, unknown>)['id'] = (a.upserts[0] as Record<string, unknown>)['id'];
-    }],
-    ['an empty record id', 'projects.0.lists.accounts.upserts.0.id', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
-      (accountsOf(s).upserts[0] as Record<string, unknown>)['id'] = '';
-    }],
-    ['a __proto__ key among the attributes', 'projects.0.lists.accounts.upserts.0.attrs.__proto__', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
-      const attrs = (accountsOf(s).upserts[0] as Record<string, unknown>)['attrs'] as Record<string, unknown>;
-      Object.defineProperty(attrs, '__proto__', { value: { polluted: true }, enumerable: true });
-    }],
-    ['a __proto__ collection name', 'projects.0.lists.__proto__', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
-      Object.defineProperty(s.projects[0]?.['lists'], '__proto__', { value: { upserts: [] }, enumerable: true });
-    }],
-    ['an offset limit of 1e300', 'projects.0.settings.page_offset_limit', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
-      (s.projects[0]?.['settings'] as Record<string, unknown>)['page_offset_limit'] = 1e300;
-    }],
-    ['a duplicate client id', 'projects.1.clientId', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
-      s.projects.push({ ...(s.projects[0] as Record<string, unknown>) });
-    }],
-    ['an account name past the field limit', 'projects.0.lists.accounts.upserts.0.attrs.name', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
-      ((accountsOf(s).upserts[0] as Record<string, unknown>)['attrs'] as Record<string, unknown>)['name'] = 'x'.repeat(256);
-    }],
-    ['no dataset options (the start-up dataset would silently become the default one)', 'options', (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
-      delete (s as Partial<typeof s>).options;
-    }],
+    [
+      'a duplicate record id',
+      'projects.0.lists.accounts.upserts.1.id',
+      (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+        const a = accountsOf(s);
+        (a.upserts[1] as Record<string, unknown>)['id'] = (a.upserts[0] as Record<string, unknown>)['id'];
+      },
+    ],
+    [
+      'an empty record id',
+      'projects.0.lists.accounts.upserts.0.id',
+      (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+        (accountsOf(s).upserts[0] as Record<string, unknown>)['id'] = '';
+      },
+    ],
+    [
+      'a __proto__ key among the attributes',
+      'projects.0.lists.accounts.upserts.0.attrs.__proto__',
+      (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+        const attrs = (accountsOf(s).upserts[0] as Record<string, unknown>)['attrs'] as Record<string, unknown>;
+        Object.defineProperty(attrs, '__proto__', { value: { polluted: true }, enumerable: true });
+      },
+    ],
+    [
+      'a __proto__ collection name',
+      'projects.0.lists.__proto__',
+      (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+        Object.defineProperty(s.projects[0]?.['lists'], '__proto__', { value: { upserts: [] }, enumerable: true });
+      },
+    ],
+    [
+      'an offset limit of 1e300',
+      'projects.0.settings.page_offset_limit',
+      (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+        (s.projects[0]?.['settings'] as Record<string, unknown>)['page_offset_limit'] = 1e300;
+      },
+    ],
+    [
+      'a duplicate client id',
+      'projects.1.clientId',
+      (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+        s.projects.push({ ...(s.projects[0] as Record<string, unknown>) });
+      },
+    ],
+    [
+      'an account name past the field limit',
+      'projects.0.lists.accounts.upserts.0.attrs.name',
+      (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+        ((accountsOf(s).upserts[0] as Record<string, unknown>)['attrs'] as Record<string, unknown>)['name'] = 'x'.repeat(256);
+      },
+    ],
+    [
+      'no dataset options (the start-up dataset would silently become the default one)',
+      'options',
+      (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+        delete (s as Partial<typeof s>).options;
+      },
+    ],
   ])('restore refuses %s with 400 naming the member (%s)', (_name, path, change) => {
     const body = JSON.stringify(edited(change));
     const h = harness();

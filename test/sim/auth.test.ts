@@ -188,7 +188,7 @@ describe('authentication realms and user-authentication-info are readable', () =
   });
 });
 
-describe('a served simulator\'s secrets', () => {
+describe("a served simulator's secrets", () => {
   it('are random unless given: the seed tells nobody a token or the admin token', async () => {
     const { parseServeArgs, startServer } = await import('../../src/cli/serve.js');
     const { adminTokenFor } = await import('../../src/sim/tokens.js');

@@ -9,7 +9,6 @@ import { catalogue } from '../../src/rules/catalogue.js';
 import { at, parseJson } from './helpers.js';
 import { captureIo } from '../support/cli-io.js';
 
-
 describe('commerce-sim rules', () => {
   it('prints an aligned table: a header, a rule line, one line per rule', async () => {
     const c = captureIo();
@@ -80,9 +79,37 @@ describe('commerce-sim serve: options', () => {
 
   it('reads every option', () => {
     const parsed = parseServeArgs([
-      '--port', '0', '--host', '::1', '--seed', '7', '--accounts', '1000', '--count', 'orders=20000', '--count', 'files=3',
-      '--dataset', 'shared-timestamps', '--deviate', 'filter.gt', '--deviate', 'create.status.201', '--clock', 'wall', '--clock-step', '5',
-      '--client-id', 'ci-suite', '--json', '--clients', 'clients.yaml', '--max-projects', '50', '--max-project-records', '900',
+      '--port',
+      '0',
+      '--host',
+      '::1',
+      '--seed',
+      '7',
+      '--accounts',
+      '1000',
+      '--count',
+      'orders=20000',
+      '--count',
+      'files=3',
+      '--dataset',
+      'shared-timestamps',
+      '--deviate',
+      'filter.gt',
+      '--deviate',
+      'create.status.201',
+      '--clock',
+      'wall',
+      '--clock-step',
+      '5',
+      '--client-id',
+      'ci-suite',
+      '--json',
+      '--clients',
+      'clients.yaml',
+      '--max-projects',
+      '50',
+      '--max-project-records',
+      '900',
     ]);
     expect(parsed).toEqual({
       port: 0,

@@ -51,7 +51,15 @@ describe('registered clients (--clients)', () => {
     [{ clients: [{ client_id: 'a', client_secret: 'short' }] }, 'clients.0.client_secret'],
     [{ clients: [{ client_id: '', client_secret: 'a-long-enough-secret' }] }, 'clients.0.client_id'],
     [{ clients: [{ client_id: 'a', client_secret: 'a-long-enough-secret', scopes: ['admin'] }] }, 'clients.0.scopes'],
-    [{ clients: [{ client_id: 'a', client_secret: 'a-long-enough-secret' }, { client_id: 'a', client_secret: 'a-long-enough-secret' }] }, 'clients.1.client_id'],
+    [
+      {
+        clients: [
+          { client_id: 'a', client_secret: 'a-long-enough-secret' },
+          { client_id: 'a', client_secret: 'a-long-enough-secret' },
+        ],
+      },
+      'clients.1.client_id',
+    ],
   ])('a clients file %j is refused at %s', (value, path) => {
     const r = readClients(value);
     expect(r.ok).toBe(false);

@@ -75,7 +75,9 @@ describe('determinism', () => {
     const tb = token(b);
     b.handle({ method: 'GET', url: '/v2/orders', headers: tb, body: '' });
     b.handle({ method: 'GET', url: '/v2/customers', headers: tb, body: '' });
-    expect(b.handle({ method: 'GET', url: '/v2/accounts?page[limit]=100', headers: tb, body: '' }).body).toBe(a.handle({ method: 'GET', url: '/v2/accounts?page[limit]=100', headers: ta, body: '' }).body);
+    expect(b.handle({ method: 'GET', url: '/v2/accounts?page[limit]=100', headers: tb, body: '' }).body).toBe(
+      a.handle({ method: 'GET', url: '/v2/accounts?page[limit]=100', headers: ta, body: '' }).body,
+    );
   });
 
   it('any sequence of requests gives identical responses on two simulators of a seed (seeded property)', () => {

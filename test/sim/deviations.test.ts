@@ -13,10 +13,12 @@ interface Probe {
   run(h: Harness): unknown;
 }
 
-const create = (overrides: Record<string, unknown> = {}) => (h: Harness) => {
-  const res = h.post(profilePath(h.ids), profileBody(h.ids, overrides));
-  return [res.status, res.body];
-};
+const create =
+  (overrides: Record<string, unknown> = {}) =>
+  (h: Harness) => {
+    const res = h.post(profilePath(h.ids), profileBody(h.ids, overrides));
+    return [res.status, res.body];
+  };
 const list = (url: string) => (h: Harness) => h.get(url).body;
 const status = (url: string) => (h: Harness) => h.get(url).status;
 const secondId = (h: Harness) => ids(h.get('/v2/accounts?sort=id&page[limit]=3'))[1] ?? '';

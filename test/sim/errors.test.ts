@@ -80,13 +80,14 @@ describe('fuzzing handle() (seeded)', () => {
       '/catalog/products',
       '/v2/authentication-realms',
     ];
-    const segment = fc.oneof(fc.constantFrom(...paths), fc.string({ maxLength: 40 }).map((s) => `/${s}`));
+    const segment = fc.oneof(
+      fc.constantFrom(...paths),
+      fc.string({ maxLength: 40 }).map((s) => `/${s}`),
+    );
     const query = fc.oneof(
       fc.constant(''),
       fc.string({ maxLength: 60 }).map((s) => `?${s}`),
-      fc
-        .tuple(fc.constantFrom('page[limit]', 'page[offset]', 'filter', 'sort', 'page%5Blimit%5D'), fc.string({ maxLength: 30 }))
-        .map(([k, v]) => `?${k}=${v}`),
+      fc.tuple(fc.constantFrom('page[limit]', 'page[offset]', 'filter', 'sort', 'page%5Blimit%5D'), fc.string({ maxLength: 30 })).map(([k, v]) => `?${k}=${v}`),
     );
     const body = fc.oneof(
       fc.constant(''),
@@ -112,7 +113,10 @@ describe('a failure inside the simulator', () => {
   it('is a 400 JSON error from handle(), never a throw (the in-process target calls it directly)', () => {
     const h = harness();
     // A record no request can make (its time is past what toISOString writes), put straight into the store.
-    h.sim.project(DEFAULT_CLIENT_ID).list(accounts).insert({ id: 'broken', createdMs: 1e20, updatedMs: 1e20, attrs: { name: 'Broken' } });
+    h.sim
+      .project(DEFAULT_CLIENT_ID)
+      .list(accounts)
+      .insert({ id: 'broken', createdMs: 1e20, updatedMs: 1e20, attrs: { name: 'Broken' } });
     const res = h.get('/v2/accounts?sort=-created_at');
     expectErrorShape(res, 400);
   });
@@ -121,7 +125,13 @@ describe('a failure inside the simulator', () => {
 describe('errors carry status and title', () => {
   it('every error kind has the status as a number and a title', () => {
     const h = harness();
-    const samples = [h.get('/nope'), h.call('PATCH', '/v2/settings'), h.get('/v2/accounts', { token: null }), h.get('/v2/accounts?page[limit]=0'), h.post(profilePath(h.ids), profileBody(h.ids), { token: h.sim.issueToken('ro', 'read-only') })];
+    const samples = [
+      h.get('/nope'),
+      h.call('PATCH', '/v2/settings'),
+      h.get('/v2/accounts', { token: null }),
+      h.get('/v2/accounts?page[limit]=0'),
+      h.post(profilePath(h.ids), profileBody(h.ids), { token: h.sim.issueToken('ro', 'read-only') }),
+    ];
     expect(samples.map((r) => [r.status, at(r.json, 'errors.0.status'), at(r.json, 'errors.0.title')])).toEqual([
       [404, 404, 'Not Found'],
       [405, 405, 'Method Not Allowed'],

@@ -49,7 +49,11 @@ describe('GET /__sim/requests', () => {
 
   it('keeps secrets out: no headers or bodies, secret-looking query values redacted', () => {
     const h = harness();
-    h.call('POST', '/oauth/access_token', { token: null, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=x&client_secret=hunter2-secret' });
+    h.call('POST', '/oauth/access_token', {
+      token: null,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=x&client_secret=hunter2-secret',
+    });
     h.get('/v2/accounts?access_token=abc123&page[limit]=1');
     const body = h.admin('GET', '/__sim/requests').body;
     expect(body).not.toContain('hunter2');

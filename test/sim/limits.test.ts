@@ -83,7 +83,12 @@ function countingBase(n: number): { base: Collection; visits: () => number } {
   let visits = 0;
   const records: SimRecord[] = [];
   for (let i = 0; i < n; i++) {
-    const record = { id: `${i.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`, createdMs: Date.UTC(2024, 0, 1) + i * 1000, updatedMs: Date.UTC(2024, 0, 1) + ((i * 7919) % n) * 1000, attrs: { name: `N${i}` } };
+    const record = {
+      id: `${i.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`,
+      createdMs: Date.UTC(2024, 0, 1) + i * 1000,
+      updatedMs: Date.UTC(2024, 0, 1) + ((i * 7919) % n) * 1000,
+      attrs: { name: `N${i}` },
+    };
     records.push(
       new Proxy(record, {
         get(target, key, receiver) {

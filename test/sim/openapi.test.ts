@@ -70,10 +70,7 @@ describe('openApiDocument', () => {
     expect(at(create, 'requestBody.content.application/json.schema')).toEqual({ $ref: '#/components/schemas/ProfileInfoCreate' });
     expect(at(doc, 'components.schemas.ProfileInfoCreate.properties.data.required')).toEqual(['type', 'password_profile_id', 'username', 'password']);
     expect(at(doc, 'components.schemas.ProfileInfoCreate.properties.data.properties.password.minLength')).toBe(8);
-    expect(at(doc, 'components.schemas.ProfileInfoCreate.properties.data.properties.type.enum')).toEqual([
-      'user_authentication_password_profile_info',
-      'user-authentication-password-profile-info',
-    ]);
+    expect(at(doc, 'components.schemas.ProfileInfoCreate.properties.data.properties.type.enum')).toEqual(['user_authentication_password_profile_info', 'user-authentication-password-profile-info']);
     expect(at(create, 'responses.201')).toBeTypeOf('object');
     expect(at(create, 'responses.400')).toEqual({ $ref: '#/components/responses/E400' });
   });
@@ -112,8 +109,7 @@ describe('openApiDocument', () => {
 describe('the document describes what the simulator answers', () => {
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   ajv.addSchema(doc, 'doc');
-  const pointer = (path: string, method: string, status: string) =>
-    `doc#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses/${status}/content/application~1json/schema`;
+  const pointer = (path: string, method: string, status: string) => `doc#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses/${status}/content/application~1json/schema`;
   const errorSchema = ajv.getSchema('doc#/components/schemas/Error');
 
   it('the 200 answer of every list route matches its schema', () => {
@@ -140,7 +136,12 @@ describe('the document describes what the simulator answers', () => {
     check(createPath, 'post', '201', made.json);
     check(`${createPath}/{id}`, 'get', '200', h.get(`${profilePath(h.ids)}/${String(at(made.json, 'data.id'))}`).json);
     check('/v2/settings', 'get', '200', h.get('/v2/settings').json);
-    check('/oauth/access_token', 'post', '200', h.call('POST', '/oauth/access_token', { token: null, body: 'grant_type=implicit&client_id=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }).json);
+    check(
+      '/oauth/access_token',
+      'post',
+      '200',
+      h.call('POST', '/oauth/access_token', { token: null, body: 'grant_type=implicit&client_id=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }).json,
+    );
     for (const bad of [h.post(profilePath(h.ids), profileBody(h.ids, { password: 'short' })), h.get('/nope'), h.get('/v2/accounts', { token: null })]) {
       expect(errorSchema?.(bad.json)).toBe(true);
     }

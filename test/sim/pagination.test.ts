@@ -3,15 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { at, expectErrorShape, harness, ids, items, linkParams, num, str, type Harness } from './helpers.js';
 
 /** API-NOTES.md "Real paths of the list endpoints the document names", with path parameters filled in. */
-const CATALOG_READS = [
-  '/hierarchies',
-  '/hierarchies/h-1/children',
-  '/hierarchies/h-1/nodes',
-  '/hierarchies/h-1/products',
-  '/nodes',
-  '/nodes/n-1/relationships/products',
-  '/products',
-];
+const CATALOG_READS = ['/hierarchies', '/hierarchies/h-1/children', '/hierarchies/h-1/nodes', '/hierarchies/h-1/products', '/nodes', '/nodes/n-1/relationships/products', '/products'];
 const LIST_PATHS: readonly string[] = [
   '/v2/accounts',
   '/v2/account-members',
@@ -319,7 +311,12 @@ describe('settings (§8, API-NOTES.md "Settings")', () => {
     expect(at(h.get('/v2/settings').json, 'data.page_length')).toBe(25);
   });
 
-  it.each([['not json', '{'], ['no data', '{"page_length": 10}'], ['data an array', '{"data": []}'], ['a JSON null', 'null']])('refuses %s with 400', (_n, body) => {
+  it.each([
+    ['not json', '{'],
+    ['no data', '{"page_length": 10}'],
+    ['data an array', '{"data": []}'],
+    ['a JSON null', 'null'],
+  ])('refuses %s with 400', (_n, body) => {
     const h = harness();
     expectErrorShape(h.put('/v2/settings', body), 400);
   });

@@ -68,7 +68,8 @@ describe('answers wait for the connection', () => {
     const token = sim.issueToken('slow', 'read-write');
     const big = 'x'.repeat(255);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    for (let i = 0; i < 100; i++) sim.handle({ method: 'POST', url: '/v2/accounts', headers, body: JSON.stringify({ data: { type: 'account', name: big, legal_name: big, registration_id: big, external_ref: big } }) });
+    for (let i = 0; i < 100; i++)
+      sim.handle({ method: 'POST', url: '/v2/accounts', headers, body: JSON.stringify({ data: { type: 'account', name: big, legal_name: big, registration_id: big, external_ref: big } }) });
     let handled = 0;
     const handle = sim.handle.bind(sim);
     sim.handle = (req) => (handled++, handle(req));

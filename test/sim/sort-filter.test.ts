@@ -30,9 +30,7 @@ const cmp = (a: string | null, b: string | null): number => (a === b ? 0 : a ===
 
 /** The documented order: by the attribute, ties by ascending id. */
 function expectedOrder(records: readonly Item[], field: string, desc: boolean): string[] {
-  return [...records]
-    .sort((x, y) => (desc ? -1 : 1) * cmp(value(x, field), value(y, field)) || cmp(value(x, 'id'), value(y, 'id')))
-    .map((r) => str(r, 'id'));
+  return [...records].sort((x, y) => (desc ? -1 : 1) * cmp(value(x, field), value(y, field)) || cmp(value(x, 'id'), value(y, 'id'))).map((r) => str(r, 'id'));
 }
 
 const idsOf = (records: readonly Item[]) => records.map((r) => str(r, 'id'));
@@ -110,7 +108,10 @@ describe('filter (§4.2; API-NOTES.md "Filter and sort grammar")', () => {
     ['like(registration_id,*0001*)', (r) => (value(r, 'registration_id') ?? '').includes('0001')],
     [`eq(external_ref,${pick(accounts, 4, 'external_ref')})`, (r) => value(r, 'external_ref') === pick(accounts, 4, 'external_ref')],
     [`eq(registration_id,${pick(accounts, 4, 'registration_id')})`, (r) => value(r, 'registration_id') === pick(accounts, 4, 'registration_id')],
-    [`ge(id,${pick(accounts, 7, 'id')}):lt(created_at,${pick(accounts, 60, 'created_at')})`, (r) => cmp(value(r, 'id'), pick(accounts, 7, 'id')) >= 0 && cmp(value(r, 'created_at'), pick(accounts, 60, 'created_at')) < 0],
+    [
+      `ge(id,${pick(accounts, 7, 'id')}):lt(created_at,${pick(accounts, 60, 'created_at')})`,
+      (r) => cmp(value(r, 'id'), pick(accounts, 7, 'id')) >= 0 && cmp(value(r, 'created_at'), pick(accounts, 60, 'created_at')) < 0,
+    ],
   ];
 
   it.each(accountCases)('accounts filter=%s holds on every record, and results.total counts them', (filter, keep) => {
@@ -214,7 +215,8 @@ describe('large-data pattern (§4.3)', () => {
       for (const r of page) seen.add(str(r, 'id'));
       const first = value(page[0] ?? {}, 'created_at');
       const lastAt = value(page[page.length - 1] ?? {}, 'created_at') ?? undefined;
-      if (first === lastAt && page.length === 100) offset += 100; // uniform page: page further on the same filter
+      if (first === lastAt && page.length === 100)
+        offset += 100; // uniform page: page further on the same filter
       else {
         cursor = lastAt;
         offset = 0;

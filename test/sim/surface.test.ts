@@ -7,8 +7,7 @@ const sim = new Simulator({ seed: 42, surface: 'documented', wallClock: () => 0 
 const token = sim.issueToken('commerce-sim', 'read-write');
 const ids = sim.seededIds();
 const create = `/v2/authentication-realms/${ids.realm_id}/user-authentication-info/${ids.user_authentication_info_id}/user-authentication-password-profile-info`;
-const send = (method: string, url: string, body = '', auth = true) =>
-  sim.handle({ method, url, headers: auth ? { authorization: `Bearer ${token}`, 'content-type': 'application/json' } : {}, body });
+const send = (method: string, url: string, body = '', auth = true) => sim.handle({ method, url, headers: auth ? { authorization: `Bearer ${token}`, 'content-type': 'application/json' } : {}, body });
 const status = (method: string, url: string, body = '') => send(method, url, body).status;
 
 describe('the documented-only surface', () => {
@@ -40,7 +39,7 @@ describe('the documented-only surface', () => {
     expect(status('POST', create, hyphen)).toBe(400);
   });
 
-  it('answers lists with conforming choices other than the public API\'s where the document leaves them open', () => {
+  it("answers lists with conforming choices other than the public API's where the document leaves them open", () => {
     const page = JSON.parse(send('GET', '/v2/accounts?page[limit]=5&page[offset]=10').body) as Record<string, unknown>;
     expect(Object.keys(page).sort()).toEqual(['data', 'page', 'results']);
     expect(page['page']).toMatchObject({ limit: 5, offset: 10, current: 2 }); // 0-based: the public API says 3

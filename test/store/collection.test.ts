@@ -22,7 +22,9 @@ const RANGE_OPS = ['gt', 'ge', 'lt', 'le', 'eq'] as const;
 const clause = fc.oneof(
   fc.tuple(fc.constantFrom(...RANGE_OPS), fc.constantFrom('created_at', 'updated_at'), fc.integer({ min: -2, max: 32 })).map(([op, f, s]) => `${op}(${f},${iso(s)})`),
   // Two bounds on one value: which of them is the tighter decides the interval's ends.
-  fc.tuple(fc.constantFrom(...RANGE_OPS), fc.constantFrom(...RANGE_OPS), fc.constantFrom('created_at', 'updated_at'), fc.integer({ min: 0, max: 30 })).map(([a, b, f, s]) => `${a}(${f},${iso(s)}):${b}(${f},${iso(s)})`),
+  fc
+    .tuple(fc.constantFrom(...RANGE_OPS), fc.constantFrom(...RANGE_OPS), fc.constantFrom('created_at', 'updated_at'), fc.integer({ min: 0, max: 30 }))
+    .map(([a, b, f, s]) => `${a}(${f},${iso(s)}):${b}(${f},${iso(s)})`),
   fc.tuple(fc.constantFrom('gt', 'ge', 'lt', 'le'), fc.integer({ min: 0, max: 60 })).map(([op, i]) => `${op}(id,${hex((i * 2654435761) >>> 0)})`),
   fc.integer({ min: 0, max: 8 }).map((n) => `eq(name,Name ${n})`),
   fc.constant('like(legal_name,Legal 1*)'),
@@ -113,7 +115,12 @@ describe('Collection reads', () => {
     });
     coll.remove((first[1] as SimRecord).id);
     coll.insert(record(5000, 1, 1));
-    expect(coll.ownRecords().map((r) => r.id).sort()).toEqual([(first[0] as SimRecord).id, record(5000, 1, 1).id].sort());
+    expect(
+      coll
+        .ownRecords()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([(first[0] as SimRecord).id, record(5000, 1, 1).id].sort());
     expect(coll.deletedBaseIds()).toEqual([(first[1] as SimRecord).id]);
     expect(coll.size).toBe(1000);
   });

@@ -45,12 +45,17 @@ async function target(options: Parameters<typeof createHttpTarget>[0]): Promise<
   return t;
 }
 
-const send = (status: number, body: unknown = {}, headers: Record<string, string> = {}) => (res: ServerResponse) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
+const send =
+  (status: number, body: unknown = {}, headers: Record<string, string> = {}) =>
+  (res: ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
 
-const always = (status: number, body: unknown = {}, headers: Record<string, string> = {}): Handler => (_req, res) => send(status, body, headers)(res);
+const always =
+  (status: number, body: unknown = {}, headers: Record<string, string> = {}): Handler =>
+  (_req, res) =>
+    send(status, body, headers)(res);
 
 /** Answers the given statuses in turn, then 200. */
 const script = (...steps: ((res: ServerResponse) => void)[]): Handler => {
@@ -176,10 +181,15 @@ describe('pacing', () => {
   it('lets rps requests per second through a token bucket', async () => {
     let now = 0;
     const slept: number[] = [];
-    const bucket = new TokenBucket(2, 2, () => now, async (ms) => {
-      slept.push(ms);
-      now += ms;
-    });
+    const bucket = new TokenBucket(
+      2,
+      2,
+      () => now,
+      async (ms) => {
+        slept.push(ms);
+        now += ms;
+      },
+    );
     for (let i = 0; i < 5; i += 1) await bucket.take();
     expect(now).toBe(1500); // 2 at once, then one every 500 ms
     expect(slept).toEqual([500, 500, 500]);

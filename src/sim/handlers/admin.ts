@@ -91,7 +91,12 @@ const requests: Handler = (ctx) => {
   const status = count('status');
   const since = count('since');
   const limit = count('limit');
-  for (const [name, v] of [['status', status], ['since', since], ['limit', limit]] as const) if (v === 'bad') return errors([apiError('bad-request', `${name} must be a whole number`, name)]);
+  for (const [name, v] of [
+    ['status', status],
+    ['since', since],
+    ['limit', limit],
+  ] as const)
+    if (v === 'bad') return errors([apiError('bad-request', `${name} must be a whole number`, name)]);
   const method = one('method');
   const path = one('path');
   const clientId = one('client');

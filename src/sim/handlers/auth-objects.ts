@@ -5,8 +5,7 @@ import { error, jsonText } from '../respond.js';
 import { recordJson } from '../serialize.js';
 import { servePage } from './lists.js';
 
-export const listRealms: Handler = (ctx) =>
-  servePage(ctx, { resource: realms, collection: ctx.project.realms, selfPrefix: `${ctx.baseUrl}/v2/authentication-realms/` });
+export const listRealms: Handler = (ctx) => servePage(ctx, { resource: realms, collection: ctx.project.realms, selfPrefix: `${ctx.baseUrl}/v2/authentication-realms/` });
 
 export const getRealm: Handler = (ctx) => {
   const record = ctx.project.realms.get(ctx.params['realm'] ?? '');
