@@ -11,6 +11,7 @@ export type { Snapshot, DatasetView, ProjectSnapshot } from './sim/snapshot.js';
 export type { Scope } from './sim/tokens.js';
 export type { Project, ProjectOptions, ProjectState, Settings, Adversity, Fault, RateWindow, SeededAuth, ListDelta, StoredRecord } from './store/project.js';
 export type { DatasetProfile, DatasetOptions } from './store/datasets.js';
+export type { DatasetFields } from './store/dataset-spec.js';
 export type { Deviations } from './engine/deviations.js';
 export type { SimRecord } from './store/record.js';
 export type { RandomState, Random } from './store/random.js';

@@ -9,7 +9,7 @@ import { generateRecords } from '../store/datasets.js';
 import { accounts } from '../store/resources.js';
 import { child, fmt } from './child.js';
 import { load } from './load.js';
-import type { Section } from './sections.js';
+import type { Section } from './section.js';
 
 interface Ready {
   origin: string;

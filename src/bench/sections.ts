@@ -13,12 +13,10 @@ import { isListRecord } from '../client/records.js';
 import { isJsonObject } from '../engine/json.js';
 import type { ScenarioResult } from '../report/model.js';
 import { child, fmt } from './child.js';
+import type { Section } from './section.js';
 import { hardening } from './hardening.js';
 
-export interface Section {
-  readonly name: string;
-  run(options: { readonly seconds: number; readonly quick: boolean }): Promise<void>;
-}
+export type { Section } from './section.js';
 
 interface SimChild {
   baseUrl: string;

@@ -13,12 +13,16 @@ import { parseSort, type SortSpec } from './sort.js';
 export const DEFAULT_SORT: SortSpec = { field: 'created_at', direction: 'asc' };
 const TIMESTAMP_FIELDS = new Set(['created_at', 'updated_at']);
 
-/** What the planner needs to know of the resource and the project. */
-export interface ListTarget {
+/** What the planner needs to know of the resource. */
+export interface ListResource {
   readonly name: string;
   readonly sorts: readonly string[];
   readonly filter: FilterSpec;
   readonly offsetLimit: 'hard' | 'soft';
+}
+
+/** And of the project's settings. */
+export interface ListLimits {
   readonly pageLength: number;
   readonly pageOffsetLimit: number;
 }
@@ -42,7 +46,7 @@ export interface ListPlan {
   readonly envelope: Envelope;
 }
 
-export function planList(query: QueryParams, target: ListTarget, deviations: Deviations): Decision<ListPlan> {
+export function planList(query: QueryParams, target: ListResource, limits: ListLimits, deviations: Deviations): Decision<ListPlan> {
   const sortText = query.one('sort');
   if (!sortText.ok) return sortText;
   let sort = DEFAULT_SORT;
@@ -66,7 +70,7 @@ export function planList(query: QueryParams, target: ListTarget, deviations: Dev
     sort = { field: 'id', direction: 'asc' };
   }
 
-  const page = planPage(query, { pageLength: target.pageLength, offsetLimit: { kind: target.offsetLimit, max: target.pageOffsetLimit }, deviations });
+  const page = planPage(query, { pageLength: limits.pageLength, offsetLimit: { kind: target.offsetLimit, max: limits.pageOffsetLimit }, deviations });
   if (!page.ok) return page;
   const offset = skipCount(page.value, deviations);
   return ok({

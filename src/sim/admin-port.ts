@@ -5,7 +5,7 @@
 import type { Deviations } from '../engine/deviations.js';
 import type { Project } from '../store/project.js';
 import type { Journal } from './journal.js';
-import type { SeededIds, SimulatorOptions } from './simulator.js';
+import type { SeededIds, SimulatorOptions } from './options.js';
 
 export interface AdminPort {
   readonly settings: SimulatorOptions;

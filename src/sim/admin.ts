@@ -5,7 +5,7 @@ import { readDatasetFields } from '../store/dataset-spec.js';
 import type { AdminOps } from './context.js';
 import { errors } from './respond.js';
 import type { AdminPort } from './admin-port.js';
-import type { SimulatorOptions } from './simulator.js';
+import type { SimulatorOptions } from './options.js';
 import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 
 export function createAdminOps(sim: AdminPort): AdminOps {

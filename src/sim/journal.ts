@@ -37,7 +37,7 @@ export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   let out = url;
   // Most queries name nothing secret-looking: no split, no decoding (this runs on every request).
-  if (q >= 0 && (SECRET_NAME.test(url.slice(q)) || url.includes('%', q))) {
+  if (q >= 0 && (SECRET_NAME.test(url) || url.includes('%', q))) {
     const parts = url
       .slice(q + 1)
       .split('&')
@@ -67,8 +67,8 @@ export class Journal {
     this.ring = new Array<JournalEntry | undefined>(Math.max(1, capacity));
   }
 
-  record(entry: Omit<JournalEntry, 'seq' | 'url'> & { readonly url: string }): JournalEntry {
-    const kept: JournalEntry = { seq: ++this.seq, method: entry.method, url: redactUrl(entry.url), status: entry.status, client_id: entry.client_id };
+  record(method: string, url: string, status: number, clientId: string | null): JournalEntry {
+    const kept: JournalEntry = { seq: ++this.seq, method, url: redactUrl(url), status, client_id: clientId };
     this.ring[this.next] = kept;
     this.next = (this.next + 1) % this.ring.length;
     this.count = Math.min(this.count + 1, this.ring.length);

@@ -6,8 +6,7 @@
 import { deviates, NO_DEVIATIONS, type Deviations } from '../engine/deviations.js';
 import { parseQuery } from '../engine/query.js';
 import { DEFAULT_CLOCK_START, DEFAULT_STEP_MS } from '../store/clock.js';
-import type { DatasetProfile } from '../store/datasets.js';
-import { NO_ADVERSITY, Project, type Adversity, type ProjectOptions } from '../store/project.js';
+import { NO_ADVERSITY, Project, type ProjectOptions } from '../store/project.js';
 import { accounts } from '../store/resources.js';
 import { SeededBases } from '../store/seeded-bases.js';
 import type { ClientRegistry } from './clients.js';
@@ -23,56 +22,10 @@ import type { Router } from './router.js';
 import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
 import { bodyLimit, type SimRequest, type SimResponse } from './types.js';
 import { apiError } from '../engine/errors.js';
-import { documentedListAnswer, refuseUndocumented, type Surface } from './surface.js';
+import { documentedListAnswer, refuseUndocumented } from './surface.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 
-export interface SimulatorOptions {
-  readonly seed?: number;
-  /** Seed of the data only (admin reseed); tokens and the admin token keep following `seed`. */
-  readonly datasetSeed?: number;
-  /** Origin of absolute links, e.g. `http://127.0.0.1:4747`. */
-  readonly baseUrl?: string;
-  /** Number of seeded accounts (default 120). */
-  readonly accounts?: number;
-  /** Seeded record counts by collection name (`orders`, `files`, ...). */
-  readonly counts?: Readonly<Record<string, number>>;
-  readonly profile?: DatasetProfile;
-  readonly burst?: number;
-  readonly clock?: { readonly mode?: 'virtual' | 'wall'; readonly start?: number; readonly stepMs?: number };
-  readonly deviate?: readonly string[];
-  /** `documented`: answer only what commerce-api.md states (sim/surface.ts). Default `full`. */
-  readonly surface?: Surface;
-  readonly adversity?: Partial<Adversity>;
-  /** Real time, used only for the token's `expires` (and the clock in wall mode). Injected by adapters. */
-  readonly wallClock: () => number;
-  readonly defaultClientId?: string;
-  /**
-   * The key bearer tokens and the admin token are derived from. Default: the seed, which makes them
-   * reproducible and so guessable: `serve` passes random bytes (or the user's key).
-   */
-  readonly tokenKey?: string;
-  /** The admin token itself (`serve --admin-token-env`); default derived from the token key. */
-  readonly adminToken?: string;
-  /** Registered clients (`serve --clients`): unknown ones get 401 from the token endpoint. Default: any client id. */
-  readonly clients?: ClientRegistry;
-  /** Projects kept at most; past it the least recently used is forgotten (default 1,000). */
-  readonly maxProjects?: number;
-  /** Records one project may write (default 100,000); past it creates answer 422. */
-  readonly maxProjectRecords?: number;
-  /** Requests the journal keeps (GET /__sim/requests); default 1,000. */
-  readonly journalSize?: number;
-}
-
-export const DEFAULT_MAX_PROJECTS = 1000;
-
-export const DEFAULT_SEED = 42;
-export const DEFAULT_CLIENT_ID = 'commerce-sim';
-
-/** The ids a client needs to call the create operation, and the admin token. */
-export interface SeededIds {
-  readonly realm_id: string;
-  readonly user_authentication_info_id: string;
-  readonly password_profile_id: string;
-}
+export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 
 export class Simulator implements AdminPort {
   private options: SimulatorOptions;
@@ -210,11 +163,11 @@ export class Simulator implements AdminPort {
       res = error('bad-request', 'The simulator could not process this request');
     }
     // The journal holds what clients sent, not the harness's own admin calls (those still reach --log).
-    const seen = { method: req.method.toUpperCase(), url: req.url, status: res.status, client_id: this.actingClient };
+    const method = req.method.toUpperCase();
     if (!req.url.startsWith(ADMIN_PREFIX)) {
-      const entry = this.journal.record(seen);
+      const entry = this.journal.record(method, req.url, res.status, this.actingClient);
       if (observe !== undefined) observe(entry);
-    } else if (observe !== undefined) observe({ ...seen, seq: 0, url: redactUrl(req.url) });
+    } else if (observe !== undefined) observe({ seq: 0, method, url: redactUrl(req.url), status: res.status, client_id: this.actingClient });
     return res;
   }
 

@@ -8,26 +8,19 @@ import { MAX_FILTERS } from '../engine/filter.js';
 import { isCount, isJsonObject } from '../engine/json.js';
 import { readStoredAdversity } from '../store/adversity-profiles.js';
 import { isTimeMs } from '../store/clock.js';
-import { MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
-import { PROTOTYPE_KEYS, readDatasetFields } from '../store/dataset-spec.js';
+import { MAX_RECORDS } from '../store/datasets.js';
+import { PROTOTYPE_KEYS, readDatasetFields, type DatasetFields } from '../store/dataset-spec.js';
 import { NO_ADVERSITY, type ListDelta, type ProjectState, type StoredRecord } from '../store/project.js';
 import { listResources, passwordProfileInfo, type ResourceDef } from '../store/resources.js';
 import { isRandomState, type RandomState } from '../store/random.js';
 import type { AdminPort } from './admin-port.js';
-import type { SimulatorOptions } from './simulator.js';
+import type { SimulatorOptions } from './options.js';
 
 /** 2: each project holds only its changes over the seeded records (copy-on-write); 1 held every record. */
 export const SNAPSHOT_VERSION = 2;
 
-/** The dataset options a snapshot was taken with. */
-export interface DatasetView {
-  readonly seed?: number;
-  readonly dataset_seed?: number;
-  readonly accounts?: number;
-  readonly counts?: Readonly<Record<string, number>>;
-  readonly profile?: DatasetProfile;
-  readonly burst?: number;
-}
+/** The dataset options a snapshot was taken with (the store's one type of them). */
+export type DatasetView = DatasetFields;
 
 export interface ProjectSnapshot extends ProjectState {
   readonly random?: RandomState;

@@ -29,7 +29,7 @@ export interface PageQuery {
   readonly offset: number;
   readonly limit: number;
   /** Records hidden from reads (eventual consistency); undefined when all are visible. */
-  readonly visible?: (record: SimRecord) => boolean;
+  readonly visible?: ((record: SimRecord) => boolean) | undefined;
 }
 
 export interface PageResult {
@@ -151,13 +151,16 @@ export class Collection {
   }
 
   page(query: PageQuery): PageResult {
+    // A collection that changed nothing of its base reads the base as it is (the common case: readers).
+    if (this.base !== undefined && this.byId.size === 0 && this.hidden.size === 0) return this.base.page(query);
     const filter = compileFilter(query.clauses, this.filterSpec);
     if (filter.empty) return { total: 0, records: [] };
     const { field, direction } = query.sort;
     const order = recordOrder(field, direction);
     const own = this.run(this, filter, field, direction);
     const base = this.base === undefined ? undefined : this.run(this.base, filter, field, direction);
-    const sortOnly = filter.residual === undefined && query.visible === undefined && [...filter.intervals.keys()].every((f) => f === field);
+    let sortOnly = filter.residual === undefined && query.visible === undefined;
+    for (const f of filter.intervals.keys()) if (f !== field) sortOnly = false;
     if (sortOnly) return this.pageByArithmetic(own, base, order, query);
 
     const check = (r: SimRecord) => matchesIntervals(r, filter) && (filter.residual === undefined || filter.residual(r)) && (query.visible === undefined || query.visible(r));
@@ -391,13 +394,11 @@ function cut(ordered: readonly SimRecord[], field: RangeField, direction: Direct
   const k = (r: SimRecord, v: Key) => compareKey(rangeKey(r, field), v);
   const below = (r: SimRecord) => iv.lo !== undefined && (iv.loIncl ? k(r, iv.lo) < 0 : k(r, iv.lo) <= 0);
   const above = (r: SimRecord) => iv.hi !== undefined && (iv.hiIncl ? k(r, iv.hi) > 0 : k(r, iv.hi) >= 0);
-  if (direction === 'asc') {
-    const lo = partitionPoint(ordered, below);
-    const hi = partitionPoint(ordered, (r) => !above(r), lo);
-    return { ordered, lo, hi };
-  }
-  const lo = partitionPoint(ordered, above);
-  const hi = partitionPoint(ordered, (r) => !below(r), lo);
+  // A missing bound is the index's end: no search for it.
+  const first = direction === 'asc' ? iv.lo : iv.hi;
+  const last = direction === 'asc' ? iv.hi : iv.lo;
+  const lo = first === undefined ? 0 : partitionPoint(ordered, direction === 'asc' ? below : above);
+  const hi = last === undefined ? ordered.length : partitionPoint(ordered, (r) => !(direction === 'asc' ? above(r) : below(r)), lo);
   return { ordered, lo, hi };
 }
 

@@ -60,6 +60,8 @@ export interface Adversity {
   faultPath: string | null;
 }
 
+const NO_FAULT: Fault = { delayMs: 0, kind: 'none' };
+
 /** What the transport should do to one answer (decided by the seeded adversity, done by the HTTP adapter). */
 export interface Fault {
   readonly delayMs: number;
@@ -213,7 +215,9 @@ export class Project {
    */
   fault(path: string): Fault {
     const a = this.adversity;
-    if (a.faultPath !== null && !path.startsWith(a.faultPath)) return { delayMs: 0, kind: 'none' };
+    // The common case, first and allocation-free: no fault switched on.
+    if (a.latencyMs === 0 && a.latencyJitterMs === 0 && a.errorShare === 0 && a.resetShare === 0 && a.truncateShare === 0) return NO_FAULT;
+    if (a.faultPath !== null && !path.startsWith(a.faultPath)) return NO_FAULT;
     const r = this.adversityRandom;
     const delayMs = a.latencyMs + (a.latencyJitterMs > 0 ? Math.floor(r.next() * (a.latencyJitterMs + 1)) : 0);
     if (a.errorShare > 0 && r.next() < a.errorShare) return { delayMs, kind: 'error', status: r.next() < 0.5 ? 500 : 503 };

@@ -15,9 +15,9 @@ export const isRangeField = (field: string): field is RangeField => field === 'i
 
 /** Values of one field between two optional bounds. */
 export interface Interval {
-  readonly lo?: Key;
+  readonly lo: Key | undefined;
   readonly loIncl: boolean;
-  readonly hi?: Key;
+  readonly hi: Key | undefined;
   readonly hiIncl: boolean;
 }
 
@@ -36,29 +36,33 @@ export function rangeKey(record: SimRecord, field: RangeField): Key {
 
 const cmp = (a: Key, b: Key): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Tighter of two lower (or upper) bounds: the further one, exclusive on a tie. */
+/** Tighter of two lower (or upper) bounds: the further one, exclusive on a tie. Built field by field: no spread on this path. */
 function tighten(iv: Interval, op: string, v: Key): Interval {
-  const lower = (at: Key, incl: boolean): Interval => {
-    if (iv.lo === undefined) return { ...iv, lo: at, loIncl: incl };
-    const c = cmp(at, iv.lo);
-    return c > 0 || (c === 0 && !incl) ? { ...iv, lo: at, loIncl: incl } : iv;
+  const raiseLo = (at: Key, incl: boolean, base: Interval): Interval => {
+    if (base.lo !== undefined) {
+      const c = cmp(at, base.lo);
+      if (!(c > 0 || (c === 0 && !incl))) return base;
+    }
+    return { lo: at, loIncl: incl, hi: base.hi, hiIncl: base.hiIncl };
   };
-  const upper = (at: Key, incl: boolean, base: Interval): Interval => {
-    if (base.hi === undefined) return { ...base, hi: at, hiIncl: incl };
-    const c = cmp(at, base.hi);
-    return c < 0 || (c === 0 && !incl) ? { ...base, hi: at, hiIncl: incl } : base;
+  const lowerHi = (at: Key, incl: boolean, base: Interval): Interval => {
+    if (base.hi !== undefined) {
+      const c = cmp(at, base.hi);
+      if (!(c < 0 || (c === 0 && !incl))) return base;
+    }
+    return { lo: base.lo, loIncl: base.loIncl, hi: at, hiIncl: incl };
   };
   switch (op) {
     case 'gt':
-      return lower(v, false);
+      return raiseLo(v, false, iv);
     case 'ge':
-      return lower(v, true);
+      return raiseLo(v, true, iv);
     case 'lt':
-      return upper(v, false, iv);
+      return lowerHi(v, false, iv);
     case 'le':
-      return upper(v, true, iv);
+      return lowerHi(v, true, iv);
     default: // eq
-      return upper(v, true, lower(v, true));
+      return lowerHi(v, true, raiseLo(v, true, iv));
   }
 }
 
@@ -82,8 +86,12 @@ function isEmpty(iv: Interval): boolean {
 
 const attrText = (r: SimRecord, field: string): string | null | undefined => (field === 'id' ? r.id : r.attrs[field]);
 
+const OPEN: Interval = { lo: undefined, loIncl: true, hi: undefined, hiIncl: true };
+const NO_FILTER: CompiledFilter = { intervals: new Map(), residual: undefined, empty: false };
+
 /** Clauses are already parsed: timestamp values are canonical ISO text (engine/filter.ts normaliseValue). */
 export function compileFilter(clauses: readonly FilterClause[], spec: FilterSpec): CompiledFilter {
+  if (clauses.length === 0) return NO_FILTER;
   const intervals = new Map<RangeField, Interval>();
   const rest: FilterClause[] = [];
   for (const clause of clauses) {
@@ -97,9 +105,10 @@ export function compileFilter(clauses: readonly FilterClause[], spec: FilterSpec
       rest.push(clause);
       continue;
     }
-    intervals.set(clause.field, tighten(intervals.get(clause.field) ?? { loIncl: true, hiIncl: true }, clause.op, v));
+    intervals.set(clause.field, tighten(intervals.get(clause.field) ?? OPEN, clause.op, v));
   }
-  const empty = [...intervals.values()].some(isEmpty);
+  let empty = false;
+  for (const iv of intervals.values()) if (isEmpty(iv)) empty = true;
   // What is left never names a timestamp instant (those are all intervals), so text compares are exact.
   const residual = rest.length === 0 ? undefined : (r: SimRecord) => matchesAll(r, rest, spec, attrText);
   return { intervals, residual, empty };

@@ -1,15 +1,16 @@
 /** The list planner decides everything of a list read; each deviation shows as one field of the plan. */
 import { describe, expect, it } from 'vitest';
 import { NO_DEVIATIONS, type Deviations } from '../../src/engine/deviations.js';
-import { planList, type ListTarget } from '../../src/engine/list-plan.js';
+import { planList, type ListResource } from '../../src/engine/list-plan.js';
 import { parseQuery } from '../../src/engine/query.js';
 import { accounts } from '../../src/store/resources.js';
 
-const target = (name = 'accounts'): ListTarget => ({ ...accounts, name, pageLength: 25, pageOffsetLimit: 10_000 });
+const target = (name = 'accounts'): ListResource => ({ ...accounts, name });
+const limits = { pageLength: 25, pageOffsetLimit: 10_000 };
 const plan = (query: string, deviations: Deviations = NO_DEVIATIONS, name?: string) => {
   const q = parseQuery(query);
   if (!q.ok) throw new Error('bad query');
-  const p = planList(q.value, target(name), deviations);
+  const p = planList(q.value, target(name), limits, deviations);
   if (!p.ok) throw new Error(p.error.detail);
   return p.value;
 };
@@ -35,7 +36,7 @@ describe('planList', () => {
     expect(p).toMatchObject({ sort: { field: 'updated_at', direction: 'desc' }, clauses: [{ op: 'gt', field: 'id', values: ['abc'] }], offset: 10, limit: 5 });
     const q = parseQuery('sort=nonsense');
     if (!q.ok) throw new Error('bad query');
-    expect(planList(q.value, target(), NO_DEVIATIONS).ok).toBe(false);
+    expect(planList(q.value, target(), limits, NO_DEVIATIONS).ok).toBe(false);
   });
 
   it.each([

@@ -65,7 +65,7 @@ describe('GET /__sim/requests', () => {
 
   it('is a ring buffer: it keeps the newest N, however many requests come', () => {
     const j = new Journal(3);
-    for (let i = 0; i < 10; i++) j.record({ method: 'GET', url: `/r${i}`, status: 200, client_id: null });
+    for (let i = 0; i < 10; i++) j.record('GET', `/r${i}`, 200, null);
     expect(j.list().map((e) => [e.seq, e.url])).toEqual([
       [8, '/r7'],
       [9, '/r8'],
