@@ -14,7 +14,7 @@ import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
 import { isSurface, SURFACES } from '../sim/surface.js';
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import { listen, type RunningServer } from '../sim/server.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { MAX_RECORDS } from '../store/datasets.js';
 import { resourceByName } from '../store/resources.js';
@@ -44,6 +44,8 @@ const USAGE = `usage: commerce-sim serve [options]
   --max-projects N    client ids (projects) kept at most; the least recently used is forgotten
                       (default ${DEFAULT_MAX_PROJECTS})
   --max-project-records N  records one project may write before creates answer 422 (default ${DEFAULT_MAX_PROJECT_RECORDS})
+  --max-scan N        records one list read may examine one by one (a filter no index answers)
+                      before it answers 400 (default ${DEFAULT_MAX_SCAN})
   --log               one line per request on stdout: time, method, path, status, ms, client id
                       (secrets redacted; JSON lines with --json)
   --json              print one JSON line instead of text (for scripts)`;
@@ -132,6 +134,7 @@ const OPTIONS = {
   'allow-any-client': { type: 'boolean' },
   'max-projects': { type: 'string' },
   'max-project-records': { type: 'string' },
+  'max-scan': { type: 'string' },
   json: { type: 'boolean' },
   log: { type: 'boolean' },
   ...HELP_OPTION,
@@ -161,6 +164,7 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
     defaultClientId: clientId,
     ...(values['max-projects'] === undefined ? {} : { maxProjects: positive('max-projects', values['max-projects'], 1_000_000) }),
     ...(values['max-project-records'] === undefined ? {} : { maxProjectRecords: positive('max-project-records', values['max-project-records'], MAX_RECORDS) }),
+    ...(values['max-scan'] === undefined ? {} : { maxScan: positive('max-scan', values['max-scan'], 2 * MAX_RECORDS) }),
   };
   const host = values.host ?? '127.0.0.1';
   const allowAnyClient = values['allow-any-client'] === true;

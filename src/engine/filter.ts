@@ -152,54 +152,67 @@ function utf8Length(text: string): number {
 }
 
 export function matchesAll<R>(record: R, clauses: readonly FilterClause[], spec: FilterSpec, get: FieldGetter<R>): boolean {
-  return clauses.every((clause) => matches(record, clause, spec, get));
+  return clauses.every((clause) => compileClause(clause, spec)(get(record, clause.field)));
 }
 
-function matches<R>(record: R, clause: FilterClause, spec: FilterSpec, get: FieldGetter<R>): boolean {
+/** A value test for one clause, with its pattern and values prepared once: a scan calls it per record. */
+export type ValueTest = (actual: string | null | undefined) => boolean;
+
+export function compileClause(clause: FilterClause, spec: FilterSpec): ValueTest {
   const fieldSpec = Object.hasOwn(spec, clause.field) ? spec[clause.field] : undefined;
-  if (fieldSpec === undefined) return false;
-  const actual = get(record, clause.field);
-  if (clause.op === 'is_null') return actual === null || actual === undefined || actual === '';
-  if (actual === null || actual === undefined) return false;
+  if (fieldSpec === undefined) return () => false;
+  if (clause.op === 'is_null') return (actual) => actual === null || actual === undefined || actual === '';
   const kind = fieldSpec.kind;
   const first = clause.values[0] ?? '';
+  const cmp = (actual: string, v: string) => compareValues(kind, actual, v);
+  const present =
+    (test: (actual: string) => boolean): ValueTest =>
+    (actual) =>
+      actual !== null && actual !== undefined && test(actual);
   switch (clause.op) {
     case 'eq':
-      return compareValues(kind, actual, first) === 0;
+      return present((a) => cmp(a, first) === 0);
     case 'in':
-      return clause.values.some((v) => compareValues(kind, actual, v) === 0);
+      return present((a) => clause.values.some((v) => cmp(a, v) === 0));
     case 'gt':
-      return compareValues(kind, actual, first) > 0;
+      return present((a) => cmp(a, first) > 0);
     case 'ge':
-      return compareValues(kind, actual, first) >= 0;
+      return present((a) => cmp(a, first) >= 0);
     case 'lt':
-      return compareValues(kind, actual, first) < 0;
+      return present((a) => cmp(a, first) < 0);
     case 'le':
-      return compareValues(kind, actual, first) <= 0;
-    case 'like':
-      return wildcardMatch(actual, first);
-    case 'ilike':
-      return wildcardMatch(actual.toLowerCase(), first.toLowerCase());
+      return present((a) => cmp(a, first) <= 0);
+    case 'like': {
+      const match = wildcard(first);
+      return present(match);
+    }
+    case 'ilike': {
+      const match = wildcard(first.toLowerCase());
+      return present((a) => match(a.toLowerCase()));
+    }
     case 'contains':
-      return actual.includes(first);
+      return present((a) => a.includes(first));
   }
 }
 
 /** `*` matches any run of characters; the pattern covers the whole value. Greedy leftmost search, no backtracking. */
-function wildcardMatch(value: string, pattern: string): boolean {
+function wildcard(pattern: string): (value: string) => boolean {
   const parts = pattern.split('*');
-  if (parts.length === 1) return value === pattern;
+  if (parts.length === 1) return (value) => value === pattern;
   const head = parts[0] ?? '';
   const tail = parts[parts.length - 1] ?? '';
-  if (value.length < head.length + tail.length || !value.startsWith(head) || !value.endsWith(tail)) return false;
-  let pos = head.length;
-  const end = value.length - tail.length;
-  for (const middle of parts.slice(1, -1)) {
-    const at = value.indexOf(middle, pos);
-    if (at < 0 || at + middle.length > end) return false;
-    pos = at + middle.length;
-  }
-  return true;
+  const middles = parts.slice(1, -1);
+  return (value) => {
+    if (value.length < head.length + tail.length || !value.startsWith(head) || !value.endsWith(tail)) return false;
+    let pos = head.length;
+    const end = value.length - tail.length;
+    for (const middle of middles) {
+      const at = value.indexOf(middle, pos);
+      if (at < 0 || at + middle.length > end) return false;
+      pos = at + middle.length;
+    }
+    return true;
+  };
 }
 
 /**

@@ -20,6 +20,8 @@ export interface RequestContext {
   readonly deviations: Deviations;
   /** Admin handlers act on the simulator itself. */
   readonly admin: AdminOps;
+  /** Most records a list read may examine one by one (a filter no index answers). */
+  readonly maxScan: number;
 }
 
 export type Handler = (ctx: RequestContext) => SimResponse;

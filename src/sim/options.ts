@@ -39,9 +39,13 @@ export interface SimulatorOptions {
   readonly maxProjectRecords?: number;
   /** Requests the journal keeps (GET /__sim/requests); default 1,000. */
   readonly journalSize?: number;
+  /** Most records one list read may examine one by one (a filter no index answers); default 250,000. */
+  readonly maxScan?: number;
 }
 
 export const DEFAULT_MAX_PROJECTS = 1000;
+/** A scan of this many records costs tens of milliseconds in index order (scattered in memory); past it a read is refused. */
+export const DEFAULT_MAX_SCAN = 250_000;
 
 export const DEFAULT_SEED = 42;
 export const DEFAULT_CLIENT_ID = 'commerce-sim';

@@ -23,9 +23,9 @@ import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
 import { bodyLimit, type SimRequest, type SimResponse } from './types.js';
 import { apiError } from '../engine/errors.js';
 import { documentedListAnswer, refuseUndocumented } from './surface.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 
-export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
+export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 
 export class Simulator implements AdminPort {
   private options: SimulatorOptions;
@@ -237,7 +237,19 @@ export class Simulator implements AdminPort {
       }
     }
     const handler: Handler = route.handler;
-    return handler({ req, path, trailingSlash, query: query.value, params, project, access: who.access, baseUrl: this.baseUrl, deviations: this.deviations, admin: this.adminOps });
+    return handler({
+      req,
+      path,
+      trailingSlash,
+      query: query.value,
+      params,
+      project,
+      access: who.access,
+      baseUrl: this.baseUrl,
+      deviations: this.deviations,
+      admin: this.adminOps,
+      maxScan: this.options.maxScan ?? DEFAULT_MAX_SCAN,
+    });
   }
 
   private authenticate(req: SimRequest, route: ApiRouteSpec): { ok: true; project: Project; access: Access } | { ok: false; response: SimResponse } {

@@ -30,11 +30,15 @@ export interface PageQuery {
   readonly limit: number;
   /** Records hidden from reads (eventual consistency); undefined when all are visible. */
   readonly visible?: ((record: SimRecord) => boolean) | undefined;
+  /** Most records a read may examine one by one (what no index answers); past it the read is refused. */
+  readonly maxScan?: number | undefined;
 }
 
 export interface PageResult {
   readonly total: number;
   readonly records: readonly SimRecord[];
+  /** Set when the read would have examined more than `maxScan` records one by one: how many. */
+  readonly refused?: { readonly scan: number };
 }
 
 /** A run [lo, hi) of an ordered index. */
@@ -163,7 +167,10 @@ export class Collection {
     for (const f of filter.intervals.keys()) if (f !== field) sortOnly = false;
     if (sortOnly) return this.pageByArithmetic(own, base, order, query);
 
-    const check = (r: SimRecord) => matchesIntervals(r, filter) && (filter.residual === undefined || filter.residual(r)) && (query.visible === undefined || query.visible(r));
+    const inIntervals = intervalTest(filter);
+    const { residual } = filter;
+    const { visible } = query;
+    const check = (r: SimRecord) => inIntervals(r) && (residual === undefined || residual(r)) && (visible === undefined || visible(r));
     const others = [...filter.intervals.keys()].filter((f) => f !== field);
     // One interval off the sort field and nothing else: the total is index arithmetic, and the page is
     // the first matching records in sort order, found by a scan that stops once it has them (or by the
@@ -193,7 +200,9 @@ export class Collection {
     }
     const driven = base === undefined ? this.pageByDriver(this, filter, field, own, check, order, query) : this.pageByDriver(this.base as Collection, filter, field, base, check, order, query, own);
     if (driven !== undefined) return driven;
-    // A scan of the sort field's run, bounded by the collection's size (MAX_RECORDS) and cheap per record.
+    // A scan of the sort field's run: what no index answers. Bounded by maxScan when the caller sets one.
+    const toScan = own.hi - own.lo + (base === undefined ? 0 : base.hi - base.lo);
+    if (query.maxScan !== undefined && toScan > query.maxScan) return { total: 0, records: [], refused: { scan: toScan } };
     const records: SimRecord[] = [];
     let total = 0;
     this.merge(own, base, order, 0, (r) => {
@@ -382,9 +391,19 @@ export class Collection {
   }
 }
 
-function matchesIntervals(r: SimRecord, filter: CompiledFilter): boolean {
-  for (const [field, iv] of filter.intervals) if (!inInterval(rangeKey(r, field), iv)) return false;
-  return true;
+/** The intervals as one test, built per read: no Map iteration per record (a scan makes a million calls). */
+function intervalTest(filter: CompiledFilter): (r: SimRecord) => boolean {
+  const tests = [...filter.intervals].map(
+    ([field, iv]) =>
+      (r: SimRecord) =>
+        inInterval(rangeKey(r, field), iv),
+  );
+  if (tests.length === 0) return () => true;
+  if (tests.length === 1) return tests[0] as (r: SimRecord) => boolean;
+  return (r) => {
+    for (let i = 0; i < tests.length; i++) if (!(tests[i] as (r: SimRecord) => boolean)(r)) return false;
+    return true;
+  };
 }
 
 const compareKey = (a: Key, b: Key): number => (a < b ? -1 : a > b ? 1 : 0);

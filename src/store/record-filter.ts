@@ -3,7 +3,7 @@
  * interval per field (ten clauses on one field are one interval), answered from the ordered indexes;
  * the rest becomes one predicate. Timestamps compare as numbers, never as text parsed per record.
  */
-import { matchesAll, type FilterClause, type FilterSpec } from '../engine/filter.js';
+import { compileClause, type FilterClause, type FilterSpec } from '../engine/filter.js';
 import type { SimRecord } from './record.js';
 
 export type RangeField = 'id' | 'created_at' | 'updated_at';
@@ -110,6 +110,8 @@ export function compileFilter(clauses: readonly FilterClause[], spec: FilterSpec
   let empty = false;
   for (const iv of intervals.values()) if (isEmpty(iv)) empty = true;
   // What is left never names a timestamp instant (those are all intervals), so text compares are exact.
-  const residual = rest.length === 0 ? undefined : (r: SimRecord) => matchesAll(r, rest, spec, attrText);
+  // Each clause prepared once (patterns split, values parsed), then tested per record.
+  const tests = rest.map((c) => ({ field: c.field, test: compileClause(c, spec) }));
+  const residual = tests.length === 0 ? undefined : (r: SimRecord) => tests.every((t) => t.test(attrText(r, t.field)));
   return { intervals, residual, empty };
 }

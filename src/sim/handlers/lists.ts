@@ -2,6 +2,7 @@
  * Every paginated list (commerce-api.md §2.3, §4.2, §4.3, §8): the engine plans (engine/list-plan.ts),
  * the store reads, and this joins the envelope `{data, meta, links}` from cached record JSON.
  */
+import { apiError } from '../../engine/errors.js';
 import { planList } from '../../engine/list-plan.js';
 import { pageLinks, pageMeta } from '../../engine/pagination.js';
 import type { Collection, SimRecord } from '../../store/collection.js';
@@ -28,8 +29,18 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
   const plan = planned.value;
 
   const visible = project.visibility();
-  const read = { clauses: plan.clauses, sort: plan.sort, offset: plan.offset, limit: plan.limit, visible };
+  const maxScan = ctx.maxScan;
+  const read = { clauses: plan.clauses, sort: plan.sort, offset: plan.offset, limit: plan.limit, visible, maxScan };
   let result = collection.page(read);
+  if (result.refused !== undefined) {
+    return errors([
+      apiError(
+        'bad-request',
+        `This filter would make the simulator examine ${result.refused.scan} records one by one, more than the ${maxScan} it examines per request (serve --max-scan); narrow it with a range on id, created_at or updated_at, or sort by the field you range on`,
+        'filter',
+      ),
+    ]);
+  }
   if (plan.rereadWhenUniform && uniform(result.records, plan.sort.field)) result = collection.page({ ...read, offset: 0 });
   let records = result.records;
   if (plan.dropHighestId) {
