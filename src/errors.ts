@@ -39,3 +39,9 @@ export abstract class KitError extends Error {
 }
 
 export const isKitError = (value: unknown): value is KitError => value instanceof KitError;
+
+/** A usage error (a bad option or value): one line plus where to look, exit 2. Thrown below the CLI too (option checks of targets). */
+export class UsageError extends KitError {
+  override readonly name = 'UsageError';
+  readonly code = 'CLI_USAGE' as const;
+}

@@ -1,5 +1,4 @@
 /** What a command may touch of the process: passed in, so commands can be tested without spawning. */
-import { KitError } from '../errors.js';
 export interface CliIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
@@ -14,11 +13,7 @@ export const EXIT_USAGE = 2;
 
 export type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
-/** A usage error: printed as one line plus the command's usage, exit 2. */
-export class UsageError extends KitError {
-  override readonly name = 'UsageError';
-  readonly code = 'CLI_USAGE' as const;
-}
+export { UsageError } from '../errors.js';
 
 export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };

@@ -321,6 +321,9 @@ export const serve: Command = async (argv, io) => {
   const stopped = nextStopSignal();
   io.stdout.write(formatServeInfo(session.info, options.json));
   const signal = await stopped;
+  // A second Ctrl-C while answers in flight finish cuts them at once; the exit is still 0.
+  const again = nextStopSignal();
+  void again.then(() => session.server.cut());
   await session.server.close();
   if (!options.json) io.stderr.write(`commerce-sim serve: ${signal}, stopped\n`);
   return EXIT_OK;

@@ -141,7 +141,10 @@ export interface RunningServer {
   readonly server: Server;
   readonly baseUrl: string;
   readonly port: number;
+  /** Stop: answers in flight complete (with Connection: close), idle connections close, the rest is cut after a grace period. */
   close(): Promise<void>;
+  /** Cut every connection now (a second Ctrl-C during close()). */
+  cut(): void;
 }
 
 /** Listen (port 0 picks a free one), then point the simulator's links at the real address. */
@@ -160,6 +163,7 @@ export async function listen(sim: Simulator, port: number, host: string, options
     server,
     baseUrl,
     port: address.port,
+    cut: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve) => {
         // Answers still to come say Connection: close, so no client sends a next request into a closing socket.

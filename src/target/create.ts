@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
-import { UsageError } from '../cli/io.js';
+import { UsageError } from '../errors.js';
 import { createHttpTarget } from './http.js';
 import type { Target } from './types.js';
 

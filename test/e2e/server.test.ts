@@ -5,6 +5,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, parseServeArgs } from '../../src/cli/serve.js';
@@ -233,6 +234,33 @@ describe('commerce-sim serve as a child process', () => {
       expect(at(state.json, 'data.seed')).toBe(7);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('SIGTERM with a request in flight: it is cut after the grace period at the latest; a second signal cuts it at once; exit 0 either way', async (ctx) => {
+    if (buildProblem !== undefined) ctx.skip(buildProblem);
+    const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    try {
+      const info = parseJson(await firstLine(child));
+      const port = Number(new URL(String(at(info, 'base_url'))).port);
+      // A request whose body never finishes: in flight until the server gives up on it.
+      const socket = connect(port, '127.0.0.1');
+      await new Promise<void>((done) => socket.once('connect', () => done()));
+      socket.on('error', () => undefined);
+      socket.write('POST /v2/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"data":');
+      await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(child.exitCode).toBeNull(); // still draining
+      const started = process.hrtime.bigint();
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      // Well inside the 2 s grace period: the second signal cut the connection (a bound, not a speed figure).
+      expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1500);
+      socket.destroy();
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

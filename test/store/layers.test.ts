@@ -14,6 +14,9 @@ describe('layers', () => {
     ['store', ['sim', 'cli', 'kit', 'scenarios', 'properties', 'target', 'report', 'client']],
     ['rules', ['sim', 'cli', 'kit', 'scenarios', 'properties', 'report', 'client']],
     ['sim', ['cli', 'kit', 'scenarios', 'properties', 'report']],
+    ['target', ['cli', 'kit', 'scenarios', 'properties', 'report']],
+    ['scenarios', ['cli', 'kit', 'properties']],
+    ['client', ['cli', 'kit', 'scenarios', 'properties', 'sim']],
   ])('src/%s imports nothing from %j', (layer, above) => {
     const offending: string[] = [];
     for (const file of files(join(SRC, layer))) {
