@@ -67,8 +67,9 @@ export class Journal {
     this.ring = new Array<JournalEntry | undefined>(Math.max(1, capacity));
   }
 
+  /** Kept as it came, cut to a bounded length; redacted when read (list), so the hot path pays nothing for it. */
   record(method: string, url: string, status: number, clientId: string | null): JournalEntry {
-    const kept: JournalEntry = { seq: ++this.seq, method, url: redactUrl(url), status, client_id: clientId };
+    const kept: JournalEntry = { seq: ++this.seq, method, url: url.length > MAX_URL ? url.slice(0, MAX_URL) : url, status, client_id: clientId };
     this.ring[this.next] = kept;
     this.next = (this.next + 1) % this.ring.length;
     this.count = Math.min(this.count + 1, this.ring.length);
@@ -82,11 +83,11 @@ export class Journal {
     for (let i = 0; i < this.count; i++) {
       const e = this.ring[(start + i) % this.ring.length] as JournalEntry;
       if (filter.method !== undefined && e.method !== filter.method.toUpperCase()) continue;
-      if (filter.path !== undefined && !e.url.startsWith(filter.path)) continue;
+      if (filter.path !== undefined && !redactUrl(e.url).startsWith(filter.path)) continue;
       if (filter.status !== undefined && e.status !== filter.status) continue;
       if (filter.clientId !== undefined && e.client_id !== filter.clientId) continue;
       if (filter.since !== undefined && e.seq <= filter.since) continue;
-      out.push(e);
+      out.push({ ...e, url: redactUrl(e.url) });
     }
     return filter.limit === undefined ? out : out.slice(Math.max(0, out.length - filter.limit));
   }

@@ -166,7 +166,7 @@ export class Simulator implements AdminPort {
     const method = req.method.toUpperCase();
     if (!req.url.startsWith(ADMIN_PREFIX)) {
       const entry = this.journal.record(method, req.url, res.status, this.actingClient);
-      if (observe !== undefined) observe(entry);
+      if (observe !== undefined) observe({ ...entry, url: redactUrl(entry.url) });
     } else if (observe !== undefined) observe({ seq: 0, method, url: redactUrl(req.url), status: res.status, client_id: this.actingClient });
     return res;
   }
