@@ -162,6 +162,7 @@ export const ADVERSITY_FIELDS = [
   'reset_share',
   'truncate_share',
   'fault_path',
+  'latency_by_path',
 ] as const;
 
 /** Injected latency above this would only stall the caller's test (and hold a connection open). */
@@ -241,6 +242,21 @@ export function parseAdversityPatch(value: unknown, where = ''): Parsed<Partial<
     if (faultPath !== null && (typeof faultPath !== 'string' || !faultPath.startsWith('/') || faultPath.length > 256)) return bad('fault_path', "null or a path prefix starting with '/'");
     out.faultPath = faultPath;
   }
+  const byPath = v['latency_by_path'];
+  if (byPath !== undefined) {
+    const what = "an object of path prefix (starting with '/') to milliseconds";
+    if (!isJsonObject(byPath)) return bad('latency_by_path', what);
+    const entries = Object.entries(byPath);
+    if (entries.length > 100) return bad('latency_by_path', `${what}, at most 100 of them`);
+    const read: Record<string, number> = {};
+    for (const [prefix, ms] of entries) {
+      if (!prefix.startsWith('/') || prefix.length > 256) return bad(`latency_by_path.${prefix}`, "a path prefix starting with '/'");
+      if (!isCount(ms) || ms > MAX_LATENCY_MS) return bad(`latency_by_path.${prefix}`, `a whole number of milliseconds from 0 to ${MAX_LATENCY_MS}`);
+      Object.defineProperty(read, prefix, { value: ms, enumerable: true, writable: true, configurable: true });
+    }
+    // An empty table is the shared default, so a project without route latency stays on the fast path.
+    out.latencyByPath = entries.length === 0 ? NO_ADVERSITY.latencyByPath : read;
+  }
   return { ok: true, value: out };
 }
 
@@ -267,6 +283,7 @@ export function readStoredAdversity(value: unknown): Adversity | undefined {
     reset_share: value['resetShare'],
     truncate_share: value['truncateShare'],
     fault_path: value['faultPath'],
+    latency_by_path: value['latencyByPath'],
   });
   return parsed.ok ? { ...NO_ADVERSITY, ...parsed.value } : undefined;
 }
@@ -288,5 +305,6 @@ export function adversityView(a: Adversity): Record<string, unknown> {
     reset_share: a.resetShare,
     truncate_share: a.truncateShare,
     fault_path: a.faultPath,
+    latency_by_path: { ...a.latencyByPath },
   };
 }

@@ -58,6 +58,8 @@ export interface Adversity {
   truncateShare: number;
   /** The path prefix the faults above apply to; null: every API route (never the admin API or the token endpoint). */
   faultPath: string | null;
+  /** Latency of particular routes, by path prefix (the longest matching prefix), added to latencyMs. */
+  latencyByPath: Readonly<Record<string, number>>;
 }
 
 const NO_FAULT: Fault = { delayMs: 0, kind: 'none' };
@@ -85,6 +87,7 @@ export const NO_ADVERSITY: Adversity = {
   resetShare: 0,
   truncateShare: 0,
   faultPath: null,
+  latencyByPath: {},
 };
 
 /** A client that writes in a loop fills its own project, not the machine: past this, creates answer 422. */
@@ -216,10 +219,10 @@ export class Project {
   fault(path: string): Fault {
     const a = this.adversity;
     // The common case, first and allocation-free: no fault switched on.
-    if (a.latencyMs === 0 && a.latencyJitterMs === 0 && a.errorShare === 0 && a.resetShare === 0 && a.truncateShare === 0) return NO_FAULT;
+    if (a.latencyMs === 0 && a.latencyJitterMs === 0 && a.errorShare === 0 && a.resetShare === 0 && a.truncateShare === 0 && a.latencyByPath === NO_ADVERSITY.latencyByPath) return NO_FAULT;
     if (a.faultPath !== null && !path.startsWith(a.faultPath)) return NO_FAULT;
     const r = this.adversityRandom;
-    const delayMs = a.latencyMs + (a.latencyJitterMs > 0 ? Math.floor(r.next() * (a.latencyJitterMs + 1)) : 0);
+    const delayMs = a.latencyMs + routeLatency(a.latencyByPath, path) + (a.latencyJitterMs > 0 ? Math.floor(r.next() * (a.latencyJitterMs + 1)) : 0);
     if (a.errorShare > 0 && r.next() < a.errorShare) return { delayMs, kind: 'error', status: r.next() < 0.5 ? 500 : 503 };
     if (a.resetShare > 0 && r.next() < a.resetShare) return { delayMs, kind: 'reset' };
     if (a.truncateShare > 0 && r.next() < a.truncateShare) return { delayMs, kind: 'truncate' };
@@ -302,6 +305,19 @@ export class Project {
   profileInfoEntries(): IterableIterator<[string, Collection]> {
     return this.profileInfos.entries();
   }
+}
+
+/** The latency of the longest path prefix that matches, 0 when none does. */
+function routeLatency(byPath: Readonly<Record<string, number>>, path: string): number {
+  let best = -1;
+  let ms = 0;
+  for (const [prefix, value] of Object.entries(byPath)) {
+    if (prefix.length > best && path.startsWith(prefix)) {
+      best = prefix.length;
+      ms = value;
+    }
+  }
+  return ms;
 }
 
 /** The record at position k in id order, found by the index, not by listing every record. */

@@ -84,6 +84,22 @@ describe('the reference client survives injected faults over HTTP', () => {
 });
 
 describe('fault settings', () => {
+  it('latency per route: the longest matching path prefix decides, on top of latency_ms', () => {
+    const sim = new Simulator({ seed: 5, accounts: 20, wallClock: () => FIXED_NOW });
+    const token = sim.issueToken('x', 'read-write');
+    const put = sim.handle({
+      method: 'PUT',
+      url: '/__sim/adversity?client_id=x',
+      headers: { authorization: `Bearer ${sim.adminToken}` },
+      body: JSON.stringify({ latency_ms: 5, latency_by_path: { '/v2': 10, '/v2/orders': 120 } }),
+    });
+    expect(put.status, put.body).toBe(200);
+    const delay = (url: string) => sim.handle({ method: 'GET', url, headers: { authorization: `Bearer ${token}` }, body: '' }).transport?.delayMs;
+    expect(delay('/v2/orders?page[limit]=1')).toBe(125);
+    expect(delay('/v2/accounts')).toBe(15);
+    expect(delay('/pcm/catalogs')).toBe(5);
+  });
+
   it('are seeded: the same requests meet the same faults', () => {
     const statuses = () => {
       const sim = new Simulator({ seed: 5, accounts: 20, wallClock: () => FIXED_NOW, adversity: { errorShare: 0.5 } });
@@ -112,6 +128,8 @@ describe('fault settings', () => {
     [{ error_share: 2 }, 'error_share'],
     [{ reset_share: 'often' }, 'reset_share'],
     [{ fault_path: 'v2' }, 'fault_path'],
+    [{ latency_by_path: { orders: 5 } }, 'latency_by_path.orders'],
+    [{ latency_by_path: { '/v2/orders': -5 } }, 'latency_by_path./v2/orders'],
   ])('%j is refused, naming %s', (patch, field) => {
     const r = parseAdversityPatch(patch);
     expect(r.ok).toBe(false);
