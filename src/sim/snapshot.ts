@@ -102,36 +102,51 @@ function readId(v: unknown, path: string): string {
   return v as string;
 }
 
-function readRecord(v: unknown, path: string, resource: ResourceDef): StoredRecord {
-  need(isJsonObject(v), path, 'must be a record object');
-  const r = v as Record<string, unknown>;
-  for (const k of keysOf(r, path)) need(['id', 'createdMs', 'updatedMs', 'attrs', 'credential'].includes(k), `${path}.${k}`, 'is not a member of a stored record');
-  readId(r['id'], `${path}.id`);
-  // Instants iso() can write: a record past year 9999 would make every read of its list throw.
-  need(isTimeMs(r['createdMs']), `${path}.createdMs`, 'must be milliseconds within years 0000-9999');
-  need(isTimeMs(r['updatedMs']), `${path}.updatedMs`, 'must be milliseconds within years 0000-9999');
-  need(isJsonObject(r['attrs']), `${path}.attrs`, 'must be an object');
-  const attrs = r['attrs'] as Record<string, unknown>;
-  for (const k of keysOf(attrs, `${path}.attrs`)) {
-    need(resource.attributes.includes(k), `${path}.attrs.${k}`, `is not an attribute of ${resource.type}`);
-    const a = attrs[k];
-    need(a === null || (typeof a === 'string' && !exceeds(a, MAX_TEXT_LENGTH)), `${path}.attrs.${k}`, `must be null or a string of at most ${MAX_TEXT_LENGTH} characters`);
+const RECORD_MEMBERS: ReadonlySet<string> = new Set(['id', 'createdMs', 'updatedMs', 'attrs', 'credential']);
+
+/**
+ * The first problem of a stored record, as [the member's path below the record, message], or undefined.
+ * A restore checks a million records: paths are built only for the one that is wrong.
+ */
+function recordProblem(v: unknown, resource: ResourceDef): readonly [string, string] | undefined {
+  if (!isJsonObject(v)) return ['', 'must be a record object'];
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    if (PROTOTYPE_KEYS.has(k)) return [`.${k}`, `'${k}' is not allowed as a key`];
+    if (!RECORD_MEMBERS.has(k)) return [`.${k}`, 'is not a member of a stored record'];
   }
-  const credential = r['credential'];
-  need(credential === undefined || (typeof credential === 'string' && !exceeds(credential, MAX_PASSWORD_LENGTH)), `${path}.credential`, 'must be a stored password hash');
-  return v as StoredRecord;
+  const id = v['id'];
+  if (typeof id !== 'string' || id.length === 0 || exceeds(id, MAX_TEXT_LENGTH)) return ['.id', `must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`];
+  // Instants iso() can write: a record past year 9999 would make every read of its list throw.
+  if (!isTimeMs(v['createdMs'])) return ['.createdMs', 'must be milliseconds within years 0000-9999'];
+  if (!isTimeMs(v['updatedMs'])) return ['.updatedMs', 'must be milliseconds within years 0000-9999'];
+  const attrs = v['attrs'];
+  if (!isJsonObject(attrs)) return ['.attrs', 'must be an object'];
+  for (const k in attrs) {
+    if (!Object.hasOwn(attrs, k)) continue;
+    if (PROTOTYPE_KEYS.has(k)) return [`.attrs.${k}`, `'${k}' is not allowed as a key`];
+    if (!resource.attributes.includes(k)) return [`.attrs.${k}`, `is not an attribute of ${resource.type}`];
+    const a = attrs[k];
+    if (!(a === null || (typeof a === 'string' && !exceeds(a, MAX_TEXT_LENGTH)))) return [`.attrs.${k}`, `must be null or a string of at most ${MAX_TEXT_LENGTH} characters`];
+  }
+  const credential = v['credential'];
+  if (!(credential === undefined || (typeof credential === 'string' && !exceeds(credential, MAX_PASSWORD_LENGTH)))) return ['.credential', 'must be a stored password hash'];
+  return undefined;
 }
 
 /** Records with ids unique within the list. */
 function readRecords(v: unknown, path: string, resource: ResourceDef): readonly StoredRecord[] {
   need(Array.isArray(v), path, 'must be an array of records');
+  const list = v as unknown[];
   const seen = new Set<string>();
-  return (v as unknown[]).map((item, i) => {
-    const record = readRecord(item, `${path}.${i}`, resource);
-    need(!seen.has(record.id), `${path}.${i}.id`, `duplicates the id ${record.id}`);
-    seen.add(record.id);
-    return record;
-  });
+  for (let i = 0; i < list.length; i++) {
+    const problem = recordProblem(list[i], resource);
+    if (problem !== undefined) fail(`${path}.${i}${problem[0]}`, problem[1]);
+    const id = (list[i] as StoredRecord).id;
+    if (seen.has(id)) fail(`${path}.${i}.id`, `duplicates the id ${id}`);
+    seen.add(id);
+  }
+  return list as StoredRecord[];
 }
 
 function readDelta(v: unknown, path: string, resource: ResourceDef): ListDelta {
@@ -143,11 +158,15 @@ function readDelta(v: unknown, path: string, resource: ResourceDef): ListDelta {
   need(Array.isArray(deletes), `${path}.deletes`, 'must be an array of ids');
   const written = new Set(upserts.map((r) => r.id));
   const gone = new Set<string>();
-  (deletes as unknown[]).forEach((id, i) => {
-    const text = readId(id, `${path}.deletes.${i}`);
-    need(!gone.has(text) && !written.has(text), `${path}.deletes.${i}`, `${text} is deleted twice or also written`);
+  const ids = deletes as unknown[];
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    // The path is built only for the id that is wrong (a delta may hold a million).
+    if (typeof id !== 'string' || id.length === 0 || exceeds(id, MAX_TEXT_LENGTH)) readId(id, `${path}.deletes.${i}`);
+    const text = id as string;
+    if (gone.has(text) || written.has(text)) fail(`${path}.deletes.${i}`, `${text} is deleted twice or also written`);
     gone.add(text);
-  });
+  }
   return { upserts, deletes: [...gone] };
 }
 

@@ -353,6 +353,20 @@ describe('snapshot and restore', () => {
       },
     ],
     [
+      'an empty deleted id',
+      'projects.0.lists.accounts.deletes.0',
+      (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+        accountsOf(s).deletes.push('');
+      },
+    ],
+    [
+      'an id both written and deleted',
+      'projects.0.lists.accounts.deletes.0',
+      (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
+        accountsOf(s).deletes.push(String((accountsOf(s).upserts[0] as Record<string, unknown>)['id']));
+      },
+    ],
+    [
       'no dataset options (the start-up dataset would silently become the default one)',
       'options',
       (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
