@@ -4,11 +4,12 @@
  * Stops on SIGINT/SIGTERM: closes the server, exit 0. This adapter is the only place real time
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { readClients, type ClientRegistry } from '../sim/clients.js';
+import { isLoopback, readClients, type ClientRegistry } from '../sim/clients.js';
+import { withDataset } from '../sim/options.js';
+import { randomCredentials } from '../sim/tokens.js';
 import type { JournalEntry } from '../sim/journal.js';
 import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
 import { isSurface, SURFACES } from '../sim/surface.js';
@@ -78,12 +79,6 @@ function positive(name: string, text: string, max: number): number {
   const n = whole(name, text, max);
   if (n < 1) throw new UsageError(`--${name} takes a whole number from 1 to ${max}, got '${text}'`);
   return n;
-}
-
-/** Addresses only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
 }
 
 /** The registered clients of `--clients FILE`, checked member by member. */
@@ -186,18 +181,6 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
   };
 }
 
-/** The dataset's profile, counts and adversity, under the explicit --accounts and --count. */
-function withDataset(options: ServeOptions['simulator'], dataset: ResolvedDataset | undefined): ServeOptions['simulator'] {
-  if (dataset === undefined) return options;
-  return {
-    ...options,
-    profile: dataset.profile,
-    ...(dataset.burst === undefined ? {} : { burst: dataset.burst }),
-    counts: { ...(dataset.counts ?? {}), ...(options.counts ?? {}) },
-    adversity: dataset.adversity,
-  };
-}
-
 /** What `serve` prints; the same members in text and in --json. */
 export interface ServeInfo {
   readonly base_url: string;
@@ -238,14 +221,17 @@ export interface ServeSession {
  * source, so knowing the seed (42 by default) gives nobody a token; `--token-key-env` and
  * `--admin-token-env` make them reproducible when a user wants that.
  */
-function serverCredentials(options: ServeOptions, env: Readonly<Record<string, string | undefined>>): { tokenKey: string; adminToken?: string } {
+function serverCredentials(options: ServeOptions, env: Readonly<Record<string, string | undefined>>): { tokenKey: string; adminToken: string } {
   const fromEnv = (flag: string, name: string): string => {
     const value = env[name];
     if (value === undefined || value.length < 16) throw new UsageError(`${flag} ${name}: the variable must hold at least 16 characters`);
     return value;
   };
-  const tokenKey = options.tokenKeyEnv === undefined ? randomBytes(32).toString('hex') : fromEnv('--token-key-env', options.tokenKeyEnv);
-  return options.adminTokenEnv === undefined ? { tokenKey, adminToken: `sim-admin-${randomBytes(16).toString('hex')}` } : { tokenKey, adminToken: fromEnv('--admin-token-env', options.adminTokenEnv) };
+  const random = randomCredentials();
+  return {
+    tokenKey: options.tokenKeyEnv === undefined ? random.tokenKey : fromEnv('--token-key-env', options.tokenKeyEnv),
+    adminToken: options.adminTokenEnv === undefined ? random.adminToken : fromEnv('--admin-token-env', options.adminTokenEnv),
+  };
 }
 
 /** Parse nothing, print nothing: build the simulator, listen, and describe it. */

@@ -4,12 +4,14 @@
  * `await using`. Options are checked: a typo or a bad value is a KitError (SIM_INVALID_OPTION), not a
  * silently different simulator.
  */
-import { randomBytes } from 'node:crypto';
 import { isDeviationId } from '../engine/deviations.js';
 import { exceeds, MAX_CLIENT_ID_LENGTH } from '../engine/field-limits.js';
 import { isJsonObject } from '../engine/json.js';
 import { KitError } from '../errors.js';
-import { resolveDataset } from '../store/adversity-profiles.js';
+import { resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
+import { isLoopback } from '../sim/clients.js';
+import { withDataset } from '../sim/options.js';
+import { randomCredentials } from '../sim/tokens.js';
 import { readDatasetFields } from '../store/dataset-spec.js';
 import { DatasetError } from '../store/dataset-error.js';
 import { listen } from '../sim/server.js';
@@ -78,7 +80,6 @@ const wholeIn = (name: string, v: unknown, max: number): number | undefined => {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) bad(`${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(v)}`);
   return v as number;
 };
-const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/i;
 
 /** The options, checked member by member (plain JavaScript callers get the same checks as TypeScript ones). */
 function check(options: unknown): StartSimulatorOptions {
@@ -90,7 +91,7 @@ function check(options: unknown): StartSimulatorOptions {
   wholeIn('port', o.port, 65_535);
   wholeIn('seed', o.seed, 0xffffffff);
   if (o.host !== undefined && (typeof o.host !== 'string' || o.host.length === 0)) bad('host must be a non-empty string');
-  if (o.host !== undefined && !LOOPBACK.test(o.host) && o.allowAnyClient !== true) bad(`host ${o.host} is reachable from other machines: pass allowAnyClient: true to serve anyone there`);
+  if (o.host !== undefined && !isLoopback(o.host) && o.allowAnyClient !== true) bad(`host ${o.host} is reachable from other machines: pass allowAnyClient: true to serve anyone there`);
   const fields = readDatasetFields({ ...(o.accounts === undefined ? {} : { accounts: o.accounts }), ...(o.counts === undefined ? {} : { counts: o.counts }) }, ['accounts', 'counts']);
   if (!fields.ok) bad(`${fields.path} ${fields.message}`);
   if (o.deviate !== undefined) {
@@ -108,22 +109,20 @@ function check(options: unknown): StartSimulatorOptions {
 
 export async function startSimulator(options?: StartSimulatorOptions): Promise<StartedSimulator> {
   const o = check(options);
-  let dataset: Partial<SimulatorOptions> = {};
+  let dataset: ResolvedDataset | undefined;
   if (o.dataset !== undefined) {
     try {
-      const d = await resolveDataset(o.dataset, { cwd: process.cwd() });
-      dataset = { profile: d.profile, ...(d.burst === undefined ? {} : { burst: d.burst }), ...(d.counts === undefined ? {} : { counts: d.counts }), adversity: d.adversity };
+      dataset = await resolveDataset(o.dataset, { cwd: process.cwd() });
     } catch (error) {
       if (error instanceof DatasetError) bad(`dataset: ${error.message}`);
       throw error;
     }
   }
   const clientId = o.clientId ?? DEFAULT_CLIENT_ID;
-  const simulator = new Simulator({
+  const explicit: SimulatorOptions = {
     seed: o.seed ?? DEFAULT_SEED,
-    ...dataset,
     ...(o.accounts === undefined ? {} : { accounts: o.accounts }),
-    ...(o.counts === undefined ? {} : { counts: { ...(dataset.counts ?? {}), ...o.counts } }),
+    ...(o.counts === undefined ? {} : { counts: o.counts }),
     ...(o.deviate === undefined ? {} : { deviate: o.deviate }),
     ...(o.surface === undefined ? {} : { surface: o.surface }),
     clock: { mode: o.clock ?? 'virtual' },
@@ -131,9 +130,9 @@ export async function startSimulator(options?: StartSimulatorOptions): Promise<S
     // Real time only for the token's `expires` (and the clock in wall mode): the adapter's business.
     wallClock: () => Date.now(),
     // A server on a port: secrets nobody can derive from the seed.
-    tokenKey: randomBytes(32).toString('hex'),
-    adminToken: `sim-admin-${randomBytes(16).toString('hex')}`,
-  });
+    ...randomCredentials(),
+  };
+  const simulator = new Simulator(withDataset(explicit, dataset));
   const server = await listen(simulator, o.port ?? 0, o.host ?? '127.0.0.1');
   const token = simulator.issueToken(clientId, 'read-write');
   const admin = (method: string, url: string, body?: unknown) => {

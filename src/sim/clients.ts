@@ -52,3 +52,9 @@ export function admits(registry: ClientRegistry, clientId: string, secret: strin
   const digest = (s: string) => createHash('sha256').update(s).digest();
   return secret !== undefined && timingSafeEqual(digest(secret), digest(client.secret));
 }
+
+/** Addresses only this machine can reach: the open mode (any client id gets a token) is safe there. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
+}

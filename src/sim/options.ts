@@ -1,5 +1,6 @@
 /** The simulator's options and defaults: one home, so the admin API and snapshots need not import the simulator. */
 import type { DatasetProfile } from '../store/datasets.js';
+import type { ResolvedDataset } from '../store/adversity-profiles.js';
 import type { Adversity } from '../store/project.js';
 import type { Surface } from './surface.js';
 import type { ClientRegistry } from './clients.js';
@@ -55,4 +56,19 @@ export interface SeededIds {
   readonly realm_id: string;
   readonly user_authentication_info_id: string;
   readonly password_profile_id: string;
+}
+
+/**
+ * A dataset (named or from a file) under the options given explicitly: the dataset sets profile, burst,
+ * counts and adversity; counts and adversity fields given explicitly win over the dataset's.
+ */
+export function withDataset<O extends Pick<SimulatorOptions, 'counts' | 'adversity' | 'profile' | 'burst'>>(options: O, dataset: ResolvedDataset | undefined): O {
+  if (dataset === undefined) return options;
+  return {
+    ...options,
+    profile: dataset.profile,
+    ...(dataset.burst === undefined ? {} : { burst: dataset.burst }),
+    counts: { ...(dataset.counts ?? {}), ...(options.counts ?? {}) },
+    adversity: { ...dataset.adversity, ...(options.adversity ?? {}) },
+  };
 }

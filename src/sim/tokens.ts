@@ -6,7 +6,7 @@
  * pinned, so it never runs out), and the table holds at most MAX_TOKENS: a client that asks for tokens in a
  * loop cannot grow it without bound.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export type Scope = 'read-write' | 'read-only';
 
@@ -66,6 +66,11 @@ export class TokenStore {
 /** The admin token: one per simulator, derived from the token key, never valid under /v2. */
 export function adminTokenFor(key: string): string {
   return `sim-admin-${createHash('sha256').update(`admin\u0000${key}`).digest('hex').slice(0, 32)}`;
+}
+
+/** Secrets of a simulator on a port: nobody can derive them from the seed. */
+export function randomCredentials(): { tokenKey: string; adminToken: string } {
+  return { tokenKey: randomBytes(32).toString('hex'), adminToken: `sim-admin-${randomBytes(16).toString('hex')}` };
 }
 
 /** `Authorization: Bearer <token>` → token; undefined when absent or of another scheme. */

@@ -2,6 +2,7 @@
 import { TargetError } from './types.js';
 import { DEFAULT_CLOCK_START } from '../store/clock.js';
 import { DEFAULT_CLIENT_ID, Simulator, type SimulatorOptions } from '../sim/simulator.js';
+import { withDataset } from '../sim/options.js';
 import type { DatasetProfile } from '../store/datasets.js';
 import type { Adversity } from '../store/project.js';
 import { resolveDataset } from '../store/adversity-profiles.js';
@@ -73,17 +74,7 @@ export function simTargetOf(sim: Simulator, clientId = DEFAULT_CLIENT_ID): Targe
 
 /** `dataset` names a profile of src/store/adversity-profiles.ts (or a file); explicit options win over it. */
 export async function createSimTarget(options: SimTargetOptions = {}): Promise<Target & { readonly sim: Simulator }> {
-  let simOptions = simulatorOptions(options);
-  if (options.dataset !== undefined) {
-    const d = await resolveDataset(options.dataset, options.cwd === undefined ? {} : { cwd: options.cwd });
-    simOptions = {
-      ...simOptions,
-      profile: d.profile,
-      ...(d.burst === undefined ? {} : { burst: d.burst }),
-      counts: { ...(d.counts ?? {}), ...(options.counts ?? {}) },
-      adversity: { ...d.adversity, ...(options.adversity ?? {}) },
-    };
-  }
-  const sim = new Simulator(simOptions);
+  const dataset = options.dataset === undefined ? undefined : await resolveDataset(options.dataset, options.cwd === undefined ? {} : { cwd: options.cwd });
+  const sim = new Simulator(withDataset(simulatorOptions(options), dataset));
   return simTargetOf(sim, options.clientId ?? DEFAULT_CLIENT_ID);
 }
