@@ -4,9 +4,7 @@
  * Stops on SIGINT/SIGTERM: closes the server, exit 0. This adapter is the only place real time
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { readDataFile } from '../store/dataset-file.js';
 import { isLoopback, readClients, type ClientRegistry } from '../sim/clients.js';
 import { withDataset } from '../sim/options.js';
 import { randomCredentials } from '../sim/tokens.js';
@@ -83,18 +81,9 @@ function positive(name: string, text: string, max: number): number {
 
 /** The registered clients of `--clients FILE`, checked member by member. */
 async function loadClients(file: string, cwd: string): Promise<ClientRegistry> {
-  let text: string;
-  try {
-    text = await readFile(resolve(cwd, file), 'utf8');
-  } catch (error) {
-    throw new UsageError(`--clients ${file}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
-  }
-  let value: unknown;
-  try {
-    value = parseYaml(text) as unknown;
-  } catch (error) {
-    throw new UsageError(`--clients ${file}: not JSON or YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
-  }
+  const read = await readDataFile(file, cwd);
+  if (!read.ok) throw new UsageError(`--clients ${file}: ${read.kind === 'unreadable' ? 'cannot read it' : 'not JSON or YAML'} (${read.message})`);
+  const value = read.value;
   const reading = readClients(value);
   if (!reading.ok) throw new UsageError(`--clients ${file}: ${reading.path} ${reading.message}`);
   return reading.value;

@@ -97,10 +97,8 @@ function keysOf(v: Record<string, unknown>, path: string): string[] {
   return keys;
 }
 
-function readId(v: unknown, path: string): string {
-  need(typeof v === 'string' && v.length > 0 && !exceeds(v, MAX_TEXT_LENGTH), path, `must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
-  return v as string;
-}
+const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && !exceeds(v, MAX_TEXT_LENGTH);
+const ID_RULE = `must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`;
 
 const RECORD_MEMBERS: ReadonlySet<string> = new Set(['id', 'createdMs', 'updatedMs', 'attrs', 'credential']);
 
@@ -115,8 +113,7 @@ function recordProblem(v: unknown, resource: ResourceDef): readonly [string, str
     if (PROTOTYPE_KEYS.has(k)) return [`.${k}`, `'${k}' is not allowed as a key`];
     if (!RECORD_MEMBERS.has(k)) return [`.${k}`, 'is not a member of a stored record'];
   }
-  const id = v['id'];
-  if (typeof id !== 'string' || id.length === 0 || exceeds(id, MAX_TEXT_LENGTH)) return ['.id', `must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`];
+  if (!isId(v['id'])) return ['.id', ID_RULE];
   // Instants iso() can write: a record past year 9999 would make every read of its list throw.
   if (!isTimeMs(v['createdMs'])) return ['.createdMs', 'must be milliseconds within years 0000-9999'];
   if (!isTimeMs(v['updatedMs'])) return ['.updatedMs', 'must be milliseconds within years 0000-9999'];
@@ -162,10 +159,9 @@ function readDelta(v: unknown, path: string, resource: ResourceDef): ListDelta {
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     // The path is built only for the id that is wrong (a delta may hold a million).
-    if (typeof id !== 'string' || id.length === 0 || exceeds(id, MAX_TEXT_LENGTH)) readId(id, `${path}.deletes.${i}`);
-    const text = id as string;
-    if (gone.has(text) || written.has(text)) fail(`${path}.deletes.${i}`, `${text} is deleted twice or also written`);
-    gone.add(text);
+    if (!isId(id)) return fail(`${path}.deletes.${i}`, ID_RULE);
+    if (gone.has(id) || written.has(id)) fail(`${path}.deletes.${i}`, `${id} is deleted twice or also written`);
+    gone.add(id);
   }
   return { upserts, deletes: [...gone] };
 }

@@ -9,7 +9,7 @@
 import type { FilterClause, FilterSpec } from '../engine/filter.js';
 import type { Direction, SortSpec } from '../engine/sort.js';
 import { compareIds, copyRecord, recordOrder, type SimRecord } from './record.js';
-import { compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type RangeField } from './record-filter.js';
+import { compareKeys, compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type RangeField } from './record-filter.js';
 
 export { fieldText, keyOf, recordOrder, type SimRecord } from './record.js';
 
@@ -406,11 +406,9 @@ function intervalTest(filter: CompiledFilter): (r: SimRecord) => boolean {
   };
 }
 
-const compareKey = (a: Key, b: Key): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /** The run of an index ordered by `field` that lies in the interval: two binary searches. */
 function cut(ordered: readonly SimRecord[], field: RangeField, direction: Direction, iv: Interval): Run {
-  const k = (r: SimRecord, v: Key) => compareKey(rangeKey(r, field), v);
+  const k = (r: SimRecord, v: Key) => compareKeys(rangeKey(r, field), v);
   const below = (r: SimRecord) => iv.lo !== undefined && (iv.loIncl ? k(r, iv.lo) < 0 : k(r, iv.lo) <= 0);
   const above = (r: SimRecord) => iv.hi !== undefined && (iv.hiIncl ? k(r, iv.hi) > 0 : k(r, iv.hi) >= 0);
   // A missing bound is the index's end: no search for it.

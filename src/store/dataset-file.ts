@@ -1,25 +1,31 @@
 /**
- * Reads a `--dataset FILE` (JSON or YAML) into a plain value; src/store/adversity-profiles.ts
- * validates it. The only file I/O of the dataset profiles: a thin adapter, nothing decided here.
+ * Reads a JSON or YAML file (a `--dataset FILE`, a `--clients FILE`) into a plain value; the callers
+ * validate it. A thin adapter: the only file I/O of these options, nothing decided here.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { DatasetError } from './dataset-error.js';
 
-export async function readDatasetFile(path: string, cwd: string = process.cwd()): Promise<unknown> {
+export type DataFileReading = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly kind: 'unreadable' | 'invalid'; readonly message: string; readonly cause: unknown };
+
+export async function readDataFile(path: string, cwd: string = process.cwd()): Promise<DataFileReading> {
   let text: string;
   try {
     text = await readFile(resolve(cwd, path), 'utf8');
   } catch (error) {
-    throw new DatasetError('DATASET_UNREADABLE', `${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    return { ok: false, kind: 'unreadable', message: error instanceof Error ? error.message : String(error), cause: error };
   }
   try {
     // YAML is a superset of JSON, so one parser reads both.
-    const value: unknown = parseYaml(text, { prettyErrors: true });
-    return value;
+    return { ok: true, value: parseYaml(text, { prettyErrors: true }) as unknown };
   } catch (error) {
-    const first = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-    throw new DatasetError('DATASET_INVALID', `${path}: ${first}`, { cause: error });
+    return { ok: false, kind: 'invalid', message: error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error), cause: error };
   }
+}
+
+export async function readDatasetFile(path: string, cwd: string = process.cwd()): Promise<unknown> {
+  const read = await readDataFile(path, cwd);
+  if (read.ok) return read.value;
+  throw new DatasetError(read.kind === 'unreadable' ? 'DATASET_UNREADABLE' : 'DATASET_INVALID', `${path}: ${read.message}`, { cause: read.cause });
 }

@@ -34,20 +34,20 @@ export function rangeKey(record: SimRecord, field: RangeField): Key {
   return field === 'id' ? record.id : field === 'created_at' ? record.createdMs : record.updatedMs;
 }
 
-const cmp = (a: Key, b: Key): number => (a < b ? -1 : a > b ? 1 : 0);
+export const compareKeys = (a: Key, b: Key): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Tighter of two lower (or upper) bounds: the further one, exclusive on a tie. Built field by field: no spread on this path. */
 function tighten(iv: Interval, op: string, v: Key): Interval {
   const raiseLo = (at: Key, incl: boolean, base: Interval): Interval => {
     if (base.lo !== undefined) {
-      const c = cmp(at, base.lo);
+      const c = compareKeys(at, base.lo);
       if (!(c > 0 || (c === 0 && !incl))) return base;
     }
     return { lo: at, loIncl: incl, hi: base.hi, hiIncl: base.hiIncl };
   };
   const lowerHi = (at: Key, incl: boolean, base: Interval): Interval => {
     if (base.hi !== undefined) {
-      const c = cmp(at, base.hi);
+      const c = compareKeys(at, base.hi);
       if (!(c < 0 || (c === 0 && !incl))) return base;
     }
     return { lo: base.lo, loIncl: base.loIncl, hi: at, hiIncl: incl };
@@ -68,11 +68,11 @@ function tighten(iv: Interval, op: string, v: Key): Interval {
 
 export function inInterval(key: Key, iv: Interval): boolean {
   if (iv.lo !== undefined) {
-    const c = cmp(key, iv.lo);
+    const c = compareKeys(key, iv.lo);
     if (c < 0 || (c === 0 && !iv.loIncl)) return false;
   }
   if (iv.hi !== undefined) {
-    const c = cmp(key, iv.hi);
+    const c = compareKeys(key, iv.hi);
     if (c > 0 || (c === 0 && !iv.hiIncl)) return false;
   }
   return true;
@@ -80,7 +80,7 @@ export function inInterval(key: Key, iv: Interval): boolean {
 
 function isEmpty(iv: Interval): boolean {
   if (iv.lo === undefined || iv.hi === undefined) return false;
-  const c = cmp(iv.lo, iv.hi);
+  const c = compareKeys(iv.lo, iv.hi);
   return c > 0 || (c === 0 && !(iv.loIncl && iv.hiIncl));
 }
 
