@@ -38,6 +38,17 @@ export abstract class KitError extends Error {
   abstract readonly code: KitErrorCode;
 }
 
+/** A KitError whose code is given when it is thrown: one of a family (TARGET_*, DATASET_*, ...). */
+export abstract class CodedKitError<C extends KitErrorCode> extends KitError {
+  constructor(
+    readonly code: C,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  }
+}
+
 export const isKitError = (value: unknown): value is KitError => value instanceof KitError;
 
 /** A usage error (a bad option or value): one line plus where to look, exit 2. Thrown below the CLI too (option checks of targets). */

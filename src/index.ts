@@ -3,7 +3,7 @@
  * the scenario and property runners, and the reporters. The reference client is `commerce-sim/client`.
  */
 export { startSimulator, SimulatorOptionError, SimulatorAdminError, type StartSimulatorOptions, type StartedSimulator } from './kit/start-simulator.js';
-export { KitError, isKitError, ERROR_CODES, type KitErrorCode } from './errors.js';
+export { KitError, CodedKitError, isKitError, ERROR_CODES, type KitErrorCode } from './errors.js';
 export { Simulator, DEFAULT_SEED, DEFAULT_CLIENT_ID, type SimulatorOptions, type SeededIds } from './sim/simulator.js';
 export { listen, createSimServer, type RunningServer, type Lifecycle, type RequestLog, type ServerOptions } from './sim/server.js';
 export { Journal, type JournalEntry, type JournalFilter } from './sim/journal.js';

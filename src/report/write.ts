@@ -1,5 +1,5 @@
 /** The reporters' only I/O: `<dir>/<runId>/` with every format, and `<dir>/latest` pointing at it. */
-import { KitError } from '../errors.js';
+import { CodedKitError } from '../errors.js';
 import { cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { renderHtml } from './html.js';
@@ -10,14 +10,8 @@ import type { RunReport } from './model.js';
 
 export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.html'] as const;
 
-export class ReportError extends KitError {
+export class ReportError extends CodedKitError<'REPORT_BAD_RUN_ID'> {
   override readonly name = 'ReportError';
-  constructor(
-    readonly code: 'REPORT_BAD_RUN_ID',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export async function writeReports(dir: string, report: RunReport): Promise<{ dir: string; files: string[] }> {

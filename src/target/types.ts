@@ -2,7 +2,7 @@
  * The one seam to the outside: the scenario runner, the property suites and the reference client
  * know only this. Two implementations: the in-process simulator and an HTTP base URL (undici).
  */
-import { KitError } from '../errors.js';
+import { CodedKitError } from '../errors.js';
 
 export interface TargetRequest {
   readonly method: string;
@@ -50,15 +50,8 @@ export interface Target {
 /** Stable error codes of the tool itself (not of the API it simulates). */
 export type TargetErrorCode = 'TARGET_UNREACHABLE' | 'TARGET_TIMEOUT' | 'TARGET_AUTH_FAILED' | 'TARGET_NOT_API' | 'TARGET_BUDGET_EXHAUSTED' | 'TARGET_BAD_URL';
 
-export class TargetError extends KitError {
+export class TargetError extends CodedKitError<TargetErrorCode> {
   override readonly name = 'TargetError';
-  constructor(
-    readonly code: TargetErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export function toExchange(request: TargetRequest, response: TargetResponse): Exchange {
