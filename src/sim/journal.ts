@@ -79,15 +79,17 @@ export class Journal {
   /** Oldest first. */
   list(filter: JournalFilter = {}): JournalEntry[] {
     const out: JournalEntry[] = [];
+    const method = filter.method?.toUpperCase();
     const start = (this.next - this.count + this.ring.length) % this.ring.length;
     for (let i = 0; i < this.count; i++) {
       const e = this.ring[(start + i) % this.ring.length] as JournalEntry;
-      if (filter.method !== undefined && e.method !== filter.method.toUpperCase()) continue;
-      if (filter.path !== undefined && !redactUrl(e.url).startsWith(filter.path)) continue;
+      if (method !== undefined && e.method !== method) continue;
       if (filter.status !== undefined && e.status !== filter.status) continue;
       if (filter.clientId !== undefined && e.client_id !== filter.clientId) continue;
       if (filter.since !== undefined && e.seq <= filter.since) continue;
-      out.push({ ...e, url: redactUrl(e.url) });
+      const url = redactUrl(e.url);
+      if (filter.path !== undefined && !url.startsWith(filter.path)) continue;
+      out.push({ ...e, url });
     }
     return filter.limit === undefined ? out : out.slice(Math.max(0, out.length - filter.limit));
   }

@@ -154,16 +154,16 @@ export class Simulator implements AdminPort {
    */
   handle(req: SimRequest, observe?: (entry: JournalEntry) => void): SimResponse {
     this.actingClient = null;
+    const method = req.method.toUpperCase();
     let res: SimResponse;
     try {
-      const routed = this.route(req);
-      res = this.options.surface === 'documented' && req.method.toUpperCase() === 'GET' && !req.url.startsWith('/__sim/') ? documentedListAnswer(routed) : routed;
+      const routed = this.route(req, method);
+      res = this.options.surface === 'documented' && method === 'GET' && !req.url.startsWith(ADMIN_PREFIX) ? documentedListAnswer(routed) : routed;
     } catch {
       // A bug must not become a crash, a hang or a 5xx, in process or over HTTP: still a JSON error.
       res = error('bad-request', 'The simulator could not process this request');
     }
     // The journal holds what clients sent, not the harness's own admin calls (those still reach --log).
-    const method = req.method.toUpperCase();
     if (!req.url.startsWith(ADMIN_PREFIX)) {
       const entry = this.journal.record(method, req.url, res.status, this.actingClient);
       if (observe !== undefined) observe({ ...entry, url: redactUrl(entry.url) });
@@ -174,11 +174,10 @@ export class Simulator implements AdminPort {
   /** The request journal (GET /__sim/requests). */
   readonly journal: Journal;
 
-  private route(req: SimRequest): SimResponse {
+  private route(req: SimRequest, method: string): SimResponse {
     const q = req.url.indexOf('?');
     const rawPath = q < 0 ? req.url : req.url.slice(0, q);
     const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
-    const method = req.method.toUpperCase();
     const limit = bodyLimit(method, rawPath);
     if (req.body.length > limit || (req.body.length * 3 > limit && Buffer.byteLength(req.body) > limit)) return error('payload-too-large', `Request bodies are limited to ${limit} bytes`);
     const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');

@@ -28,13 +28,18 @@ async function open(port: number): Promise<Socket> {
   return socket;
 }
 
+/** A served simulator, a read-write token and one open connection whose bytes are being collected. */
+async function connected(waitMs: number) {
+  const s = sim();
+  const token = s.issueToken('a', 'read-write');
+  const server = await listen(s, 0, '127.0.0.1');
+  const socket = await open(server.port);
+  return { token, server, socket, received: collect(socket, waitMs) };
+}
+
 describe('graceful shutdown', () => {
   it('a request in flight when close() starts is answered, with Connection: close; close() then resolves', async () => {
-    const s = sim();
-    const token = s.issueToken('a', 'read-write');
-    const server = await listen(s, 0, '127.0.0.1');
-    const socket = await open(server.port);
-    const received = collect(socket, 5000);
+    const { token, server, socket, received } = await connected(5000);
     const body = JSON.stringify({ data: { type: 'account', name: 'In flight' } });
     // Headers and half the body now; the rest after shutdown has begun.
     socket.write(`POST /v2/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
@@ -49,11 +54,7 @@ describe('graceful shutdown', () => {
   });
 
   it('idle keep-alive connections are closed at once, so close() does not wait for their timeout', async () => {
-    const s = sim();
-    const token = s.issueToken('a', 'read-write');
-    const server = await listen(s, 0, '127.0.0.1');
-    const socket = await open(server.port);
-    const received = collect(socket, 10_000);
+    const { token, server, socket, received } = await connected(10_000);
     socket.write(`GET /v2/accounts?page[limit]=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`);
     await new Promise((r) => setTimeout(r, 100));
     const started = process.hrtime.bigint();
