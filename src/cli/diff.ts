@@ -3,12 +3,12 @@
  * against both sides (a recording directory replays what it saved) and reports behavioural differences
  * rule by rule. Exit 0: none; 1: some; 2: usage or target error.
  */
+import { checkDeviations } from './target-options.js';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { behaviouralCount, compareSides, type Side } from '../fixtures/diff.js';
 import { renderDiffJson, renderDiffMarkdown } from '../fixtures/diff-report.js';
 import { loadRecording, RecordingError, type Recording } from '../fixtures/record.js';
-import { ruleById } from '../rules/catalogue.js';
 import type { Scenario } from '../scenarios/format.js';
 import { ScenarioError } from '../scenarios/load.js';
 import { TargetError } from '../target/types.js';
@@ -58,7 +58,7 @@ async function diffCommand(values: Values<typeof OPTIONS>, io: CliIo, positional
   for (const [side, ids] of Object.entries(deviations)) {
     const spec = side === 'a' ? specA : specB;
     if (ids.length > 0 && spec.kind !== 'sim') throw new UsageError(`--deviate-${side} applies to a sim side only`);
-    for (const id of ids) if (ruleById(id) === undefined) throw new UsageError(`--deviate-${side} ${id}: no such rule (see \`commerce-sim rules\`)`);
+    checkDeviations(`--deviate-${side}`, ids);
   }
   const settings = await liveSettings(values, io);
 

@@ -2,7 +2,8 @@
  * `commerce-sim mutation`: runs the shipped suite once per deviation of the simulator and prints which
  * deviations the suite catches. Exit 0 when every one is caught, 1 when one is not, 2 on usage errors.
  */
-import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
+import { checkDeviations } from './target-options.js';
+import { DEVIATION_IDS } from '../engine/deviations.js';
 import { mutationScore, renderMutationTable, runMutation, type MutationRow } from '../kit/mutation.js';
 import { isSurface, SURFACES } from '../sim/surface.js';
 import { defineCommand, type Values } from './command.js';
@@ -30,9 +31,7 @@ export const mutation: Command = defineCommand({ name: 'mutation', usage: USAGE,
 
 async function mutationCommand(values: Values<typeof OPTIONS>, io: CliIo): Promise<number> {
   const deviations = values.deviate ?? [...DEVIATION_IDS];
-  for (const id of deviations) {
-    if (!isDeviationId(id)) throw new UsageError(`--deviate ${id}: the simulator has no such deviation (one of: ${DEVIATION_IDS.join(', ')})`);
-  }
+  checkDeviations('--deviate', deviations);
   let seed: number | undefined;
   if (values.seed !== undefined) {
     seed = Number(values.seed);

@@ -21,7 +21,7 @@ import { renderGithub } from '../report/github.js';
 import { REPORTERS, reporterFor, styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { hasCredentials, preflight } from '../target/preflight.js';
-import { configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { checkDeviations, configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim props [options]
 
@@ -88,7 +88,7 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   if (reporter === undefined) throw new UsageError(`--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
   const spec = values.target ?? config.baseUrl ?? 'sim';
   const deviate = values.deviate ?? [];
-  for (const id of deviate) if (ruleById(id) === undefined) throw new UsageError(`--deviate ${id}: no such rule (see \`commerce-sim rules\`)`);
+  checkDeviations('--deviate', deviate);
   if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
   const suites = selectProperties(values.grep);
   if (suites.length === 0) throw new UsageError(`--grep ${values.grep ?? ''}: no property matches (${properties.map((p) => p.name).join(', ')})`);

@@ -23,7 +23,7 @@ import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Com
 import { renderGithub } from '../report/github.js';
 import { REPORTERS, reporterFor, styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
-import { configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { checkDeviations, configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim run [PATHS...] [options]
 
@@ -91,7 +91,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   if (reporter === undefined) throw new UsageError(`--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
   const spec = values.target ?? config.baseUrl ?? 'sim';
   const deviate = values.deviate ?? [];
-  for (const id of deviate) if (ruleById(id) === undefined) throw new UsageError(`--deviate ${id}: no such rule (see \`commerce-sim rules\`)`);
+  checkDeviations('--deviate', deviate);
   if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
   const dataset = values.dataset;
   if (dataset !== undefined && spec !== 'sim') throw new UsageError('--dataset applies to --target sim only');

@@ -4,6 +4,7 @@
  * Stops on SIGINT/SIGTERM: closes the server, exit 0. This adapter is the only place real time
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
+import { checkDeviations } from './target-options.js';
 import { readDataFile } from '../store/dataset-file.js';
 import { isLoopback, readClients, type ClientRegistry } from '../sim/clients.js';
 import { withDataset } from '../sim/options.js';
@@ -11,7 +12,6 @@ import { randomCredentials } from '../sim/tokens.js';
 import type { JournalEntry } from '../sim/journal.js';
 import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
 import { isSurface, SURFACES } from '../sim/surface.js';
-import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import { listen, type RunningServer } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
@@ -128,8 +128,7 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
   const { values } = parseOptions(argv, OPTIONS);
   if (values.help === true) return 'help';
   const deviate = values.deviate ?? [];
-  const unknown = deviate.find((id) => !isDeviationId(id));
-  if (unknown !== undefined) throw new UsageError(`--deviate takes a documented rule id, got '${unknown}'; one of: ${DEVIATION_IDS.join(', ')}`);
+  checkDeviations('--deviate', deviate);
   const surface = values.surface ?? 'full';
   if (!isSurface(surface)) throw new UsageError(`--surface takes ${SURFACES.join(' or ')}, got '${surface}'`);
   const clock = values.clock ?? 'virtual';

@@ -2,6 +2,7 @@
  * The target options commands share (credentials, variables, config file, writes, pacing) and their
  * conversion into createTarget's options; each command adds its own (seed, deviations, ...).
  */
+import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import { intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from '../target/create.js';
 import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
 import type { Values } from './command.js';
@@ -75,4 +76,10 @@ export function credentialsFor(spec: string, options: TargetOptions): Credential
 export function warnWithoutCredentials(spec: string, credentials: Credentials, io: CliIo): void {
   if (spec === 'sim' || credentials.token !== undefined || credentials.clientSecret !== undefined || credentials.clientId !== undefined) return;
   io.stderr.write('commerce-sim: warning: no credentials given (--token-env VAR, or --client-id ID --client-secret-env VAR); requests go without a bearer token\n');
+}
+
+/** `--deviate` ids: only documented rules have a deviation; anything else would be a silent no-op. */
+export function checkDeviations(flag: string, ids: readonly string[]): void {
+  const unknown = ids.find((id) => !isDeviationId(id));
+  if (unknown !== undefined) throw new UsageError(`${flag} ${unknown}: the simulator has no such deviation (one of: ${DEVIATION_IDS.join(', ')})`);
 }

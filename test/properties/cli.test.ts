@@ -85,7 +85,9 @@ describe('commerce-sim props', () => {
     [['--path', '1:2'], /--path replays one property/],
     [['--grep', 'nothing-like-this'], /no property matches/],
     [['--grep', 'keyset', '--path', 'abc'], /--path takes the path a failure printed/],
-    [['--deviate', 'no.such.rule'], /no such rule/],
+    [['--deviate', 'no.such.rule'], /no such deviation/],
+    // An assumed rule has no deviation: once accepted and ignored, now refused.
+    [['--deviate', 'pagination.limit.clamp'], /pagination\.limit\.clamp: the simulator has no such deviation/],
     [['--target', 'ftp://example.test'], /--target takes 'sim' or an http\(s\) URL/],
     [['--seed=-1'], /--seed takes a whole number/],
     [['--runs', '0'], /--runs takes a whole number/],
