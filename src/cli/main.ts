@@ -13,6 +13,7 @@ const commands: Readonly<Record<string, { summary: string; load: () => Promise<C
   export: { summary: 'export accounts to CSV with the keyset pattern', load: async () => (await import('./export.js')).exportCommand },
   mutation: { summary: 'prove the suite catches every deviation of the simulator', load: async () => (await import('./mutation.js')).mutation },
   rules: { summary: 'print the rule catalogue', load: async () => (await import('./rules.js')).rules },
+  readings: { summary: 'print the points the document leaves open and their conforming answers', load: async () => (await import('./readings.js')).readings },
   openapi: { summary: 'print an OpenAPI 3.1 document of the simulated surface', load: async () => (await import('./openapi.js')).openapi },
 };
 

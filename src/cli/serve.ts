@@ -4,7 +4,8 @@
  * Stops on SIGINT/SIGTERM: closes the server, exit 0. This adapter is the only place real time
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
-import { checkDeviations } from './target-options.js';
+import { checkDeviations, readingsOption } from './target-options.js';
+import { changedReadings, describeReadings, withDefaults, type ReadingChoice } from '../rules/readings.js';
 import { readDataFile } from '../store/dataset-file.js';
 import { isLoopback, readClients, type ClientRegistry } from '../sim/clients.js';
 import { withDataset } from '../sim/options.js';
@@ -33,6 +34,9 @@ const USAGE = `usage: commerce-sim serve [options]
   --token-key-env VAR    the key bearer tokens are derived from, read from VAR (default: random)
   --surface S         full (default: the public API) or documented (only what the API document states;
                       400/404/405 for the rest, the token endpoint and admin API kept)
+  --reading NAME=VALUE  answer one point the document leaves open another conforming way
+                      (meta.position=top, timestamps.precision=us, ...); repeatable; see
+                      \`commerce-sim readings\` or docs/readings.md
   --clock MODE        virtual (default: fixed start, one step per write) or wall (real time)
   --clock-step MS     virtual clock step per write in ms (default 1000)
   --client-id ID      client id of the printed token and of the admin API's default project
@@ -109,6 +113,7 @@ const OPTIONS = {
   dataset: { type: 'string' },
   deviate: { type: 'string', multiple: true },
   surface: { type: 'string' },
+  reading: { type: 'string', multiple: true },
   'admin-token-env': { type: 'string' },
   'token-key-env': { type: 'string' },
   clock: { type: 'string' },
@@ -136,6 +141,7 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
   const clientId = values['client-id'] ?? DEFAULT_CLIENT_ID;
   if (clientId.length === 0) throw new UsageError('--client-id must not be empty');
   const counts = parseCounts(values.count ?? []);
+  const readings = readingsOption(values.reading);
   const stepMs = values['clock-step'] === undefined ? undefined : whole('clock-step', values['clock-step'], 86_400_000);
   const simulator: Omit<SimulatorOptions, 'wallClock'> = {
     seed: values.seed === undefined ? DEFAULT_SEED : whole('seed', values.seed, 0xffffffff),
@@ -143,6 +149,7 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
     ...(Object.keys(counts).length > 0 ? { counts } : {}),
     ...(deviate.length > 0 ? { deviate } : {}),
     ...(surface === 'full' ? {} : { surface }),
+    ...(readings === undefined ? {} : { readings }),
     clock: { mode: clock, ...(stepMs === undefined ? {} : { stepMs }) },
     defaultClientId: clientId,
     ...(values['max-projects'] === undefined ? {} : { maxProjects: positive('max-projects', values['max-projects'], 1_000_000) }),
@@ -181,6 +188,8 @@ export interface ServeInfo {
   readonly password_profile_id: string;
   readonly admin_token: string;
   readonly seed: number;
+  /** The readings played where the document is silent, other than the public API's. */
+  readonly readings: ReadingChoice;
   readonly curl: string;
 }
 
@@ -194,6 +203,7 @@ export function formatServeInfo(info: ServeInfo, json: boolean): string {
     ['password_profile_id', info.password_profile_id],
     ['admin token', `${info.admin_token}  (for /__sim/*)`],
     ['seed', String(info.seed)],
+    ['readings', describeReadings(withDefaults(info.readings))],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return [`commerce-sim serving on ${info.base_url}`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`), '', `  try: ${info.curl}`, '', 'Ctrl-C to stop.', ''].join('\n');
@@ -256,6 +266,7 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
     ...ids,
     admin_token: sim.adminToken,
     seed: sim.seed,
+    readings: changedReadings(sim.readings),
     curl: `curl -H 'Authorization: Bearer ${token}' '${server.baseUrl}/v2/accounts?page[limit]=3'`,
   };
   return { info, server };

@@ -5,6 +5,7 @@
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import { intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from '../target/create.js';
 import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
+import { parseReading, type ReadingChoice } from '../rules/readings.js';
 import type { Values } from './command.js';
 import { UsageError, type CliIo } from './io.js';
 
@@ -25,6 +26,22 @@ export const TARGET_OPTIONS = {
   rps: { type: 'string' },
   surface: { type: 'string' },
 } as const;
+
+/** `--reading NAME=VALUE`, taken by the commands that can run the embedded simulator. */
+export const READING_OPTION = { reading: { type: 'string', multiple: true } } as const;
+
+/** `--reading NAME=VALUE` (repeatable): what the simulator answers where the document is silent (rules/readings.ts). */
+export function readingsOption(texts: readonly string[] | undefined, spec = 'sim'): ReadingChoice | undefined {
+  if (texts === undefined || texts.length === 0) return undefined;
+  if (spec !== 'sim') throw new UsageError('--reading applies to --target sim only (a URL reads the document its own way)');
+  const out: Record<string, string> = {};
+  for (const text of texts) {
+    const parsed = parseReading(text);
+    if (!parsed.ok) throw new UsageError(`--reading ${text}: ${parsed.message}`);
+    out[parsed.name] = parsed.value;
+  }
+  return out as ReadingChoice;
+}
 
 /** `--surface full|documented`: which surface the embedded simulator answers (sim targets only). */
 export function surfaceOption(text: string | undefined, spec: string): Surface | undefined {

@@ -19,6 +19,17 @@ export interface ProfileInfoFields {
   readonly password_profile_id: string;
 }
 
+/** What a deployment does where §2.1 and §7 are silent (rules/readings.ts). */
+export interface CreateReadings {
+  /** What a character of "Minimum 8 characters" is. */
+  readonly characters: 'code-points' | 'code-units' | 'graphemes';
+  readonly hyphenType: 'accept' | 'refuse';
+  /** The status of a create refused as invalid. */
+  readonly status: 400 | 422;
+}
+
+export const PUBLIC_CREATE_READINGS: CreateReadings = { characters: 'code-points', hyphenType: 'accept', status: 400 };
+
 export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly ApiError[] };
 
 const FIELDS = ['password_profile_id', 'username', 'password'] as const;
@@ -27,19 +38,37 @@ const LABEL: Readonly<Record<Field | 'type', string>> = { type: 'Type', password
 
 const failed = (field: Field | 'type', tag: string): ApiError => apiError('bad-request', `Validation failed: field '${LABEL[field]}' on the '${tag}' tag.`, `data.${field}`);
 
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** Characters as the reading counts them: code points by default, so an emoji counts once. */
+function length(text: string, characters: CreateReadings['characters']): number {
+  switch (characters) {
+    case 'code-points':
+      return [...text].length;
+    case 'code-units':
+      return text.length;
+    case 'graphemes': {
+      let n = 0;
+      for (const _segment of graphemes.segment(text)) n += 1;
+      return n;
+    }
+  }
+}
+
+/** The errors with the reading's status (422 for a deployment that says Unprocessable Content). */
+const withStatus = (errors: readonly ApiError[], readings: CreateReadings): readonly ApiError[] =>
+  readings.status === 400 ? errors : errors.map((e) => (e.status === 400 ? { ...apiError('unprocessable', e.detail, e.source) } : e));
+
 function minLength(deviations: Deviations): number {
   return deviates(deviations, 'create.password.min-length') ? 6 : MIN_PASSWORD_LENGTH;
 }
 
-/** Characters, not UTF-16 units, so an emoji counts once. */
-const length = (text: string): number => [...text].length;
-
-function readData(body: unknown): Validation<Record<string, unknown>> {
+function readData(body: unknown, readings: CreateReadings): Validation<Record<string, unknown>> {
   if (!isJsonObject(body) || !isJsonObject(body['data'])) return { ok: false, errors: [apiError('bad-request', "The request body must be a JSON object with a 'data' object", 'data')] };
   const data = body['data'];
   const type = data['type'];
   if (type === undefined) return { ok: false, errors: [failed('type', 'required')] };
-  if (type !== PROFILE_INFO_TYPE && type !== PROFILE_INFO_TYPE_HYPHEN) return { ok: false, errors: [failed('type', 'eq')] };
+  if (type !== PROFILE_INFO_TYPE && (type !== PROFILE_INFO_TYPE_HYPHEN || readings.hyphenType === 'refuse')) return { ok: false, errors: [failed('type', 'eq')] };
   return { ok: true, value: data };
 }
 
@@ -54,8 +83,13 @@ function tooLong(out: Partial<Record<Field, string>>): ApiError[] {
   return problems;
 }
 
-export function validateCreate(body: unknown, deviations: Deviations): Validation<ProfileInfoFields> {
-  const data = readData(body);
+export function validateCreate(body: unknown, deviations: Deviations, readings: CreateReadings = PUBLIC_CREATE_READINGS): Validation<ProfileInfoFields> {
+  const checked = checkCreate(body, deviations, readings);
+  return checked.ok ? checked : { ok: false, errors: withStatus(checked.errors, readings) };
+}
+
+function checkCreate(body: unknown, deviations: Deviations, readings: CreateReadings): Validation<ProfileInfoFields> {
+  const data = readData(body, readings);
   if (!data.ok) return data;
   const errors: ApiError[] = [];
   const out: Partial<Record<Field, string>> = {};
@@ -67,7 +101,7 @@ export function validateCreate(body: unknown, deviations: Deviations): Validatio
     else if (value.length === 0) errors.push(failed(field, 'required'));
     else out[field] = value;
   }
-  if (out.password !== undefined && length(out.password) < minLength(deviations)) errors.push(failed('password', 'min'));
+  if (out.password !== undefined && length(out.password, readings.characters) < minLength(deviations)) errors.push(failed('password', 'min'));
   errors.push(...tooLong(out));
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, value: { username: out.username ?? '', password: out.password ?? '', password_profile_id: out.password_profile_id ?? '' } };
@@ -76,8 +110,8 @@ export function validateCreate(body: unknown, deviations: Deviations): Validatio
 export type ProfileInfoChanges = Partial<ProfileInfoFields>;
 
 /** PUT: type required, other fields optional but typed; a new password meets the same minimum. */
-export function validateUpdate(body: unknown, deviations: Deviations): Validation<ProfileInfoChanges> {
-  const data = readData(body);
+export function validateUpdate(body: unknown, deviations: Deviations, readings: CreateReadings = PUBLIC_CREATE_READINGS): Validation<ProfileInfoChanges> {
+  const data = readData(body, readings);
   if (!data.ok) return data;
   const errors: ApiError[] = [];
   const out: { -readonly [K in Field]?: string } = {};
@@ -87,7 +121,7 @@ export function validateUpdate(body: unknown, deviations: Deviations): Validatio
     if (typeof value !== 'string' || value.length === 0) errors.push(failed(field, 'string'));
     else out[field] = value;
   }
-  if (out.password !== undefined && length(out.password) < minLength(deviations)) errors.push(failed('password', 'min'));
+  if (out.password !== undefined && length(out.password, readings.characters) < minLength(deviations)) errors.push(failed('password', 'min'));
   errors.push(...tooLong(out));
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: out };
 }

@@ -3,6 +3,7 @@
  * joined by `:` (AND). A hand-written scanner, not a regex, so any input is parsed in linear time.
  */
 import { apiError, ok, refuse, type Decision } from './errors.js';
+import { instantBounds, parseInstantNs, type Precision } from './instants.js';
 
 export type FilterOp = 'eq' | 'like' | 'ilike' | 'in' | 'gt' | 'ge' | 'lt' | 'le' | 'is_null' | 'contains';
 export const FILTER_OPS: readonly FilterOp[] = ['eq', 'like', 'ilike', 'in', 'gt', 'ge', 'lt', 'le', 'is_null', 'contains'];
@@ -14,7 +15,7 @@ export interface FieldSpec {
 }
 /** Per-resource table of filterable fields. */
 export type FilterSpec = Readonly<Record<string, FieldSpec>>;
-/** One parsed clause. For timestamp fields compared by instant, `values` are already canonical (normaliseValue). */
+/** One parsed clause. For timestamp fields compared by instant, the store reads `storeClauses` of it. */
 export interface FilterClause {
   readonly op: FilterOp;
   readonly field: string;
@@ -48,20 +49,51 @@ export function parseFilter(text: string, spec: FilterSpec): Decision<readonly F
     const fieldSpec = Object.hasOwn(spec, field) ? spec[field] : undefined;
     if (fieldSpec === undefined) return badRequest(`Unknown or unsupported filter attribute: ${field}`);
     if (!fieldSpec.ops.includes(op)) return badRequest(`Operator '${op}' is not supported for attribute '${field}'`);
-    if (fieldSpec.kind === 'timestamp' && INSTANT_OPS.has(op)) {
-      const canonical: string[] = [];
-      for (const v of values) {
-        const n = normaliseValue('timestamp', v);
-        if (n === undefined) return badRequest(`Invalid date value for attribute '${field}'`);
-        canonical.push(n);
-      }
-      clauses.push({ op, field, values: canonical });
-    } else {
-      clauses.push({ op, field, values });
+    if (fieldSpec.kind === 'timestamp' && INSTANT_OPS.has(op) && values.some((v) => parseInstantNs(v) === undefined)) {
+      return badRequest(`Invalid date value for attribute '${field}'`);
     }
+    clauses.push({ op, field, values });
   }
   return ok(clauses);
 }
+
+/**
+ * The clauses as the store reads them: every comparison of a timestamp with an instant written at any
+ * precision becomes bounds on the store's milliseconds, read through the precision the deployment
+ * shows (engine/instants.ts), so `ge(created_at,….777055Z)` compares at the microsecond. Values are
+ * canonical ISO text of whole store milliseconds.
+ */
+export function storeClauses(clauses: readonly FilterClause[], spec: FilterSpec, precision: Precision): readonly FilterClause[] {
+  if (!clauses.some((c) => isInstantClause(c, spec))) return clauses;
+  const out: FilterClause[] = [];
+  for (const c of clauses) {
+    if (!isInstantClause(c, spec)) {
+      out.push(c);
+      continue;
+    }
+    if (c.op === 'in') {
+      // Each value shown by some store millisecond: the first of them (a value no millisecond shows matches nothing).
+      const values: string[] = [];
+      for (const v of c.values) {
+        const b = instantBounds('eq', v, precision);
+        if (b?.lo !== undefined && b.hi !== undefined && b.lo <= b.hi) values.push(msText(b.lo));
+      }
+      out.push({ op: 'in', field: c.field, values });
+      continue;
+    }
+    const b = instantBounds(c.op as 'eq' | 'gt' | 'ge' | 'lt' | 'le', c.values[0] ?? '', precision);
+    if (b?.lo !== undefined) out.push({ op: 'ge', field: c.field, values: [msText(b.lo)] });
+    if (b?.hi !== undefined) out.push({ op: 'le', field: c.field, values: [msText(b.hi)] });
+  }
+  return out;
+}
+
+const isInstantClause = (c: FilterClause, spec: FilterSpec): boolean => INSTANT_OPS.has(c.op) && Object.hasOwn(spec, c.field) && spec[c.field]?.kind === 'timestamp';
+
+/** A store millisecond as canonical text; past the years the store holds, clamped (nothing lies there). */
+const msText = (ms: number): string => new Date(Math.min(Math.max(ms, MIN_MS), MAX_MS)).toISOString();
+const MIN_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 interface RawClause {
   readonly op: FilterOp;
@@ -215,39 +247,10 @@ function wildcard(pattern: string): (value: string) => boolean {
   };
 }
 
-/**
- * ISO-8601 date, optionally with time, fraction and zone. A space before the offset is read as `+`,
- * because the caller URL-decoded a raw `+` to a space. A missing zone means UTC, so results never
- * depend on the machine's time zone (unlike Date.parse).
- */
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+\- ]\d{2}(?::?\d{2})?)?)?$/;
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** Milliseconds since the epoch, or undefined when the text is not a valid date in years 0000–9999. */
+/** Milliseconds since the epoch (the fraction past them cut), or undefined when the text is not an instant. */
 function parseInstant(text: string): number | undefined {
-  const m = ISO.exec(text.trim());
-  if (m === null) return undefined;
-  const num = (group: number): number => Number(m[group] ?? '0');
-  const [year, month, day, hour, minute, second] = [num(1), num(2), num(3), num(4), num(5), num(6)];
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = month === 2 && leap ? 29 : DAYS[month - 1];
-  if (days === undefined || day < 1 || day > days || hour > 23 || minute > 59 || second > 59) return undefined;
-  const millis = Number(((m[7] ?? '') + '000').slice(0, 3));
-  let offset = 0;
-  const zone = m[8];
-  if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
-    const oh = Number(zone.slice(1, 3));
-    const om = Number(zone.slice(-2));
-    if (oh > 23 || (zone.length > 3 && om > 59)) return undefined;
-    offset = (zone.startsWith('-') ? -1 : 1) * (oh * 60 + (zone.length > 3 ? om : 0)) * 60_000;
-  }
-  // setUTCFullYear, because Date.UTC maps years 0–99 to 1900–1999.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, millis);
-  const instant = date.getTime() - offset;
-  const y = new Date(instant).getUTCFullYear();
-  return y >= 0 && y <= 9999 ? instant : undefined;
+  const ns = parseInstantNs(text);
+  return ns === undefined ? undefined : Number(ns / 1_000_000n) - (ns < 0n && ns % 1_000_000n !== 0n ? 1 : 0);
 }
 
 export function compareValues(kind: FieldKind, a: string, b: string): number {
@@ -260,10 +263,4 @@ export function compareValues(kind: FieldKind, a: string, b: string): number {
     if (y !== undefined) return 1;
   }
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-export function normaliseValue(kind: FieldKind, value: string): string | undefined {
-  if (kind === 'string') return value;
-  const instant = parseInstant(value);
-  return instant === undefined ? undefined : new Date(instant).toISOString();
 }

@@ -13,16 +13,30 @@ export const DEFAULT_PAGE_LENGTH = 25;
 /** §8: the hard limit of /v2/orders and /v2/files, and the default soft limit elsewhere. */
 export const OFFSET_LIMIT = 10_000;
 
+/** What a deployment does where §8 is silent (rules/readings.ts): above the maximum, zero, past an offset limit. */
+export interface PageReadings {
+  readonly aboveMax: 'clamp' | 'refuse';
+  readonly zero: 'refuse' | 'default';
+  readonly pastHard: 'refuse' | 'empty';
+  readonly pastSoft: 'refuse' | 'empty' | 'serve';
+}
+
+/** The public API's (API-NOTES.md "Page limits"). */
+export const PUBLIC_PAGE_READINGS: PageReadings = { aboveMax: 'clamp', zero: 'refuse', pastHard: 'refuse', pastSoft: 'refuse' };
+
 export interface PageContext {
   /** The project's page_length setting. */
   readonly pageLength: number;
   readonly offsetLimit: { readonly kind: 'hard' | 'soft'; readonly max: number };
   readonly deviations: Deviations;
+  readonly readings?: PageReadings;
 }
 
 export interface PagePlan {
   readonly limit: number;
   readonly offset: number;
+  /** Past the offset limit, answered with no records (the reading `empty`) instead of a refusal. */
+  readonly pastLimit?: true;
 }
 
 const DIGITS = /^[0-9]+$/;
@@ -37,17 +51,24 @@ function readCount(name: string, raw: string, allowZero: boolean): Decision<numb
 }
 
 export function planPage(query: QueryParams, ctx: PageContext): Decision<PagePlan> {
+  const readings = ctx.readings ?? PUBLIC_PAGE_READINGS;
   const rawLimit = query.one('page[limit]');
   if (!rawLimit.ok) return rawLimit;
   const rawOffset = query.one('page[offset]');
   if (!rawOffset.ok) return rawOffset;
 
   let limit = defaultLimit(ctx);
-  if (rawLimit.value !== undefined) {
-    const asked = readCount('page[limit]', rawLimit.value, false);
+  // `page[limit]=0` read as absent (the reading `limit.zero=default`).
+  const limitText = rawLimit.value !== undefined && readings.zero === 'default' && /^\s*0+\s*$/.test(rawLimit.value) ? undefined : rawLimit.value;
+  if (limitText !== undefined) {
+    const asked = readCount('page[limit]', limitText, false);
     if (!asked.ok) return asked;
-    // §2.3 "settable up to 100"; API-NOTES: clamp rather than refuse.
-    limit = deviates(ctx.deviations, 'pagination.limit.max') ? asked.value : Math.min(asked.value, MAX_PAGE_LENGTH);
+    const breaksMax = deviates(ctx.deviations, 'pagination.limit.max');
+    // §2.3 "settable up to 100": the public API clamps; the reading `refuse` answers 400.
+    if (asked.value > MAX_PAGE_LENGTH && readings.aboveMax === 'refuse' && !breaksMax) {
+      return refuse(apiError('bad-request', `page[limit] must not exceed ${MAX_PAGE_LENGTH}`, 'page[limit]'));
+    }
+    limit = breaksMax ? asked.value : Math.min(asked.value, MAX_PAGE_LENGTH);
     if (deviates(ctx.deviations, 'pagination.limit.per-call') && asked.value < DEFAULT_PAGE_LENGTH) limit = defaultLimit(ctx);
   }
 
@@ -57,12 +78,17 @@ export function planPage(query: QueryParams, ctx: PageContext): Decision<PagePla
     if (!asked.ok) return asked;
     offset = asked.value;
   }
+  const hard = ctx.offsetLimit.kind === 'hard';
+  // The deviation refuses offsets the document allows, whatever the reading past the limit.
+  const breaksSoft = !hard && deviates(ctx.deviations, 'pagination.offset-limit.soft') && offset > Math.min(5_000, ctx.offsetLimit.max) && offset <= ctx.offsetLimit.max;
   const max = effectiveOffsetLimit(ctx);
   if (offset > max) {
-    const detail =
-      ctx.offsetLimit.kind === 'hard'
-        ? `page[offset] must not exceed ${max} on this endpoint (hard limit); use sort and filter, e.g. sort=id&filter=gt(id,<last id>), to read further`
-        : `page[offset] must not exceed the project's page_offset_limit of ${max}; use sort and filter, e.g. sort=id&filter=gt(id,<last id>), to read further`;
+    const past = hard ? readings.pastHard : readings.pastSoft;
+    if (past === 'empty' && !breaksSoft) return ok({ limit, offset, pastLimit: true });
+    if (past === 'serve' && !breaksSoft) return ok({ limit, offset });
+    const detail = hard
+      ? `page[offset] must not exceed ${max} on this endpoint (hard limit); use sort and filter, e.g. sort=id&filter=gt(id,<last id>), to read further`
+      : `page[offset] must not exceed the project's page_offset_limit of ${max}; use sort and filter, e.g. sort=id&filter=gt(id,<last id>), to read further`;
     return refuse(apiError('bad-request', detail, 'page[offset]'));
   }
   return ok({ limit, offset });
@@ -89,11 +115,20 @@ export interface PageMeta {
   readonly results: { readonly total: number };
 }
 
-export function pageMeta(plan: PagePlan, total: number, returned: number, deviations: Deviations): PageMeta {
+/** How pages are counted where §2.3 is silent (rules/readings.ts `page.current`, `page.total-empty`). */
+export interface PageCounting {
+  readonly current: 'one-based' | 'zero-based';
+  readonly emptyTotal: 'zero' | 'one';
+}
+
+export const PUBLIC_PAGE_COUNTING: PageCounting = { current: 'one-based', emptyTotal: 'zero' };
+
+export function pageMeta(plan: PagePlan, total: number, returned: number, deviations: Deviations, counting: PageCounting = PUBLIC_PAGE_COUNTING): PageMeta {
   const reportedTotal = deviates(deviations, 'pagination.results.total') ? total + 1 : total;
-  const pages = deviates(deviations, 'pagination.page.total') ? Math.floor(reportedTotal / plan.limit) : Math.ceil(reportedTotal / plan.limit);
+  const counted = deviates(deviations, 'pagination.page.total') ? Math.floor(reportedTotal / plan.limit) : Math.ceil(reportedTotal / plan.limit);
+  const pages = counted === 0 && reportedTotal === 0 && counting.emptyTotal === 'one' ? 1 : counted;
   const offset = deviates(deviations, 'pagination.offset.echo') ? 0 : plan.offset;
-  const current = Math.floor(plan.offset / plan.limit) + 1;
+  const current = Math.floor(plan.offset / plan.limit) + (counting.current === 'one-based' ? 1 : 0);
   const page = deviates(deviations, 'pagination.meta.present') && returned > 0 ? { limit: plan.limit, offset, total: pages } : { limit: plan.limit, offset, current, total: pages };
   return { page, results: { total: reportedTotal } };
 }

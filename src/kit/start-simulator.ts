@@ -18,6 +18,7 @@ import { listen } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_SEED, Simulator, type SeededIds, type SimulatorOptions } from '../sim/simulator.js';
 import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
 import type { Snapshot } from '../sim/snapshot.js';
+import { readReadingChoice, type ReadingChoice } from '../rules/readings.js';
 
 export class SimulatorOptionError extends KitError {
   override readonly name = 'SimulatorOptionError';
@@ -47,6 +48,11 @@ export interface StartSimulatorOptions {
   readonly deviate?: readonly string[];
   /** `documented`: answer only what the API document states. Default `full`. */
   readonly surface?: Surface;
+  /**
+   * What to answer where the document is silent, other than the public API's readings:
+   * `{ 'meta.position': 'top', 'timestamps.precision': 'us' }` (see `commerce-sim readings`).
+   */
+  readonly readings?: ReadingChoice;
   /** Client id of `token` (default `commerce-sim`). */
   readonly clientId?: string;
   /** `virtual` (default: fixed start, a step per write) or `wall`. */
@@ -71,7 +77,7 @@ export interface StartedSimulator {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-const KNOWN = ['port', 'host', 'allowAnyClient', 'seed', 'accounts', 'counts', 'dataset', 'deviate', 'surface', 'clientId', 'clock'] as const;
+const KNOWN = ['port', 'host', 'allowAnyClient', 'seed', 'accounts', 'counts', 'dataset', 'deviate', 'surface', 'readings', 'clientId', 'clock'] as const;
 const bad = (message: string): never => {
   throw new SimulatorOptionError(message);
 };
@@ -100,6 +106,10 @@ function check(options: unknown): StartSimulatorOptions {
     if (wrong !== undefined) bad(`deviate: '${String(wrong)}' is not a documented rule id (see \`commerce-sim rules\`)`);
   }
   if (o.surface !== undefined && (typeof o.surface !== 'string' || !isSurface(o.surface))) bad(`surface must be ${SURFACES.join(' or ')}`);
+  if (o.readings !== undefined) {
+    const read = readReadingChoice(o.readings, 'readings');
+    if (!read.ok) bad(`${read.path} ${read.message}`);
+  }
   if (o.clock !== undefined && o.clock !== 'virtual' && o.clock !== 'wall') bad("clock must be 'virtual' or 'wall'");
   if (o.clientId !== undefined && (typeof o.clientId !== 'string' || o.clientId.length === 0 || exceeds(o.clientId, MAX_CLIENT_ID_LENGTH)))
     bad(`clientId must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
@@ -125,6 +135,7 @@ export async function startSimulator(options?: StartSimulatorOptions): Promise<S
     ...(o.counts === undefined ? {} : { counts: o.counts }),
     ...(o.deviate === undefined ? {} : { deviate: o.deviate }),
     ...(o.surface === undefined ? {} : { surface: o.surface }),
+    ...(o.readings === undefined ? {} : { readings: o.readings }),
     clock: { mode: o.clock ?? 'virtual' },
     defaultClientId: clientId,
     // Real time only for the token's `expires` (and the clock in wall mode): the adapter's business.

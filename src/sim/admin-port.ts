@@ -5,6 +5,7 @@
 import type { Deviations } from '../engine/deviations.js';
 import type { Project } from '../store/project.js';
 import type { Journal } from './journal.js';
+import type { Readings } from '../rules/readings.js';
 import type { SeededIds, SimulatorOptions } from './options.js';
 
 export interface AdminPort {
@@ -13,6 +14,8 @@ export interface AdminPort {
   readonly baseUrl: string;
   readonly defaultClientId: string;
   readonly deviations: Deviations;
+  /** What the simulator answers where the document is silent. */
+  readonly readings: Readings;
   /** Projects kept at most (`--max-projects`). */
   readonly maxProjects: number;
   readonly evictedProjects: number;

@@ -2,6 +2,7 @@
 import { apiError } from '../engine/errors.js';
 import { isJsonObject } from '../engine/json.js';
 import { readDatasetFields } from '../store/dataset-spec.js';
+import { changedReadings } from '../rules/readings.js';
 import type { AdminOps } from './context.js';
 import { errors } from './respond.js';
 import type { AdminPort } from './admin-port.js';
@@ -25,6 +26,8 @@ export function createAdminOps(sim: AdminPort): AdminOps {
         return p === undefined ? [] : [{ client_id: id, now: new Date(p.clock.now()).toISOString(), settings: p.settings }];
       }),
       deviations: [...sim.deviations].sort(),
+      // The points where this simulator answers other than the public API (rules/readings.ts).
+      readings: changedReadings(sim.readings),
       evicted_projects: sim.evictedProjects,
     }),
     reseed: (body) => {

@@ -4,6 +4,7 @@ import type { QueryParams } from '../engine/query.js';
 import type { Project } from '../store/project.js';
 import type { SimRequest, SimResponse } from './types.js';
 import type { JournalFilter } from './journal.js';
+import type { ReadingsPlay } from './readings.js';
 
 export type Access = 'read-write' | 'read-only' | 'admin';
 
@@ -22,6 +23,8 @@ export interface RequestContext {
   readonly admin: AdminOps;
   /** Most records a list read may examine one by one (a filter no index answers). */
   readonly maxScan: number;
+  /** What the simulator answers where the document is silent (rules/readings.ts). */
+  readonly play: ReadingsPlay;
 }
 
 export type Handler = (ctx: RequestContext) => SimResponse;

@@ -4,6 +4,7 @@ import type { ResolvedDataset } from '../store/adversity-profiles.js';
 import type { Adversity } from '../store/project.js';
 import type { Surface } from './surface.js';
 import type { ClientRegistry } from './clients.js';
+import type { ReadingChoice } from '../rules/readings.js';
 
 export interface SimulatorOptions {
   readonly seed?: number;
@@ -21,6 +22,8 @@ export interface SimulatorOptions {
   readonly deviate?: readonly string[];
   /** `documented`: answer only what commerce-api.md states (sim/surface.ts). Default `full`. */
   readonly surface?: Surface;
+  /** What to answer where the document is silent (rules/readings.ts); unset points take the public API's. */
+  readonly readings?: ReadingChoice;
   readonly adversity?: Partial<Adversity>;
   /** Real time, used only for the token's `expires` (and the clock in wall mode). Injected by adapters. */
   readonly wallClock: () => number;
@@ -60,12 +63,13 @@ export interface SeededIds {
 
 /**
  * A dataset (named or from a file) under the options given explicitly: the dataset sets profile, burst,
- * counts and adversity; counts and adversity fields given explicitly win over the dataset's.
+ * counts, adversity and readings; counts, adversity fields and readings given explicitly win over the dataset's.
  */
-export function withDataset<O extends Pick<SimulatorOptions, 'counts' | 'adversity' | 'profile' | 'burst'>>(options: O, dataset: ResolvedDataset | undefined): O {
+export function withDataset<O extends Pick<SimulatorOptions, 'counts' | 'adversity' | 'profile' | 'burst' | 'readings'>>(options: O, dataset: ResolvedDataset | undefined): O {
   if (dataset === undefined) return options;
   return {
     ...options,
+    ...(dataset.readings === undefined ? {} : { readings: { ...dataset.readings, ...(options.readings ?? {}) } }),
     profile: dataset.profile,
     ...(dataset.burst === undefined ? {} : { burst: dataset.burst }),
     counts: { ...(dataset.counts ?? {}), ...(options.counts ?? {}) },

@@ -1,18 +1,38 @@
 /**
  * Records as JSON. The body of each record (all but links, which depend on the request path) is
- * serialised once and cached on the record; a page joins the cached fragments.
+ * serialised once and cached on the record; a page joins the cached fragments. How a record looks where
+ * the document is silent (timestamp precision and place, id form: rules/readings.ts) is its shape.
  */
-import { iso } from '../store/clock.js';
+import type { IdCodec } from '../engine/ids.js';
+import { SAME_IDS } from '../engine/ids.js';
+import { shownInstant, type Precision } from '../engine/instants.js';
 import type { SimRecord } from '../store/collection.js';
 import type { ResourceDef } from '../store/resources.js';
 
+/** Where list records carry their timestamps. */
+export type Placement = 'meta.timestamps' | 'meta' | 'top' | 'attributes';
+
+export interface RecordShape {
+  /** '' for the public API's shape; otherwise different for every shape (part of the cache key). */
+  readonly key: string;
+  readonly precision: Precision;
+  /** Where the timestamps go; a resource whose own place is `meta` (authentication records) keeps it. */
+  readonly placement: Placement;
+  readonly ids: IdCodec;
+  /** Whether list items carry links.self. */
+  readonly links: boolean;
+}
+
+export const PUBLIC_SHAPE: RecordShape = { key: '', precision: 'ms', placement: 'meta.timestamps', ids: SAME_IDS, links: true };
+
 function timestamps(record: SimRecord, placement: ResourceDef['timestamps']): string {
-  const t = `"created_at":"${iso(record.createdMs)}","updated_at":"${iso(record.updatedMs)}"`;
+  const t = `"created_at":"${new Date(record.createdMs).toISOString()}","updated_at":"${new Date(record.updatedMs).toISOString()}"`;
   return placement === 'meta' ? `"meta":{${t}}` : `"meta":{"timestamps":{${t}}}`;
 }
 
 /** `{"id":..,"type":..,<attributes>,"meta":{..}` — without the closing brace, so links can follow. Not cached: list items are (listItemJson). */
-export function recordHead(record: SimRecord, resource: ResourceDef): string {
+export function recordHead(record: SimRecord, resource: ResourceDef, shape: RecordShape = PUBLIC_SHAPE): string {
+  if (shape.key !== '') return shapedHead(record, resource, shape);
   let out = `{"id":${JSON.stringify(record.id)},"type":${JSON.stringify(resource.type)}`;
   for (const attr of resource.attributes) out += `,${JSON.stringify(attr)}:${JSON.stringify(record.attrs[attr] ?? null)}`;
   if (resource.name === 'accounts') out += ',"parent_id":null';
@@ -20,15 +40,36 @@ export function recordHead(record: SimRecord, resource: ResourceDef): string {
   return out;
 }
 
+/** The same record in another shape (readings other than the public API's). */
+function shapedHead(record: SimRecord, resource: ResourceDef, shape: RecordShape): string {
+  const t = `"created_at":"${shownInstant(record.createdMs, shape.precision)}","updated_at":"${shownInstant(record.updatedMs, shape.precision)}"`;
+  const placement: Placement = resource.timestamps === 'meta' ? 'meta' : shape.placement;
+  let attrs = '';
+  for (const attr of resource.attributes) attrs += `,${JSON.stringify(attr)}:${JSON.stringify(record.attrs[attr] ?? null)}`;
+  if (resource.name === 'accounts') attrs += ',"parent_id":null';
+  const head = `{"id":${JSON.stringify(shape.ids.shown(record.id))},"type":${JSON.stringify(resource.type)}`;
+  switch (placement) {
+    case 'meta.timestamps':
+      return `${head}${attrs},"meta":{"timestamps":{${t}}}`;
+    case 'meta':
+      return `${head}${attrs},"meta":{${t}}`;
+    case 'top':
+      return `${head}${attrs},${t}`;
+    case 'attributes':
+      return `${head},"attributes":{${attrs.slice(1)}${attrs === '' ? '' : ','}${t}}`;
+  }
+}
+
 /**
  * A list item, cached whole together with the self-link prefix it was built with: a page of a
  * collection read through the same path joins ready strings.
  */
-export function listItemJson(record: SimRecord, resource: ResourceDef, selfPrefix: string): string {
-  if (record.item !== undefined && record.itemPrefix === selfPrefix) return record.item;
-  const item = flat(recordJson(record, resource, selfPrefix + record.id));
+export function listItemJson(record: SimRecord, resource: ResourceDef, selfPrefix: string, shape: RecordShape = PUBLIC_SHAPE): string {
+  const key = shape.key === '' ? selfPrefix : `${selfPrefix}\u0000${shape.key}`;
+  if (record.item !== undefined && record.itemPrefix === key) return record.item;
+  const item = flat(recordJson(record, resource, selfPrefix + shape.ids.shown(record.id), shape));
   record.item = item;
-  record.itemPrefix = selfPrefix;
+  record.itemPrefix = key;
   return item;
 }
 
@@ -41,6 +82,6 @@ function flat(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
 }
 
-export function recordJson(record: SimRecord, resource: ResourceDef, selfUrl: string): string {
-  return `${recordHead(record, resource)},"links":{"self":${JSON.stringify(selfUrl)}}}`;
+export function recordJson(record: SimRecord, resource: ResourceDef, selfUrl: string, shape: RecordShape = PUBLIC_SHAPE): string {
+  return shape.links ? `${recordHead(record, resource, shape)},"links":{"self":${JSON.stringify(selfUrl)}}}` : `${recordHead(record, resource, shape)}}`;
 }

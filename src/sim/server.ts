@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
 import type { JournalEntry } from './journal.js';
 import { whenWritable } from './write-gate.js';
 import { error } from './respond.js';
@@ -44,9 +45,11 @@ function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 
   // Flat header array: node skips building and re-validating a header object.
   const headers: string[] = [];
   for (const k in response.headers) headers.push(k, response.headers[k] ?? '');
-  const body = Buffer.from(response.body, 'utf8');
+  const text = Buffer.from(response.body, 'utf8');
+  const body = response.compress === true ? gzipSync(text) : text;
+  if (response.compress === true) headers.push('content-encoding', 'gzip', 'vary', 'accept-encoding');
   headers.push('content-length', String(body.length));
-  if (close) headers.push('connection', 'close');
+  if (close && response.headers['connection'] === undefined) headers.push('connection', 'close');
   res.writeHead(response.status, headers);
   if (cut === 'truncate') {
     // The Content-Length promises the whole body; half comes, then the connection ends.

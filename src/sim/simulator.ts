@@ -22,7 +22,9 @@ import type { Router } from './router.js';
 import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
 import { bodyLimit, type SimRequest, type SimResponse } from './types.js';
 import { apiError } from '../engine/errors.js';
-import { documentedListAnswer, refuseUndocumented } from './surface.js';
+import { DOCUMENTED_SURFACE_READINGS, refuseUndocumented } from './surface.js';
+import { ReadingsPlay } from './readings.js';
+import type { Readings } from '../rules/readings.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 
 export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
@@ -37,11 +39,13 @@ export class Simulator implements AdminPort {
   baseUrl: string;
   private readonly adminOps: AdminOps;
   /** The seeded records, generated once and shared by every project (each keeps only its writes). */
-  private readonly bases = new SeededBases();
+  private readonly bases: SeededBases;
   private lastUsed: string | undefined;
   /** The client id the request being answered acts for (journal). */
   private actingClient: string | null = null;
   private evicted = 0;
+  /** How the simulator plays the readings (handed to handlers); `readings` says which. */
+  private readonly play: ReadingsPlay;
 
   constructor(options: SimulatorOptions) {
     this.options = options;
@@ -53,6 +57,19 @@ export class Simulator implements AdminPort {
     this.baseUrl = options.baseUrl ?? 'http://127.0.0.1:4747';
     this.adminOps = createAdminOps(this);
     this.journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
+    // The documented surface takes other conforming readings than the public API's, under the user's own.
+    this.play = new ReadingsPlay(options.surface === 'documented' ? { ...DOCUMENTED_SURFACE_READINGS, ...(options.readings ?? {}) } : options.readings);
+    this.bases = new SeededBases(this.ties);
+  }
+
+  /** What the simulator answers where the document is silent (rules/readings.ts), every point set. */
+  get readings(): Readings {
+    return this.play.readings;
+  }
+
+  /** How records sharing a sort value are ordered (the reading `order.ties`). */
+  private get ties(): 'asc' | 'desc' {
+    return this.play.readings['order.ties'] === 'id-desc' ? 'desc' : 'asc';
   }
 
   get seed(): number {
@@ -157,8 +174,7 @@ export class Simulator implements AdminPort {
     const method = req.method.toUpperCase();
     let res: SimResponse;
     try {
-      const routed = this.route(req, method);
-      res = this.options.surface === 'documented' && method === 'GET' && !req.url.startsWith(ADMIN_PREFIX) ? documentedListAnswer(routed) : routed;
+      res = this.play.finish(req, this.route(req, method));
     } catch {
       // A bug must not become a crash, a hang or a 5xx, in process or over HTTP: still a JSON error.
       res = error('bad-request', 'The simulator could not process this request');
@@ -191,7 +207,7 @@ export class Simulator implements AdminPort {
       if (refused !== undefined) return refused;
     }
 
-    if (found.kind === 'not-found') return error('not-found', `No route for ${path}`);
+    if (found.kind === 'not-found' || (path === '/v2/settings' && this.play.readings['settings.path'] === 'hidden')) return error('not-found', `No route for ${path}`);
     if (found.kind === 'method-not-allowed') return error('method-not-allowed', `Use one of: ${found.allow.join(', ')}`, { allow: found.allow.join(', ') });
     const route = found.handler;
     if (route.auth === 'none') return route.serve(req, this);
@@ -248,6 +264,7 @@ export class Simulator implements AdminPort {
       deviations: this.deviations,
       admin: this.adminOps,
       maxScan: this.options.maxScan ?? DEFAULT_MAX_SCAN,
+      play: this.play,
     });
   }
 
@@ -261,6 +278,8 @@ export class Simulator implements AdminPort {
     }
     if (token === undefined) {
       if (route.createsProfileInfo && deviates(this.deviations, 'auth.required')) return { ok: true, project: this.project(this.defaultClientId), access: 'read-write' };
+      // A deployment whose reads need no token (the reading auth.reads=optional): the default client's data, read-only.
+      if (req.method.toUpperCase() === 'GET' && this.play.readings['auth.reads'] === 'optional') return { ok: true, project: this.project(this.defaultClientId), access: 'read-only' };
       return { ok: false, response: error('unauthorized', 'An Authorization header with a Bearer token is required') };
     }
     const grant = this.tokens.lookup(token, this.now());
@@ -290,6 +309,7 @@ export class Simulator implements AdminPort {
       clock: { mode: o.clock?.mode ?? 'virtual', start: o.clock?.start ?? DEFAULT_CLOCK_START, stepMs: o.clock?.stepMs ?? DEFAULT_STEP_MS, read: o.wallClock },
       adversity: { ...NO_ADVERSITY, ...(o.adversity ?? {}) },
       bases: this.bases,
+      ties: this.ties,
       ...(o.maxProjectRecords === undefined ? {} : { maxRecords: o.maxProjectRecords }),
     };
   }

@@ -4,7 +4,8 @@
  * or 400, so the kit can be proven on a deployment that implements the document and nothing more.
  * The token endpoint and the admin API stay: they are how a client and a test get in, not the API.
  */
-import { classifyRequest, SHOWN_LIST_PATHS } from '../rules/surface.js';
+import { classifyRequest, SHOWN_LIST_PATHS, unconditionalGaps } from '../rules/surface.js';
+import type { ReadingChoice } from '../rules/readings.js';
 import { error } from './respond.js';
 import type { SimRequest, SimResponse } from './types.js';
 
@@ -20,7 +21,9 @@ export function refuseUndocumented(req: SimRequest): SimResponse | undefined {
   const path = req.url.split('?')[0] ?? '';
   if (path.startsWith('/__sim/') || path.startsWith('/oauth/')) return undefined;
   const c = classifyRequest({ method: req.method, url: req.url, headers: req.headers, body: req.body });
-  if (c.inside) return undefined;
+  // Parts the document bounds for some rules or answers are served (page[limit]=150, offsets past the hard limit).
+  const gaps = unconditionalGaps(c);
+  if (gaps.length === 0) return undefined;
   if (c.operation === undefined) {
     const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
     if ((SHOWN_LIST_PATHS as readonly string[]).includes(trimmed)) return error('method-not-allowed', 'Use one of: GET', { allow: 'GET' });
@@ -28,47 +31,20 @@ export function refuseUndocumented(req: SimRequest): SimResponse | undefined {
     return error('not-found', `No route for ${trimmed} on the documented surface`);
   }
   // A read without a bearer token is the simulator's own 401; the other parts are refused as bad input.
-  if (c.gaps.every((g) => g.part === 'auth')) return undefined;
-  return error('bad-request', `Not part of the documented surface: ${c.gaps.map((g) => g.detail).join('; ')}`);
+  if (gaps.every((g) => g.part === 'auth')) return undefined;
+  return error('bad-request', `Not part of the documented surface: ${gaps.map((g) => g.detail).join('; ')}`);
 }
 
 /**
- * A list answer of the documented surface, where the document leaves a choice open, takes a conforming
- * choice other than the public API's, so a kit that relies on API-NOTES shows it: `page` and `results`
- * at the top level (§2.3: position not shown), `page.current` counted from 0, one page for an empty
- * result, no `links` (not in the document), records without `links` and with their timestamps directly
- * under `meta`.
+ * Where the document leaves a choice open, the documented surface takes a conforming choice other than
+ * the public API's, so a kit that relies on API-NOTES shows it: `page` and `results` at the top level
+ * (§2.3: position not shown), `page.current` counted from 0, one page for an empty result, no links
+ * (not in the document), record timestamps directly under `meta`. Readings the user chooses win.
  */
-export function documentedListAnswer(res: SimResponse): SimResponse {
-  if (res.status !== 200) return res;
-  let json: unknown;
-  try {
-    json = JSON.parse(res.body);
-  } catch {
-    return res;
-  }
-  if (!isObject(json) || !Array.isArray(json['data'])) return res;
-  const out: Record<string, unknown> = { data: json['data'].map(recordOf) };
-  const meta = isObject(json['meta']) ? json['meta'] : undefined;
-  const page = isObject(meta?.['page']) ? { ...meta['page'] } : undefined;
-  if (page !== undefined) {
-    if (typeof page['current'] === 'number') page['current'] = Math.max(0, page['current'] - 1);
-    if (page['total'] === 0) page['total'] = 1;
-    out['page'] = page;
-  }
-  if (meta?.['results'] !== undefined) out['results'] = meta['results'];
-  return { ...res, body: JSON.stringify(out) };
-}
-
-function recordOf(record: unknown): unknown {
-  if (!isObject(record)) return record;
-  const { links: _links, ...rest } = record;
-  const meta = rest['meta'];
-  if (isObject(meta) && isObject(meta['timestamps'])) {
-    const { timestamps, ...others } = meta;
-    return { ...rest, meta: { ...others, ...timestamps } };
-  }
-  return rest;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const DOCUMENTED_SURFACE_READINGS: ReadingChoice = {
+  'meta.position': 'top',
+  'page.current': 'zero-based',
+  'page.total-empty': 'one',
+  links: 'absent',
+  'timestamps.placement': 'meta',
+};

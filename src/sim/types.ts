@@ -17,6 +17,8 @@ export interface SimResponse {
    * truncate): the HTTP adapter waits, cuts the connection, or sends half the body.
    */
   readonly transport?: { readonly delayMs: number; readonly cut?: 'reset' | 'truncate' };
+  /** The HTTP adapter sends the body gzip-coded (the reading `compression`, sim/readings.ts). */
+  readonly compress?: true;
 }
 
 /** Bodies above this size answer 413 (checked by the HTTP adapter while reading, and again here). */

@@ -8,6 +8,7 @@ import { readDatasetFile } from './dataset-file.js';
 import { readDatasetFields } from './dataset-spec.js';
 import type { DatasetProfile } from './datasets.js';
 import { NO_ADVERSITY, type Adversity, type RateWindow } from './project.js';
+import { readReadingChoice, type ReadingChoice } from '../rules/readings.js';
 
 /** What a dataset name or file resolves to: the simulator options it sets. */
 export interface ResolvedDataset {
@@ -18,6 +19,8 @@ export interface ResolvedDataset {
   /** Record counts by collection name (`accounts`, `orders`, ...). */
   readonly counts?: Readonly<Record<string, number>>;
   readonly adversity: Adversity;
+  /** What the simulator answers where the document is silent (a dataset file's `readings:`). */
+  readonly readings?: ReadingChoice;
 }
 
 export { DatasetError, type DatasetErrorCode } from './dataset-error.js';
@@ -113,8 +116,8 @@ function unknownKeys(value: Record<string, unknown>, allowed: readonly string[],
 
 /** A dataset file's content (already parsed from JSON/YAML) into simulator options. */
 export function parseDatasetSpec(value: unknown, name: string): Parsed<ResolvedDataset> {
-  if (!isJsonObject(value)) return { ok: false, message: 'the file must hold an object with extends, profile, burst, accounts, counts, adversity' };
-  const fields = readDatasetFields(value, ['profile', 'burst', 'accounts', 'counts'], '', ['extends', 'adversity']);
+  if (!isJsonObject(value)) return { ok: false, message: 'the file must hold an object with extends, profile, burst, accounts, counts, adversity, readings' };
+  const fields = readDatasetFields(value, ['profile', 'burst', 'accounts', 'counts'], '', ['extends', 'adversity', 'readings']);
   if (!fields.ok) return { ok: false, message: `${fields.path}: ${fields.message}` };
   const { extends: base, adversity } = value;
   const { profile, burst, accounts, counts } = fields.value;
@@ -132,11 +135,18 @@ export function parseDatasetSpec(value: unknown, name: string): Parsed<ResolvedD
     if (!patch.ok) return patch;
     nextAdversity = { ...nextAdversity, ...patch.value };
   }
+  let readings: ReadingChoice | undefined;
+  if (value['readings'] !== undefined) {
+    const read = readReadingChoice(value['readings'], 'readings');
+    if (!read.ok) return { ok: false, message: `${read.path}: ${read.message}` };
+    readings = read.value;
+  }
   const nextProfile = profile ?? start.profile;
   const nextBurst = burst ?? start.burst;
   return {
     ok: true,
     value: {
+      ...(readings === undefined ? {} : { readings }),
       name,
       profile: nextProfile,
       ...(nextBurst === undefined ? {} : { burst: nextBurst }),

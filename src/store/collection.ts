@@ -8,10 +8,10 @@
  */
 import type { FilterClause, FilterSpec } from '../engine/filter.js';
 import type { Direction, SortSpec } from '../engine/sort.js';
-import { compareIds, copyRecord, recordOrder, type SimRecord } from './record.js';
+import { compareIds, copyRecord, recordOrder, type SimRecord, type Ties } from './record.js';
 import { compareKeys, compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type RangeField } from './record-filter.js';
 
-export { fieldText, keyOf, recordOrder, type SimRecord } from './record.js';
+export { fieldText, keyOf, recordOrder, type SimRecord, type Ties } from './record.js';
 
 /** First index in [lo, hi) where `before(items[i])` is false; `before` must be true-then-false. */
 function partitionPoint<T>(items: ArrayLike<T>, before: (item: T) => boolean, lo = 0, hi = items.length): number {
@@ -63,10 +63,11 @@ export class Collection {
   /** Positions of the hidden base records in each base index, cached until `hidden` changes. */
   private hiddenAt = new Map<string, Float64Array>();
 
-  /** `base`: shared records this collection starts from and never writes. */
+  /** `base`: shared records this collection starts from and never writes (its ties are this one's). */
   constructor(
     readonly filterSpec: FilterSpec,
     private readonly base?: Collection,
+    private readonly ties: Ties = base?.ties ?? 'asc',
   ) {}
 
   get size(): number {
@@ -160,7 +161,7 @@ export class Collection {
     const filter = compileFilter(query.clauses, this.filterSpec);
     if (filter.empty) return { total: 0, records: [] };
     const { field, direction } = query.sort;
-    const order = recordOrder(field, direction);
+    const order = recordOrder(field, direction, this.ties);
     const own = this.run(this, filter, field, direction);
     const base = this.base === undefined ? undefined : this.run(this.base, filter, field, direction);
     let sortOnly = filter.residual === undefined && query.visible === undefined;
@@ -368,7 +369,7 @@ export class Collection {
     let index = this.indexes.get(key);
     if (index === undefined) {
       const records = [...this.byId.values()];
-      index = field === 'id' ? sortById(records) : records.sort(recordOrder(field, direction));
+      index = field === 'id' ? sortById(records) : records.sort(recordOrder(field, direction, this.ties));
       if (field === 'id' && direction === 'desc') index.reverse();
       this.indexes.set(key, index);
     }
@@ -377,7 +378,7 @@ export class Collection {
 
   private position(indexKey: string, index: readonly SimRecord[], record: SimRecord): number {
     const [field = 'id', direction = 'asc'] = indexKey.split(':');
-    const order = recordOrder(field, direction === 'desc' ? 'desc' : 'asc');
+    const order = recordOrder(field, direction === 'desc' ? 'desc' : 'asc', this.ties);
     return partitionPoint(index, (r) => order(r, record) < 0);
   }
 

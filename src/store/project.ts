@@ -2,7 +2,7 @@
  * A project: what one client id sees (its own collections, settings and clock), so parallel suites
  * using different client ids never collide. Collections are generated on first use.
  */
-import { Collection, type SimRecord } from './collection.js';
+import { Collection, type SimRecord, type Ties } from './collection.js';
 import { SeededBases } from './seeded-bases.js';
 import { virtualClock, wallClock, type Clock } from './clock.js';
 import { generateRecords, type DatasetOptions } from './datasets.js';
@@ -102,6 +102,8 @@ export interface ProjectOptions {
   readonly maxRecords?: number;
   /** Where the shared seeded records come from; projects of one simulator pass the same one. */
   readonly bases?: SeededBases;
+  /** How records sharing a sort value are ordered (the reading `order.ties`); default by ascending id. */
+  readonly ties?: Ties;
 }
 
 /** Ids of the seeded authentication objects, the same for every project of a seed. */
@@ -136,7 +138,7 @@ export class Project {
     this.random = createRandom(deriveSeed(options.dataset.seed, `writes:${options.clientId}`));
     this.adversityRandom = createRandom(deriveSeed(options.dataset.seed, `adversity:${options.clientId}`));
     this.adversity = { ...options.adversity };
-    const seeded = seedAuth(options.dataset);
+    const seeded = seedAuth(options.dataset, options.ties ?? 'asc');
     this.auth = seeded.auth;
     this.realms = seeded.realms;
     for (const [realm, coll] of seeded.uai) this.uai.set(realm, coll);
@@ -149,7 +151,7 @@ export class Project {
   list(resource: ResourceDef): Collection {
     let coll = this.lists.get(resource.name);
     if (coll === undefined) {
-      coll = new Collection(resource.filter, (this.options.bases ?? (this.ownBases ??= new SeededBases())).list(resource, this.options.dataset));
+      coll = new Collection(resource.filter, (this.options.bases ?? (this.ownBases ??= new SeededBases(this.options.ties))).list(resource, this.options.dataset));
       this.lists.set(resource.name, coll);
     }
     return coll;
@@ -186,7 +188,7 @@ export class Project {
     const key = `${realmId}/${uaiId}`;
     let coll = this.profileInfos.get(key);
     if (coll === undefined) {
-      coll = new Collection(passwordProfileInfo.filter);
+      coll = new Collection(passwordProfileInfo.filter, undefined, this.options.ties);
       this.profileInfos.set(key, coll);
     }
     return coll;
@@ -286,7 +288,7 @@ export class Project {
     }
     this.profileInfos.clear();
     for (const [key, records] of Object.entries(state.profileInfos)) {
-      const coll = new Collection(passwordProfileInfo.filter);
+      const coll = new Collection(passwordProfileInfo.filter, undefined, this.options.ties);
       coll.load(records.map(cloneRecord));
       this.profileInfos.set(key, coll);
     }
@@ -337,8 +339,8 @@ function insertedAttributes(resource: ResourceDef, random: Random, now: number):
   return { name: `Inserted ${tag}`, legal_name: `Inserted ${tag} Ltd`, registration_id: `REG-NEW-${tag}`, external_ref: `ext-${random.hex(4)}` };
 }
 
-function seedAuth(dataset: DatasetOptions): { auth: SeededAuth; realms: Collection; uai: Map<string, Collection> } {
-  const realmColl = new Collection(realms.filter);
+function seedAuth(dataset: DatasetOptions, ties: Ties): { auth: SeededAuth; realms: Collection; uai: Map<string, Collection> } {
+  const realmColl = new Collection(realms.filter, undefined, ties);
   const realmRecords = generateRecords(realms, dataset, 'authentication-realms');
   realmColl.load(realmRecords);
   const uai = new Map<string, Collection>();
@@ -346,7 +348,7 @@ function seedAuth(dataset: DatasetOptions): { auth: SeededAuth; realms: Collecti
   const profiles = new Map<string, string>();
   const random = createRandom(deriveSeed(dataset.seed, 'password-profiles'));
   for (const realm of realmRecords) {
-    const coll = new Collection(userAuthenticationInfo.filter);
+    const coll = new Collection(userAuthenticationInfo.filter, undefined, ties);
     const records: SimRecord[] = generateRecords(userAuthenticationInfo, dataset, `user-authentication-info:${realm.id}`);
     coll.load(records);
     uai.set(realm.id, coll);

@@ -38,14 +38,20 @@ function compareKeys(a: SortKey, b: SortKey): number {
 
 export const compareIds = (a: SimRecord, b: SimRecord): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** Total order: by the field in the given direction, ties always by ascending id (API-NOTES.md, Accounts). */
-export function recordOrder(field: string, direction: Direction): (a: SimRecord, b: SimRecord) => number {
+/** How records that share the sort value are ordered: by ascending id (API-NOTES.md, Accounts), or descending (the reading `order.ties`). */
+export type Ties = 'asc' | 'desc';
+
+const compareIdsDesc = (a: SimRecord, b: SimRecord): number => compareIds(b, a);
+
+/** Total order: by the field in the given direction, ties by id (ascending unless `ties` says otherwise). */
+export function recordOrder(field: string, direction: Direction, ties: Ties = 'asc'): (a: SimRecord, b: SimRecord) => number {
   // Specialised comparators for the hot indexes: sorting a million records is start-up time.
-  if (field === 'id') return direction === 'asc' ? compareIds : (a, b) => compareIds(b, a);
-  if (field === 'created_at') return direction === 'asc' ? (a, b) => a.createdMs - b.createdMs || compareIds(a, b) : (a, b) => b.createdMs - a.createdMs || compareIds(a, b);
-  if (field === 'updated_at') return direction === 'asc' ? (a, b) => a.updatedMs - b.updatedMs || compareIds(a, b) : (a, b) => b.updatedMs - a.updatedMs || compareIds(a, b);
+  if (field === 'id') return direction === 'asc' ? compareIds : compareIdsDesc;
+  const tie = ties === 'asc' ? compareIds : compareIdsDesc;
+  if (field === 'created_at') return direction === 'asc' ? (a, b) => a.createdMs - b.createdMs || tie(a, b) : (a, b) => b.createdMs - a.createdMs || tie(a, b);
+  if (field === 'updated_at') return direction === 'asc' ? (a, b) => a.updatedMs - b.updatedMs || tie(a, b) : (a, b) => b.updatedMs - a.updatedMs || tie(a, b);
   const sign = direction === 'asc' ? 1 : -1;
-  return (a, b) => sign * compareKeys(keyOf(a, field), keyOf(b, field)) || compareIds(a, b);
+  return (a, b) => sign * compareKeys(keyOf(a, field), keyOf(b, field)) || tie(a, b);
 }
 
 /** A record's value for filter matching, as text (timestamps in canonical ISO form). */

@@ -4,6 +4,7 @@
  * assignments and an optional YAML config file. Shared by every command that takes a target.
  */
 import type { Surface } from '../sim/surface.js';
+import type { ReadingChoice } from '../rules/readings.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -21,6 +22,8 @@ export interface TargetOptions {
   readonly deviate?: readonly string[];
   /** The simulator's surface (`--surface documented`): in process only. */
   readonly surface?: Surface;
+  /** What the simulator answers where the document is silent (`--reading`): in process only. */
+  readonly readings?: ReadingChoice;
   readonly accounts?: number;
   readonly dataset?: string;
   /** Name of the environment variable holding a bearer token. */
@@ -67,6 +70,7 @@ export async function createTarget(spec: string, options: TargetOptions): Promis
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(options.deviate === undefined ? {} : { deviate: options.deviate }),
       ...(options.surface === undefined ? {} : { surface: options.surface }),
+      ...(options.readings === undefined ? {} : { readings: options.readings }),
       ...(options.accounts === undefined ? {} : { accounts: options.accounts }),
       ...(options.dataset === undefined ? {} : { dataset: options.dataset }),
     });

@@ -7,6 +7,7 @@ import type { DatasetProfile } from '../store/datasets.js';
 import type { Adversity } from '../store/project.js';
 import { resolveDataset } from '../store/adversity-profiles.js';
 import type { Surface } from '../sim/surface.js';
+import type { ReadingChoice } from '../rules/readings.js';
 import type { Target, TargetRequest, TargetResponse } from './types.js';
 
 export interface SimTargetOptions {
@@ -14,6 +15,8 @@ export interface SimTargetOptions {
   readonly deviate?: readonly string[];
   /** `documented`: the simulator answers only what the API document states. */
   readonly surface?: Surface;
+  /** What the simulator answers where the document is silent (rules/readings.ts). */
+  readonly readings?: ReadingChoice;
   readonly accounts?: number;
   readonly counts?: Readonly<Record<string, number>>;
   readonly dataset?: string;
@@ -34,6 +37,7 @@ export function simulatorOptions(options: SimTargetOptions): SimulatorOptions {
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.deviate === undefined ? {} : { deviate: options.deviate }),
     ...(options.surface === undefined ? {} : { surface: options.surface }),
+    ...(options.readings === undefined ? {} : { readings: options.readings }),
     ...(options.accounts === undefined ? {} : { accounts: options.accounts }),
     ...(options.counts === undefined ? {} : { counts: options.counts }),
     ...(profile === undefined ? {} : { profile }),
@@ -65,7 +69,7 @@ export function simTargetOf(sim: Simulator, clientId = DEFAULT_CLIENT_ID): Targe
       const cut = response.transport?.cut;
       if (cut !== undefined)
         return Promise.reject(new TargetError('TARGET_UNREACHABLE', `${request.method} ${request.url}: connection ${cut === 'reset' ? 'reset' : 'closed mid-answer'} (injected fault)`));
-      const { transport: _transport, ...plain } = response;
+      const { transport: _transport, compress: _compress, ...plain } = response;
       return Promise.resolve(plain);
     },
     close: () => Promise.resolve(),

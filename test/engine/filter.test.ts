@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/engine/errors.js';
-import { FILTER_OPS, MAX_FILTER_BYTES, MAX_FILTERS, compareValues, matchesAll, normaliseValue, parseFilter, type FilterClause, type FilterSpec } from '../../src/engine/filter.js';
+import { FILTER_OPS, MAX_FILTER_BYTES, MAX_FILTERS, compareValues, matchesAll, parseFilter, storeClauses, type FilterClause, type FilterSpec } from '../../src/engine/filter.js';
 
 // The accounts table of API-NOTES.md, plus one field open to every operator.
 const spec: FilterSpec = {
@@ -58,7 +58,7 @@ describe('parseFilter: happy paths', () => {
 
   it('keeps colons of an unquoted timestamp and an apostrophe inside an unquoted value', () => {
     expect(clauses("ge(created_at,2024-01-01T10:20:30Z):eq(name,O'Brien)")).toEqual([
-      { op: 'ge', field: 'created_at', values: ['2024-01-01T10:20:30.000Z'] },
+      { op: 'ge', field: 'created_at', values: ['2024-01-01T10:20:30Z'] },
       { op: 'eq', field: 'name', values: ["O'Brien"] },
     ]);
   });
@@ -272,12 +272,21 @@ describe('compareValues and normaliseValue', () => {
     expect(Math.sign(compareValues('timestamp', 'garbage', '9999-12-31T23:59:59Z'))).toBe(1);
   });
 
-  it('normalises timestamps to YYYY-MM-DDTHH:mm:ss.sssZ and leaves strings alone', () => {
-    expect(normaliseValue('timestamp', '2024-02-29T12:34:56Z')).toBe('2024-02-29T12:34:56.000Z');
-    expect(normaliseValue('timestamp', '2024-02-29T12:34:56.123456-02:30')).toBe('2024-02-29T15:04:56.123Z');
-    expect(normaliseValue('timestamp', '0050-01-01T00:00:00Z')).toBe('0050-01-01T00:00:00.000Z');
-    expect(normaliseValue('timestamp', '0000-01-01T00:00:00+01:00')).toBeUndefined();
-    expect(normaliseValue('timestamp', 'Jan 1 2024')).toBeUndefined();
-    expect(normaliseValue('string', ' Jan 1 ')).toBe(' Jan 1 ');
+  it('reads timestamps for the store as whole milliseconds, at full precision: ge of .777055 starts at .778', () => {
+    const store = (text: string, precision: 'ms' | 's' | 'us' | 'ns' = 'ms') => storeClauses(clauses(text), spec, precision);
+    expect(store('ge(created_at,2024-02-29T12:34:56Z)')).toEqual([{ op: 'ge', field: 'created_at', values: ['2024-02-29T12:34:56.000Z'] }]);
+    expect(store('ge(created_at,2024-02-29T12:34:56.123456-02:30)')).toEqual([{ op: 'ge', field: 'created_at', values: ['2024-02-29T15:04:56.124Z'] }]);
+    expect(store('gt(created_at,2024-01-01T00:00:00.777Z)')).toEqual([{ op: 'ge', field: 'created_at', values: ['2024-01-01T00:00:00.778Z'] }]);
+    expect(store('lt(created_at,2024-01-01T00:00:00.777055Z)')).toEqual([{ op: 'le', field: 'created_at', values: ['2024-01-01T00:00:00.777Z'] }]);
+    expect(store('eq(created_at,2024-01-01T00:00:00.777Z)')).toEqual([
+      { op: 'ge', field: 'created_at', values: ['2024-01-01T00:00:00.777Z'] },
+      { op: 'le', field: 'created_at', values: ['2024-01-01T00:00:00.777Z'] },
+    ]);
+    // At whole seconds a shown instant is a second of store milliseconds.
+    expect(store('eq(created_at,2024-01-01T00:00:05Z)', 's')).toEqual([
+      { op: 'ge', field: 'created_at', values: ['2024-01-01T00:00:05.000Z'] },
+      { op: 'le', field: 'created_at', values: ['2024-01-01T00:00:05.999Z'] },
+    ]);
+    expect(store('eq(name,2024-01-01T00:00:00Z)')).toEqual([{ op: 'eq', field: 'name', values: ['2024-01-01T00:00:00Z'] }]);
   });
 });

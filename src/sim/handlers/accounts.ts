@@ -14,8 +14,10 @@ import { recordJson } from '../serialize.js';
 
 const FIELDS = ['name', 'legal_name', 'registration_id', 'external_ref'] as const;
 
-const selfUrl = (ctx: RequestContext, id: string) => `${ctx.baseUrl}/v2/accounts/${id}`;
-const one = (ctx: RequestContext, r: SimRecord, status: number) => jsonText(status, `{"data":${recordJson(r, accounts, selfUrl(ctx, r.id))}}`);
+const selfUrl = (ctx: RequestContext, id: string) => `${ctx.baseUrl}/v2/accounts/${ctx.play.ids(accounts).shown(id)}`;
+const one = (ctx: RequestContext, r: SimRecord, status: number) => jsonText(status, `{"data":${recordJson(r, accounts, selfUrl(ctx, r.id), ctx.play.shape(accounts))}}`);
+/** The stored id of the path's account id, as the deployment shows ids (rules/readings.ts `ids.format`). */
+const storedId = (ctx: RequestContext): string => ctx.play.ids(accounts).stored(ctx.params['id'] ?? '') ?? '';
 
 function readAccount(body: unknown, requireName: boolean): { ok: true; value: Partial<Record<(typeof FIELDS)[number], string>> } | { ok: false; errors: ApiError[] } {
   const fields = isJsonObject(body) ? body['data'] : undefined;
@@ -48,13 +50,13 @@ export const createAccount: Handler = (ctx) => {
 };
 
 export const getAccount: Handler = (ctx) => {
-  const record = ctx.project.list(accounts).get(ctx.params['id'] ?? '');
+  const record = ctx.project.list(accounts).get(storedId(ctx));
   return record === undefined ? error('not-found', 'Resource not found') : one(ctx, record, 200);
 };
 
 export const updateAccount: Handler = (ctx) => {
   const coll = ctx.project.list(accounts);
-  const record = coll.get(ctx.params['id'] ?? '');
+  const record = coll.get(storedId(ctx));
   if (record === undefined) return error('not-found', 'Resource not found');
   const body = parseBody(ctx.req.body);
   if (!body.ok) return body.response;
@@ -71,7 +73,7 @@ export const updateAccount: Handler = (ctx) => {
 
 export const deleteAccount: Handler = (ctx) => {
   const coll = ctx.project.list(accounts);
-  const id = ctx.params['id'] ?? '';
+  const id = storedId(ctx);
   if (coll.get(id) === undefined) return error('not-found', 'Resource not found');
   // The deviation keeps the record listed with a new updated_at: an updated_at sync sees the delete.
   if (deviates(ctx.deviations, 'large-data.deletes-invisible')) visibleDelete(ctx, coll, id);

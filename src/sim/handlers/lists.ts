@@ -22,15 +22,17 @@ export interface ListSource {
 
 export function servePage(ctx: RequestContext, source: ListSource): SimResponse {
   const { resource, collection } = source;
-  const { query, deviations, project } = ctx;
+  const { query, deviations, project, play } = ctx;
   // The resource itself, not a spread copy of it: copying a ResourceDef costs more than the whole plan.
-  const planned = planList(query, resource, { pageLength: project.settings.page_length, pageOffsetLimit: project.settings.page_offset_limit }, deviations);
+  const limits = { pageLength: project.settings.page_length, pageOffsetLimit: project.settings.page_offset_limit };
+  const planned = planList(query, resource, limits, deviations, play.list(resource));
   if (!planned.ok) return errors([planned.error]);
   const plan = planned.value;
 
   const visible = project.visibility();
   const maxScan = ctx.maxScan;
-  const read = { clauses: plan.clauses, sort: plan.sort, offset: plan.offset, limit: plan.limit, visible, maxScan };
+  // Past an offset limit read as `empty`: no records, the true total.
+  const read = { clauses: plan.clauses, sort: plan.sort, offset: plan.offset, limit: plan.page.pastLimit === true ? 0 : plan.limit, visible, maxScan };
   let result = collection.page(read);
   if (result.refused !== undefined) {
     return errors([
@@ -50,16 +52,18 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
   const total = plan.totalIgnoresFilter ? collection.size : result.total;
 
   // join, not +=: one flat string, where += would leave a tree of fragments to flatten at write time.
+  const shape = play.shape(resource);
   const items: string[] = new Array<string>(records.length);
-  for (let i = 0; i < records.length; i++) items[i] = listItemJson(records[i] as SimRecord, resource, source.selfPrefix);
+  for (let i = 0; i < records.length; i++) items[i] = listItemJson(records[i] as SimRecord, resource, source.selfPrefix, shape);
   const data = items.join(',');
 
   // §4.3's caveats between reads (updates, inserts, deletes), when the project's adversity asks for them.
   project.afterListRead(resource, collection);
 
   if (plan.envelope === 'data-only' || (plan.envelope === 'data-only-when-empty' && records.length === 0)) return jsonText(200, `{"data":[${data}]}`);
-  const meta = pageMeta(plan.page, total, records.length, deviations);
+  const meta = pageMeta(plan.page, total, records.length, deviations, play.counting);
   const links = pageLinks(ctx.baseUrl, ctx.path, query, plan.page, total);
+  if (!play.plain) return jsonText(200, play.envelope(data, meta, links));
   return jsonText(200, `{"data":[${data}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`);
 }
 

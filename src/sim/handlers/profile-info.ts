@@ -6,7 +6,7 @@ import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';
 import type { RuleId } from '../../rules/ids.js';
 import { validateCreate, validateUpdate, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../../engine/create.js';
 import { deviates } from '../../engine/deviations.js';
-import { iso } from '../../store/clock.js';
+import { shownInstant, shownInstantMs } from '../../engine/instants.js';
 import type { Collection, SimRecord } from '../../store/collection.js';
 import { hashPassword } from '../../store/credentials.js';
 import { passwordProfileInfo } from '../../store/resources.js';
@@ -32,7 +32,7 @@ function view(ctx: RequestContext, record: SimRecord): Record<string, unknown> {
     type: PROFILE_INFO_TYPE,
     username: record.attrs['username'] ?? null,
     password_profile_id: record.attrs['password_profile_id'] ?? null,
-    meta: { created_at: iso(record.createdMs), updated_at: iso(record.updatedMs) },
+    meta: { created_at: shownInstant(record.createdMs, ctx.play.readings['timestamps.precision']), updated_at: shownInstant(record.updatedMs, ctx.play.readings['timestamps.precision']) },
     links: { self: selfPath(ctx, record.id, false) },
   };
 }
@@ -45,7 +45,7 @@ export const createProfileInfo: Handler = (ctx) => {
   if (coll === undefined) return notFound();
   const body = parseBody(ctx.req.body);
   if (!body.ok) return body.response;
-  const valid = validateCreate(body.value, ctx.deviations);
+  const valid = validateCreate(body.value, ctx.deviations, ctx.play.create);
   if (!valid.ok) return errors(valid.errors);
   if (ctx.project.full) return projectFull();
   const now = ctx.project.clock.tick();
@@ -60,12 +60,17 @@ export const createProfileInfo: Handler = (ctx) => {
   return json(deviates(ctx.deviations, 'create.status.201') ? 200 : 201, { data: createView(ctx, record, valid.value.password), links: { self: createSelf(ctx, record.id) } });
 };
 
+/** Store milliseconds that move the shown instant by at least one millisecond (engine/instants.ts). */
+const ONE_SHOWN_MS = { ms: 1, s: 1000, us: 1000, ns: 1_000_000 } as const;
+
 /** The create response, with the documented rules' deviations applied. */
 function createView(ctx: RequestContext, record: SimRecord, password: string): Record<string, unknown> {
   const d = (id: RuleId) => deviates(ctx.deviations, id);
-  const created = iso(record.createdMs);
+  // §2.1: milliseconds and a Z, whatever precision the deployment keeps (the same instant, cut).
+  const precision = ctx.play.readings['timestamps.precision'];
+  const created = shownInstantMs(record.createdMs, precision);
   const createdAt = d('create.timestamps.format') ? created.replace(/\.\d{3}Z$/, 'Z') : created;
-  const updatedAt = d('create.timestamps.equal') ? iso(record.createdMs + 1) : createdAt;
+  const updatedAt = d('create.timestamps.equal') ? shownInstantMs(record.createdMs + ONE_SHOWN_MS[precision], precision) : createdAt;
   return {
     id: record.id,
     type: d('create.type.underscore-echo') ? PROFILE_INFO_TYPE_HYPHEN : PROFILE_INFO_TYPE,
@@ -97,7 +102,7 @@ export const updateProfileInfo: Handler = (ctx) => {
   if (coll === undefined || record === undefined) return notFound();
   const body = parseBody(ctx.req.body);
   if (!body.ok) return body.response;
-  const valid = validateUpdate(body.value, ctx.deviations);
+  const valid = validateUpdate(body.value, ctx.deviations, ctx.play.create);
   if (!valid.ok) return errors(valid.errors);
   const now = ctx.project.clock.tick();
   const { username, password_profile_id, password } = valid.value;
