@@ -11,7 +11,7 @@ import { writeReports } from '../report/write.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { isSecretKey } from '../report/redact.js';
 import { properties, selectProperties } from '../properties/registry.js';
-import { DEFAULT_RUNS, NOT_RUN, runProperties } from '../properties/runner.js';
+import { DEFAULT_RUNS, NOT_RUN, runProperties, STOPPED } from '../properties/runner.js';
 import { createTarget, intOption } from '../target/create.js';
 import { guardTarget } from '../target/guard.js';
 import { TargetError } from '../target/types.js';
@@ -21,7 +21,7 @@ import { renderGithub } from '../report/github.js';
 import { REPORTERS, reporterFor, styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { hasCredentials, preflight } from '../target/preflight.js';
-import { checkDeviations, configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { checkDeviations, configFrom, credentialsFor, READING_OPTION, readingsOption, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim props [options]
 
@@ -42,6 +42,9 @@ target:
   --rps N                     at most N requests per second to a live target
   --sim-seed N                the simulator's data seed (default 42)
   --deviate RULE              make the simulator break RULE on purpose (repeatable)
+  --surface full|documented   the simulator answers the public API (full) or only the API document
+  --reading NAME=VALUE        the simulator answers a point the document leaves open another
+                              conforming way (repeatable; \`commerce-sim readings\` lists them)
 properties:
   --grep NAME                 properties whose name contains NAME (${properties.map((p) => p.name).join(', ')})
   --runs N                    runs per property (default ${DEFAULT_RUNS})
@@ -57,6 +60,7 @@ output:
 const OPTIONS = {
   target: { type: 'string' },
   ...TARGET_OPTIONS,
+  ...READING_OPTION,
   'sim-seed': { type: 'string' },
   deviate: { type: 'string', multiple: true },
   grep: { type: 'string' },
@@ -97,7 +101,14 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   const seed = intOption('--seed', values.seed, 0, 2 ** 32 - 1) ?? freshSeed();
   const runs = intOption('--runs', values.runs, 1, 1_000_000) ?? DEFAULT_RUNS;
   const surface = surfaceOption(values.surface, spec);
-  const targetOptions = { ...targetOptionsFrom(values, config, io), seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1), deviate, ...(surface === undefined ? {} : { surface }) };
+  const readings = readingsOption(values.reading, spec);
+  const targetOptions = {
+    ...targetOptionsFrom(values, config, io),
+    seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1),
+    deviate,
+    ...(surface === undefined ? {} : { surface }),
+    ...(readings === undefined ? {} : { readings }),
+  };
   const userVars = targetOptions.vars;
   const credentials = credentialsFor(spec, targetOptions);
   warnWithoutCredentials(spec, credentials, io);
@@ -142,11 +153,12 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
     if (values.json === true) io.stdout.write(renderJson(report));
-    else io.stdout.write(summaryText(report, resolve(written.dir, 'report.html'), styleFor(io.stdout, io.env)));
+    const incomplete = counter.firstError() !== undefined || results.some(isStopped);
+    if (values.json !== true) io.stdout.write(summaryText(report, resolve(written.dir, 'report.html'), incomplete, styleFor(io.stdout, io.env)));
     if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report));
-    const fatal = counter.fatal();
+    const fatal = counter.fatal() ?? counter.firstError();
     if (fatal !== undefined) {
-      io.stderr.write(`commerce-sim props: stopped: ${fatal.message} (${fatal.code})\n`);
+      io.stderr.write(`commerce-sim props: incomplete: ${fatal.message} (${fatal.code})\n`);
       return EXIT_USAGE;
     }
     const broken = results.filter((r) => r.skipReason?.startsWith(NOT_RUN) === true);
@@ -180,15 +192,19 @@ export function replayBase(spec: string, v: PropsValues): string {
   }
   add('--sim-seed', v['sim-seed']);
   add('--surface', v.surface);
+  for (const r of v.reading ?? []) add('--reading', r);
   for (const id of v.deviate ?? []) add('--deviate', id);
   if (v['allow-writes'] === true) parts.push('--allow-writes');
   add('--runs', v.runs);
   return parts.join(' ');
 }
 
+/** A property a target error stopped (unreachable, budget): incomplete, not skipped. */
+const isStopped = (r: PropertyResult): boolean => r.status === 'skip' && r.skipReason?.startsWith(`${STOPPED} `) === true;
+
 function resultText(r: PropertyResult): string {
   const label = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', inconclusive: 'INCONCLUSIVE' } as const;
-  const head = `  ${label[r.status]}  ${r.name.padEnd(16)}`;
+  const head = `  ${isStopped(r) ? 'STOPPED' : label[r.status]}  ${r.name.padEnd(16)}`;
   // Verdicts no run could reach: never a failure, but named, with why (also under a pass or a failure).
   const unsure = r.verdicts.flatMap((v) => (v.outcome.status === 'inconclusive' ? [`        inconclusive ${v.ruleId}: ${v.outcome.reason}`] : []));
   const tail = unsure.length === 0 ? '' : `${unsure.join('\n')}\n`;
@@ -213,19 +229,22 @@ function outsideCatalogue(results: readonly PropertyResult[]): string[] {
   return [...new Set(results.flatMap((r) => r.verdicts.filter((v) => v.outcome.status === 'fail' && ruleById(v.ruleId) === undefined).map((v) => v.ruleId)))];
 }
 
-function summaryText(report: RunReport, reportPath: string, style: Style): string {
+function summaryText(report: RunReport, reportPath: string, incomplete: boolean, style: Style): string {
   const { summary } = report;
   const failing = report.rules.filter((r) => r.status === 'fail');
   const documented = failing.filter((r) => r.level === 'documented').length;
   const outside = outsideCatalogue(report.properties);
+  // A failure found is a finding even in an incomplete run; a pass is only a pass when every run ran.
   const headline =
     documented > 0
-      ? `FAIL: ${documented} documented rule${documented === 1 ? '' : 's'} failed`
+      ? `FAIL: ${documented} documented rule${documented === 1 ? '' : 's'} failed${incomplete ? ' (and the run is incomplete)' : ''}`
       : summary.verdict === 'fail'
         ? 'FAIL: assumed rules failed (--strict)'
         : outside.length > 0
           ? `FAIL: simulator checks outside the rule catalogue failed (${outside.join(', ')})`
-          : 'PASS: every documented rule judged holds';
+          : incomplete
+            ? 'INCOMPLETE: the target could not be used for every run; the verdicts cover only what ran'
+            : 'PASS: every documented rule judged holds';
   const assumed = summary.assumed.fail > 0 && !report.options.strict ? ` (${summary.assumed.fail} assumed rules failed: observed behaviour, fails the run only with --strict)` : '';
   return [
     `commerce-sim props: ${headline.startsWith('PASS') ? style.pass(headline) : style.fail(headline)}${assumed}`,

@@ -23,7 +23,7 @@ import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Com
 import { renderGithub } from '../report/github.js';
 import { REPORTERS, reporterFor, styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
-import { checkDeviations, configFrom, credentialsFor, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { checkDeviations, configFrom, credentialsFor, READING_OPTION, readingsOption, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim run [PATHS...] [options]
 
@@ -45,6 +45,8 @@ target:
   --deviate RULE              make the simulator break RULE on purpose (repeatable)
   --dataset NAME              simulator data: ${DATASET_PROFILES.join(' or ')} (default: default)
   --surface full|documented   the simulator answers the public API (full) or only the API document
+  --reading NAME=VALUE        the simulator answers a point the document leaves open another
+                              conforming way (repeatable; \`commerce-sim readings\` lists them)
 selection:
   --grep TEXT                 scenarios whose name or file contains TEXT (case-insensitive)
   --tag T                     scenarios tagged T (repeatable: any of them)
@@ -60,6 +62,7 @@ output:
 const OPTIONS = {
   target: { type: 'string' },
   ...TARGET_OPTIONS,
+  ...READING_OPTION,
   strict: { type: 'boolean' },
   report: { type: 'string' },
   grep: { type: 'string' },
@@ -108,6 +111,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
     deviate,
     ...(dataset === undefined ? {} : { dataset }),
     ...(values.surface === undefined ? {} : { surface: surfaceOption(values.surface, spec) }),
+    ...(values.reading === undefined ? {} : { readings: readingsOption(values.reading, spec) }),
     concurrency: intOption('--concurrency', values.concurrency, 1, 8),
   };
   const credentials = credentialsFor(spec, targetOptions);
@@ -152,12 +156,13 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
       timing: runTiming(started, target, shard === undefined ? '' : `-shard${shard.index}of${shard.count}`, counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
-    const fatal = counter.fatal();
+    // Any target error (unreachable, a timeout or reset past the retries, the budget) leaves the run incomplete: exit 2.
+    const fatal = counter.fatal() ?? counter.firstError();
     if (values.json === true) io.stdout.write(renderJson(report));
     else io.stdout.write(summaryText(report, shown(io.cwd, resolve(written.dir, 'report.html')), fatal !== undefined, styleFor(io.stdout, io.env)));
     if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report));
     if (fatal !== undefined) {
-      io.stderr.write(`commerce-sim run: stopped: ${fatal.message} (${fatal.code})\n`);
+      io.stderr.write(`commerce-sim run: incomplete: ${fatal.message} (${fatal.code})\n`);
       return EXIT_USAGE;
     }
     return report.summary.verdict === 'pass' ? EXIT_OK : EXIT_RULE_FAILED;
@@ -195,21 +200,23 @@ function shown(cwd: string, path: string): string {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
-function summaryText(report: RunReport, reportPath: string, stopped: boolean, style: Style): string {
+function summaryText(report: RunReport, reportPath: string, incomplete: boolean, style: Style): string {
   const { summary } = report;
-  const failing = stopped ? [] : report.rules.filter((r) => r.status === 'fail');
+  const failing = report.rules.filter((r) => r.status === 'fail');
   const documentedFails = failing.filter((r) => r.level === 'documented').length;
-  const headline = stopped
-    ? 'STOPPED: the target could not be used; results are incomplete'
-    : summary.verdict === 'pass'
-      ? 'PASS: every documented rule holds'
-      : documentedFails > 0
-        ? `FAIL: ${documentedFails} documented rule${documentedFails === 1 ? '' : 's'} failed`
-        : 'FAIL: assumed rules failed (--strict)';
+  // A failure found is a finding even when the run could not finish; a pass is only a pass when it did.
+  const headline =
+    documentedFails > 0
+      ? `FAIL: ${documentedFails} documented rule${documentedFails === 1 ? '' : 's'} failed${incomplete ? ' (and the run is incomplete)' : ''}`
+      : incomplete
+        ? 'INCOMPLETE: the target could not be used to the end; the verdicts cover only what ran'
+        : summary.verdict === 'pass'
+          ? 'PASS: every documented rule holds'
+          : 'FAIL: assumed rules failed (--strict)';
   const row = (label: string, c: { pass: number; fail: number; inconclusive: number; notCovered: number }, note = '') =>
     `  ${label.padEnd(11)} ${String(c.pass).padStart(4)} pass ${String(c.fail).padStart(4)} fail ${String(c.inconclusive).padStart(4)} inconclusive ${String(c.notCovered).padStart(4)} not covered${note}`;
   const assumedNote = summary.assumed.fail > 0 && !report.options.strict ? '  (observed behaviour; fails the run only with --strict)' : '';
-  const painted = stopped || summary.verdict !== 'pass' ? style.fail(headline) : style.pass(headline);
+  const painted = incomplete || summary.verdict !== 'pass' ? style.fail(headline) : style.pass(headline);
   const lines = [
     `commerce-sim run: ${painted}`,
     row('documented', summary.documented),

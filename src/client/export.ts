@@ -3,6 +3,7 @@
  * registration id, id) with page[limit]=100, sort=id and filter=gt(id,<last_id>) on /v2/accounts.
  * Streams page by page into a sink, so memory stays flat however many accounts there are.
  */
+import { recordAttr } from '../rules/inspect.js';
 import type { Target } from '../target/types.js';
 import { csvRow } from './csv.js';
 import { iterate, type IterationStats, type ListRecord } from './keyset.js';
@@ -45,8 +46,9 @@ export interface ExportResult {
   readonly stats: Readonly<IterationStats>;
 }
 
+/** The CSV row of an account; each column wherever the target keeps it (beside id, or under `attributes`). */
 export function accountRow(record: ListRecord): string {
-  return csvRow(ACCOUNT_COLUMNS.map((column) => text(record[column])));
+  return csvRow(ACCOUNT_COLUMNS.map((column) => text(recordAttr(record, column))));
 }
 
 export async function exportAccounts(target: Target, sink: CsvSink, options: ExportOptions = {}): Promise<ExportResult> {

@@ -207,7 +207,7 @@ async function* byTimestamp(r: Reader, attribute: TimestampAttribute, state: Sta
         continue;
       }
       for (const record of page) {
-        if (stampOfRecord(record, attribute).ms !== at.ms || state.seen.has(record.id)) {
+        if (stampOfRecord(record, attribute).ns !== at.ns || state.seen.has(record.id)) {
           r.counts.skipped += 1;
           continue;
         }
@@ -234,11 +234,11 @@ async function* byTimestamp(r: Reader, attribute: TimestampAttribute, state: Sta
     for (const record of page) {
       const stamp = stampOfRecord(record, attribute);
       const current = state.at;
-      if (current !== undefined && (stamp.ms < current.ms || (stamp.ms === current.ms && (drained || state.seen.has(record.id))))) {
+      if (current !== undefined && (stamp.ns < current.ns || (stamp.ns === current.ns && (drained || state.seen.has(record.id))))) {
         r.counts.skipped += 1;
         continue;
       }
-      if (current === undefined || stamp.ms !== current.ms) {
+      if (current === undefined || stamp.ns !== current.ns) {
         state.at = stamp;
         state.seen = new Set();
         drained = false;
@@ -255,12 +255,12 @@ async function* byTimestamp(r: Reader, attribute: TimestampAttribute, state: Sta
     if (page.length < pageSize || (offset === 0 && total !== undefined && total <= page.length)) return;
     const first = page[0];
     const last = page[page.length - 1];
-    const uniform = first !== undefined && last !== undefined && stampOfRecord(first, attribute).ms === stampOfRecord(last, attribute).ms;
+    const uniform = first !== undefined && last !== undefined && stampOfRecord(first, attribute).ns === stampOfRecord(last, attribute).ns;
     if (!uniform) {
       offset = 0;
     } else if (offsetTies) {
       // The document's reading: the same ge filter, further on by page[offset].
-      offset = at !== undefined && state.at !== undefined && at.ms === state.at.ms ? offset + pageSize : 0;
+      offset = at !== undefined && state.at !== undefined && at.ns === state.at.ns ? offset + pageSize : 0;
     } else {
       tie = { after: undefined };
     }

@@ -5,6 +5,7 @@
 import { isJsonObject } from '../engine/json.js';
 import type { TargetResponse } from '../target/types.js';
 import { ClientError } from './retry.js';
+import { instantOf, pageMeta, recordAttr } from '../rules/inspect.js';
 
 /** A list item: any JSON object with a string id. */
 export interface ListRecord {
@@ -14,9 +15,14 @@ export interface ListRecord {
 
 export type TimestampAttribute = 'created_at' | 'updated_at';
 
-/** A timestamp as the target wrote it (reused verbatim in filters) and as an instant (compared). */
+/**
+ * A timestamp as the target wrote it (reused verbatim in filters) and as an instant: `ns` at the
+ * precision the target writes (compared: two records a microsecond apart are not at one instant), `ms`
+ * for clocks and buffers.
+ */
 export interface Stamp {
   readonly text: string;
+  readonly ns: bigint;
   readonly ms: number;
 }
 
@@ -46,10 +52,8 @@ export function parseList(response: TargetResponse, url: string): { data: ListRe
     if (!isListRecord(item)) throw new ClientError('CLIENT_BAD_RESPONSE', `GET ${url}: a list item has no string id`, { status: 200 });
     data.push(item);
   }
-  const meta = body['meta'];
-  const results = isJsonObject(meta) ? meta['results'] : undefined;
-  const total = isJsonObject(results) && typeof results['total'] === 'number' ? results['total'] : undefined;
-  return { data, total };
+  // results.total wherever the target puts it, as a number or a numeric string (§2.3: position and type not shown).
+  return { data, total: pageMeta(body).resultsTotal };
 }
 
 /** ` (title: detail)` of the API's error array, when there is one. */
@@ -64,26 +68,26 @@ export function isListRecord(v: unknown): v is ListRecord {
   return isJsonObject(v) && typeof v['id'] === 'string';
 }
 
-/** A record's timestamp: `meta.timestamps.<attr>` (accounts), `meta.<attr>` (authentication records) or `<attr>`. */
+/** A record's timestamp wherever the target keeps it: `meta.timestamps.<attr>` (accounts), `meta.<attr>`, `<attr>` or `attributes.<attr>`. */
 export function timestampOf(record: ListRecord, attribute: TimestampAttribute): string | undefined {
-  const meta = record['meta'];
-  const nested = isJsonObject(meta) && isJsonObject(meta['timestamps']) ? meta['timestamps'][attribute] : undefined;
-  const value = nested ?? (isJsonObject(meta) ? meta[attribute] : undefined) ?? record[attribute];
+  const value = recordAttr(record, attribute);
   return typeof value === 'string' ? value : undefined;
 }
 
 export function stampOfRecord(record: ListRecord, attribute: TimestampAttribute): Stamp {
   const text = timestampOf(record, attribute);
-  const ms = text === undefined ? NaN : Date.parse(text);
-  if (text === undefined || Number.isNaN(ms)) throw new ClientError('CLIENT_BAD_RESPONSE', `record ${record.id} has no readable ${attribute}`);
-  return { text, ms };
+  const ns = text === undefined ? undefined : instantOf(text);
+  if (text === undefined || ns === undefined) throw new ClientError('CLIENT_BAD_RESPONSE', `record ${record.id} has no readable ${attribute}`);
+  return { text, ns, ms: msOf(ns) };
 }
 
 export function stampOf(text: string): Stamp {
-  const ms = Date.parse(text);
-  if (Number.isNaN(ms)) throw new RangeError(`not a timestamp: '${text}'`);
-  return { text, ms };
+  const ns = instantOf(text);
+  if (ns === undefined) throw new RangeError(`not a timestamp: '${text}'`);
+  return { text, ns, ms: msOf(ns) };
 }
+
+const msOf = (ns: bigint): number => Number(ns / 1_000_000n) - (ns < 0n && ns % 1_000_000n !== 0n ? 1 : 0);
 
 /** Quote a filter value that would break the grammar (`,` or parentheses); ids and ISO times pass as they are. */
 export function filterValue(value: string): string {

@@ -3,7 +3,7 @@
  * property: which records a filter surely selects (strict reading) and may select (the oracle's
  * lenient reading, any collation), and the ordered page a sort must give when it is unambiguous.
  */
-import { clauseHolds, instantOf, isTimestampField, recordAttr, recordId, type FilterClause } from '../rules/inspect.js';
+import { clauseHolds, comparatorsFor, compareInstants, isTimestampField, recordAttr, recordId, type FilterClause } from '../rules/inspect.js';
 
 /** A record as the reference sees it: its id and the attribute values the filters and sorts read. */
 export interface SampleRecord {
@@ -15,9 +15,8 @@ const codeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 function compare(field: string, a: string, b: string): number {
   if (isTimestampField(field)) {
-    const x = instantOf(a);
-    const y = instantOf(b);
-    if (x !== undefined && y !== undefined) return Math.sign(x - y);
+    const c = compareInstants(a, b);
+    if (c !== undefined) return c;
   }
   return codeUnits(a, b);
 }
@@ -30,24 +29,29 @@ function wildcard(value: string, pattern: string): boolean {
   return new RegExp(`^${source}$`, 's').test(value);
 }
 
-/** The strict reading: exact text, code-unit order, instants for timestamps, case-sensitive `like`. */
+/**
+ * The strict reading: the clause holds under every collation a deployment may use (comparatorsFor:
+ * instants for timestamps; code units, case-folded, locale or numeric order for text), exact text,
+ * case-sensitive `like`. A record selected strictly is selected by any conforming deployment.
+ */
 export function strictHolds(record: unknown, clause: FilterClause): boolean {
   const value = recordAttr(record, clause.field);
   if (typeof value !== 'string') return false;
   const v = clause.values[0] ?? '';
+  const every = (test: (c: number) => boolean, against = v): boolean => comparatorsFor(clause.field).every((cmp) => test(cmp(value, against)));
   switch (clause.op) {
     case 'eq':
       return compare(clause.field, value, v) === 0;
     case 'in':
       return clause.values.some((x) => compare(clause.field, value, x) === 0);
     case 'gt':
-      return compare(clause.field, value, v) > 0;
+      return every((c) => c > 0);
     case 'ge':
-      return compare(clause.field, value, v) >= 0;
+      return every((c) => c >= 0);
     case 'lt':
-      return compare(clause.field, value, v) < 0;
+      return every((c) => c < 0);
     case 'le':
-      return compare(clause.field, value, v) <= 0;
+      return every((c) => c <= 0);
     case 'like':
       return wildcard(value, v);
     default:
@@ -94,7 +98,13 @@ export function expectedPage(
   }
   const sign = sort.direction === 'asc' ? 1 : -1;
   keyed.sort((a, b) => sign * compare(sort.field, a.key, b.key));
-  for (let i = 1; i < keyed.length; i++) if (compare(sort.field, keyed[i - 1]?.key ?? '', keyed[i]?.key ?? '') === 0) return undefined;
+  // Unambiguous only when no two records tie and every collation a deployment may use gives this order
+  // (numeric ids ordered as numbers are not in code-unit order).
+  for (let i = 1; i < keyed.length; i++) {
+    const a = keyed[i - 1]?.key ?? '';
+    const b = keyed[i]?.key ?? '';
+    if (comparatorsFor(sort.field).some((cmp) => sign * cmp(a, b) >= 0)) return undefined;
+  }
   return keyed.slice(offset, offset + limit).map((k) => k.id);
 }
 

@@ -7,7 +7,7 @@
  */
 import * as fc from 'fast-check';
 import { documentedListUrl, SORT_FILTER_PATH, type SortableAttribute } from '../rules/surface.js';
-import { asList, idsOf, instantOf, pageMeta, recordAttr, recordId } from '../rules/inspect.js';
+import { asList, compareInstants, idsOf, pageMeta, recordAttr, recordId, sameValue } from '../rules/inspect.js';
 import { AdminError, adminRequest, requireAdmin, seedWith } from './admin.js';
 import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
@@ -117,7 +117,7 @@ export async function walkByTimestamp(trial: Trial, attr: 'created_at' | 'update
       trial.fail(rule, `GET ${ex.request.url}: records without ${attr}`, attr, 'absent', [ex]);
       return 'failed';
     }
-    if (first === last) {
+    if (sameValue(attr, first, last)) {
       // Every record on the page shares one timestamp: the rest of them are further on, same filter.
       if (offset > 0 && fresh === 0) {
         trial.fail('large-data.shared-timestamp', `GET ${ex.request.url}: paging further past a shared ${attr} returned no new records`, 'the next records of the burst', 'records already seen', [ex]);
@@ -126,7 +126,7 @@ export async function walkByTimestamp(trial: Trial, attr: 'created_at' | 'update
       offset += o.pageSize;
       continue;
     }
-    if (from !== undefined && (instantOf(last) ?? 0) <= (instantOf(from) ?? 0)) {
+    if (from !== undefined && (compareInstants(last, from) ?? 0) <= 0) {
       trial.fail(rule, `GET ${ex.request.url}: the walk makes no progress`, `a last ${attr} after ${from}`, last, [ex]);
       return 'failed';
     }

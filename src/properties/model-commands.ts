@@ -16,17 +16,30 @@ import type { RuleId } from '../rules/ids.js';
 export interface ModelRecord {
   readonly id: string;
   readonly username: string;
-  readonly createdMs: number;
-  readonly updatedMs: number;
+  /** Instants in nanoseconds, as the answers showed them. */
+  readonly created: bigint;
+  readonly updated: bigint;
+}
+
+/**
+ * What the model follows where the document is silent: the simulator's readings (GET /__sim/state).
+ * `exactTime`: answers show the virtual clock's own milliseconds, so writes and clock moves can be
+ * checked to the millisecond; under another precision only their order is.
+ */
+export interface ModelReadings {
+  readonly unsorted: 'created_at' | 'id' | 'newest';
+  readonly ties: 'asc' | 'desc';
+  readonly exactTime: boolean;
 }
 
 export interface Model {
   readonly records: Map<string, ModelRecord>;
   pageLength: number;
-  /** The newest timestamp a write answered with. */
-  lastMs: number;
+  /** The newest timestamp a write answered with (ns), 0 before any. */
+  last: bigint;
   /** Virtual time moved through the admin API since that write. */
   advancedMs: number;
+  readonly readings: ModelReadings;
 }
 
 export interface Real {
@@ -47,7 +60,9 @@ function must(real: Real, ok: boolean, ruleId: FindingId, message: string, expec
   if (!real.trial.expect(ok, ruleId, message, expected, actual, evidence)) throw new StopRun(message);
 }
 
-const ms = (v: unknown): number => instantOf(asString(v) ?? '') ?? Number.NaN;
+const NS_PER_MS = 1_000_000n;
+const ns = (v: unknown): bigint => instantOf(asString(v) ?? '') ?? -1n;
+const shown = (t: bigint): string => (t < 0n ? 'not a timestamp' : new Date(Number(t / NS_PER_MS)).toISOString());
 const pick = (m: Model, n: number): ModelRecord | undefined => [...m.records.values()][n % Math.max(1, m.records.size)];
 const itemUrl = (real: Real, id: string): string => `${real.collection}/${encodeURIComponent(id)}`;
 const jsonRequest = (method: string, url: string, body: unknown) => ({ method, url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -57,22 +72,25 @@ function recordOf(real: Real, ex: Exchange, rule: RuleId): ModelRecord {
   const id = asString(at(data, 'id'));
   const username = asString(at(data, 'username'));
   must(real, id !== undefined && username !== undefined, rule, `${ex.request.method} ${ex.request.url}: data.id and data.username`, 'strings', data, [ex]);
-  return { id: id ?? '', username: username ?? '', createdMs: ms(at(data, 'meta', 'created_at')), updatedMs: ms(at(data, 'meta', 'updated_at')) };
+  return { id: id ?? '', username: username ?? '', created: ns(at(data, 'meta', 'created_at')), updated: ns(at(data, 'meta', 'updated_at')) };
 }
 
-/** Writes happen after the previous one, and after any clock move since. */
-function checkClock(m: Model, real: Real, at: number, what: string): void {
-  must(
-    real,
-    at >= m.lastMs + m.advancedMs && (m.lastMs === 0 || at > m.lastMs),
-    SIM_CLOCK,
-    `${what}: timestamp against the previous write and the clock moves since`,
-    `after ${new Date(m.lastMs + m.advancedMs).toISOString()}`,
-    Number.isNaN(at) ? 'not a timestamp' : new Date(at).toISOString(),
-  );
-  m.lastMs = at;
+/** Writes happen after the previous one, and after any clock move since (to the millisecond when answers show the clock's own). */
+function checkClock(m: Model, real: Real, at: bigint, what: string): void {
+  const floor = m.readings.exactTime ? m.last + BigInt(m.advancedMs) * NS_PER_MS : m.last;
+  // Under another precision a create answers the millisecond its instant falls in: order is judged to the millisecond.
+  const notBefore = m.readings.exactTime ? at >= floor : at / NS_PER_MS >= floor / NS_PER_MS;
+  const later = m.readings.exactTime ? m.last === 0n || at > m.last : true;
+  must(real, at >= 0n && notBefore && later, SIM_CLOCK, `${what}: timestamp against the previous write and the clock moves since`, `after ${shown(floor)}`, shown(at));
+  m.last = at;
   m.advancedMs = 0;
 }
+
+/** A model record as reports show it. */
+const view = (r: ModelRecord) => ({ id: r.id, username: r.username, created_at: shown(r.created), updated_at: shown(r.updated) });
+
+/** The same instant, written at two precisions: equal to the coarser one's (a create answers milliseconds, §2.1). */
+const sameInstant = (m: Model, a: bigint, b: bigint): boolean => a === b || (!m.readings.exactTime && a / NS_PER_MS === b / NS_PER_MS);
 
 export class CreateCmd implements ModelCommand {
   constructor(
@@ -85,7 +103,7 @@ export class CreateCmd implements ModelCommand {
     must(real, ex.response.status === 201, 'create.status.201', `POST ${real.collection}`, 201, ex.response.status, [ex]);
     const r = recordOf(real, ex, 'create.response.fields');
     must(real, r.username === this.username, 'create.response.fields', 'data.username echoes the request', this.username, r.username, [ex]);
-    checkClock(m, real, r.createdMs, 'create');
+    checkClock(m, real, r.created, 'create');
     m.records.set(r.id, r);
   }
   toString = () => `create(${JSON.stringify(this.username)}, <${this.password.length}-character password>)`;
@@ -107,16 +125,16 @@ export class UpdateCmd implements ModelCommand {
     must(real, ex.response.status === 200, 'password-profile.update', `PUT ${itemUrl(real, id)}`, 200, ex.response.status);
     const r = recordOf(real, ex, 'password-profile.update');
     must(real, r.username === (this.username ?? old.username), 'password-profile.update', 'data.username after the update', this.username ?? old.username, r.username);
-    must(real, r.createdMs === old.createdMs, 'password-profile.update', 'created_at does not change on update', new Date(old.createdMs).toISOString(), r.createdMs);
+    must(real, sameInstant(m, r.created, old.created), 'password-profile.update', 'created_at does not change on update', shown(old.created), shown(r.created));
     must(
       real,
-      r.updatedMs > old.updatedMs,
+      m.readings.exactTime ? r.updated > old.updated : r.updated / NS_PER_MS >= old.updated / NS_PER_MS,
       'large-data.updates-during-traversal',
       'an update moves updated_at (so an updated_at walk meets the record again)',
-      `after ${new Date(old.updatedMs).toISOString()}`,
-      r.updatedMs,
+      `after ${shown(old.updated)}`,
+      shown(r.updated),
     );
-    checkClock(m, real, r.updatedMs, 'update');
+    checkClock(m, real, r.updated, 'update');
     m.records.set(id, r);
   }
   toString = () =>
@@ -151,7 +169,8 @@ export class GetCmd implements ModelCommand {
     if (want === undefined) return must(real, ex.response.status === 404, 'password-profile.get', 'GET of a record that does not exist', 404, ex.response.status);
     must(real, ex.response.status === 200, 'password-profile.get', `GET ${ex.request.url}`, 200, ex.response.status);
     const r = recordOf(real, ex, 'password-profile.get');
-    must(real, JSON.stringify(r) === JSON.stringify(want), 'password-profile.get', 'the record as the model has it', want, r);
+    const same = r.id === want.id && r.username === want.username && sameInstant(m, r.created, want.created) && sameInstant(m, r.updated, want.updated);
+    must(real, same, 'password-profile.get', 'the record as the model has it', view(want), view(r));
   }
   toString = () => `get(#${this.n})`;
 }
@@ -181,14 +200,23 @@ export class ClockCmd implements ModelCommand {
 
 export type ListSort = 'created_at' | '-created_at' | 'id' | 'updated_at' | '-updated_at' | 'username';
 
+const UNSORTED: Readonly<Record<ModelReadings['unsorted'], ListSort>> = { created_at: 'created_at', id: 'id', newest: '-created_at' };
+
 function ordered(m: Model, sort: ListSort | undefined): ModelRecord[] {
-  const s = sort ?? 'created_at';
+  const s = sort ?? UNSORTED[m.readings.unsorted];
   const desc = s.startsWith('-') ? -1 : 1;
   const field = s.replace(/^-/, '');
-  const key = (r: ModelRecord): string | number => (field === 'created_at' ? r.createdMs : field === 'updated_at' ? r.updatedMs : field === 'id' ? r.id : r.username);
-  const cmp = (a: string | number, b: string | number): number => (a < b ? -1 : a > b ? 1 : 0);
-  // Ties go by ascending id in either direction (API-NOTES.md "Accounts"; the simulator's total order).
-  return [...m.records.values()].sort((a, b) => desc * cmp(key(a), key(b)) || cmp(a.id, b.id));
+  const key = (r: ModelRecord): string | bigint => (field === 'created_at' ? r.created : field === 'updated_at' ? r.updated : field === 'id' ? r.id : r.username);
+  const cmp = (a: string | bigint, b: string | bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+  const tie = m.readings.ties === 'asc' ? 1 : -1;
+  // Ties go by id in either direction (ascending in the public API, API-NOTES.md "Accounts"; else the reading's).
+  return [...m.records.values()].sort((a, b) => desc * cmp(key(a), key(b)) || tie * cmp(a.id, b.id));
+}
+
+/** Whether the model knows the order of a list read: not by a timestamp the answers show coarser than the clock. */
+function orderKnown(m: Model, sort: ListSort | undefined): boolean {
+  const field = (sort ?? UNSORTED[m.readings.unsorted]).replace(/^-/, '');
+  return m.readings.exactTime || (field !== 'created_at' && field !== 'updated_at');
 }
 
 export class ListCmd implements ModelCommand {
@@ -214,6 +242,17 @@ export class ListCmd implements ModelCommand {
     const gone = ids.find((id) => !m.records.has(id));
     must(real, gone === undefined, 'large-data.deletes-invisible', `GET ${url}: lists a record that was deleted or never created`, 'only live records', gone);
     const offset = this.offset ?? 0;
+    if (!orderKnown(m, this.sort)) {
+      must(
+        real,
+        ids.length === Math.max(0, Math.min(limit, m.records.size - offset)),
+        'password-profile.list',
+        `GET ${url}: records on the page`,
+        Math.max(0, Math.min(limit, m.records.size - offset)),
+        ids.length,
+      );
+      return;
+    }
     const expected = ordered(m, this.sort)
       .slice(offset, offset + limit)
       .map((r) => r.id);

@@ -5,13 +5,13 @@
  * judged by the oracle. Every run starts from a reset simulator.
  */
 import * as fc from 'fast-check';
-import { varString } from '../rules/inspect.js';
+import { at, varString } from '../rules/inspect.js';
 import { AdminError, adminRequest, requireAdmin } from './admin.js';
 import { NEEDS_IDS } from './create.js';
 import { plainText } from './arbitraries.js';
 import { defineProperty, PropertySetupError } from './define.js';
-import { ClockCmd, CreateCmd, DeleteCmd, GetCmd, ListCmd, SettingsCmd, UpdateCmd, type ListSort, type Model, type ModelCommand, type Real } from './model-commands.js';
-import { StopRun } from './trial.js';
+import { ClockCmd, CreateCmd, DeleteCmd, GetCmd, ListCmd, SettingsCmd, UpdateCmd, type ListSort, type Model, type ModelCommand, type ModelReadings, type Real } from './model-commands.js';
+import { StopRun, type Trial } from './trial.js';
 
 export const MODEL = 'model';
 
@@ -69,7 +69,7 @@ export const model = defineProperty<{ collection: string; ppid: string }, Iterab
     const admin = requireAdmin(trial.env);
     const reset = await trial.send(adminRequest(admin.token, 'POST', '/__sim/reset'));
     if (reset.response.status !== 200) throw new AdminError(`POST /__sim/reset answered ${reset.response.status}`);
-    const state: Model = { records: new Map(), pageLength: 25, lastMs: 0, advancedMs: 0 };
+    const state: Model = { records: new Map(), pageLength: 25, last: 0n, advancedMs: 0, readings: await modelReadings(trial, admin.token) };
     const real: Real = { trial, collection: ctx.collection, ppid: ctx.ppid, adminToken: admin.token };
     try {
       await fc.asyncModelRun(() => ({ model: state, real }), cmds);
@@ -78,3 +78,16 @@ export const model = defineProperty<{ collection: string; ppid: string }, Iterab
     }
   },
 });
+
+/** The simulator's readings where the model depends on them (GET /__sim/state lists those other than the public API's). */
+async function modelReadings(trial: Trial, token: string): Promise<ModelReadings> {
+  const state = await trial.sendAside(adminRequest(token, 'GET', '/__sim/state'));
+  const readings = at(state.json, 'data', 'readings');
+  const value = (name: string): unknown => at(readings, name);
+  const unsorted = value('order.unsorted');
+  return {
+    unsorted: unsorted === 'id' || unsorted === 'newest' ? unsorted : 'created_at',
+    ties: value('order.ties') === 'id-desc' ? 'desc' : 'asc',
+    exactTime: value('timestamps.precision') === undefined || value('timestamps.precision') === 'ms',
+  };
+}

@@ -17,6 +17,8 @@ export const DEFAULT_RUNS = 100;
 export const SKIP_WRITES = 'writes data: pass --allow-writes';
 /** Start of the skip reason of a property that broke rather than judged (the CLI exits 2 on it). */
 export const NOT_RUN = 'the property could not run';
+/** A property a target error stopped before its runs were done: not a skip, an incomplete result. */
+export const STOPPED = 'stopped';
 export const SKIP_ADMIN = "needs the simulator's admin API (--target sim, or --var admin_token=... for a served simulator)";
 /** Exchanges kept in a report per failure: the first few and the last ones. */
 const KEEP_HEAD = 2;
@@ -89,7 +91,8 @@ async function runOne(suite: PropertySuite, env: PropertyEnv, options: PropsRunO
     outcome = await suite.check(env, { seed: options.seed, numRuns, ...(options.path === undefined ? {} : { path: options.path }) });
   } catch (error) {
     if (!(error instanceof TargetError || error instanceof AdminError || error instanceof PropertySetupError)) throw error;
-    const why = `${error.message} (${error.code})`;
+    // A target error before any run (unreachable, a timeout past the retries): stopped, not a property that does not apply.
+    const why = error instanceof TargetError ? `${STOPPED} before its runs: ${error.message} (${error.code})` : `${error.message} (${error.code})`;
     return { ...base, status: 'skip', skipReason: why, verdicts: suite.rules.map((id) => verdict(env, id, skip(why))), exchanges: [] };
   }
   return toResult(suite, env, options, secrets, outcome);
@@ -153,7 +156,7 @@ function toResult(suite: PropertySuite, env: PropertyEnv, options: PropsRunOptio
     return { ...base, status: 'fail', counterexample: clean(shownRun.shown), replay: `${command} --strict --seed ${options.seed} --grep ${suite.name}`, verdicts: cleanVerdicts, exchanges };
   }
   if (stopped !== undefined) {
-    const why = `stopped after ${outcome.runs} of ${numRuns} runs: ${stopped.message} (${stopped.code})`;
+    const why = `${STOPPED} after ${outcome.runs} of ${numRuns} runs: ${stopped.message} (${stopped.code})`;
     return { ...base, status: 'skip', skipReason: why, verdicts, exchanges: [] };
   }
   // Nothing failed; a property none of whose documented rules could be judged says so.

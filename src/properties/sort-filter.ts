@@ -12,7 +12,7 @@
 import * as fc from 'fast-check';
 import type { RuleId } from '../rules/ids.js';
 import { COMPARISON_OPERATORS, documentedListUrl, SORT_FILTER_PATH, SORTABLE_ATTRIBUTES, type ComparisonOperator, type SortableAttribute } from '../rules/surface.js';
-import { asList, idsOf, isAsideStatus, pageMeta, recordAttr, type FilterClause } from '../rules/inspect.js';
+import { asList, idsOf, instantOf, isAsideStatus, pageMeta, recordAttr, type FilterClause } from '../rules/inspect.js';
 import { toExchange, type Exchange } from '../target/types.js';
 import { plainText, queryString, type QueryParam } from './arbitraries.js';
 import { defineProperty } from './define.js';
@@ -20,6 +20,22 @@ import { bent, countRange, expectedPage, sampleOf, type SampleRecord } from './f
 import type { Trial } from './trial.js';
 
 export const SORT_FILTER = 'sort-filter';
+
+/**
+ * An instant moved by one unit of its own last fraction digit (or half a minute) and written with the
+ * same precision and zone `Z`, so the probe reads like the deployment's own values.
+ */
+export function shiftInstant(text: string, step: 'unit' | 'minute', sign: bigint): string {
+  const ns = instantOf(text);
+  if (ns === undefined) return text;
+  const digits = /[.,](\d{1,9})/.exec(text)?.[1]?.length ?? 0;
+  const unit = step === 'minute' ? 30_000_000_000n : 10n ** BigInt(9 - digits);
+  const moved = ns + sign * unit;
+  const seconds = moved / 1_000_000_000n - (moved < 0n && moved % 1_000_000_000n !== 0n ? 1n : 0n);
+  const whole = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
+  const fraction = (moved - seconds * 1_000_000_000n).toString().padStart(9, '0').slice(0, digits);
+  return digits === 0 ? `${whole}Z` : `${whole}.${fraction}Z`;
+}
 const PATH = SORT_FILTER_PATH;
 /** Sample pages read before the runs (at 100 records a page). */
 const SAMPLE_PAGES = 5;
@@ -54,17 +70,16 @@ export interface SortFilterInput {
   readonly offset: number | undefined;
 }
 
-function shifted(iso: string, ms: number): string {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : new Date(t + ms).toISOString();
-}
+/** The values of one attribute the sample shows (where the records keep it: recordAttr). */
+const seenValues = (ctx: Ctx, field: string): string[] => ctx.sample.map((s) => (field === 'id' ? s.id : recordAttr(s.record, field))).filter((v): v is string => typeof v === 'string' && v !== '');
 
 /** Values of one attribute: the sample's (so equality is hit), near them, or made up. */
 function valuesOf(ctx: Ctx, field: string, op: string): fc.Arbitrary<string> {
-  const seen = ctx.sample.map((s) => (field === 'id' ? s.id : recordAttr(s.record, field))).filter((v): v is string => typeof v === 'string' && v !== '');
+  const seen = seenValues(ctx, field);
   const fromSample = seen.length > 0 ? fc.constantFrom(...seen) : fc.constant('x');
   if (field === 'created_at' || field === 'updated_at') {
-    const near = fc.tuple(fromSample, fc.constantFrom(-1, 1, -30_000, 30_000)).map(([v, d]) => shifted(v, d));
+    // One unit of the value's own last digit either way, or half a minute: written as the deployment writes them.
+    const near = fc.tuple(fromSample, fc.constantFrom<'unit' | 'minute'>('unit', 'minute'), fc.constantFrom(-1n, 1n)).map(([v, step, sign]) => shiftInstant(v, step, sign));
     return fc.oneof(
       { weight: 4, arbitrary: fromSample },
       { weight: 2, arbitrary: near },
@@ -159,13 +174,30 @@ function judgePage(i: SortFilterInput, ex: Exchange, trial: Trial, sample: reado
   trial.finding(ex, rules, `GET ${ex.request.url}: not records ${offset + 1}..${offset + limit} of the sorted, filtered set`, expected.slice(0, 5), got.slice(0, 5));
 }
 
+/**
+ * Values of a documented probe: only what the deployment itself shows, or (timestamps) one step from it
+ * written the same way, so a refusal can only be the rule's. An attribute the records do not show is
+ * not probed (the filter would be the kit's invention).
+ */
+function documentedValues(ctx: Ctx, field: SortableAttribute): fc.Arbitrary<string> | undefined {
+  const seen = seenValues(ctx, field).filter((v) => field === 'id' || instantOf(v) !== undefined);
+  if (seen.length === 0) return undefined;
+  const fromSample = fc.constantFrom(...seen);
+  if (field === 'id') return fromSample;
+  const near = fc.tuple(fromSample, fc.constantFrom<'unit' | 'minute'>('unit', 'minute'), fc.constantFrom(-1n, 1n)).map(([v, step, sign]) => shiftInstant(v, step, sign));
+  return fc.oneof({ weight: 3, arbitrary: fromSample }, { weight: 2, arbitrary: near });
+}
+
 /** A documented read (§4.2, §4.3 on /v2/accounts): an ascending sort and one gt/ge clause on the sortable attributes. */
 function documentedInput(ctx: Ctx): fc.Arbitrary<SortFilterInput> {
-  const clause = fc.tuple(fc.constantFrom(...COMPARISON_OPERATORS), fc.constantFrom(...SORTABLE_ATTRIBUTES)).chain(([op, field]) =>
-    valuesOf(ctx, field, op)
-      .filter((v) => v !== '')
-      .map((v): FilterClause => ({ op, field, values: [v] })),
-  );
+  const fields = SORTABLE_ATTRIBUTES.flatMap((field) => {
+    const values = documentedValues(ctx, field);
+    return values === undefined ? [] : [{ field, values }];
+  });
+  const clause =
+    fields.length === 0
+      ? fc.constant(undefined)
+      : fc.tuple(fc.constantFrom(...COMPARISON_OPERATORS), fc.constantFrom(...fields)).chain(([op, { field, values }]) => values.map((v): FilterClause => ({ op, field, values: [v] })));
   return fc.record({
     documented: fc.constant(true),
     clauses: fc.option(clause, { freq: 4, nil: undefined }).map((c) => (c === undefined ? [] : [c])),

@@ -7,8 +7,8 @@
  */
 import type { RuleId } from '../rules/ids.js';
 import { judgeRule, reviewFailure, type RuleJudgement } from '../rules/judge.js';
-import { classifyRequest, describeGaps } from '../rules/surface.js';
-import type { Outcome } from '../rules/types.js';
+import { classifyRequest, describeGaps, gapsFor, insideFor, type SurfaceGap } from '../rules/surface.js';
+import type { Outcome, Rule } from '../rules/types.js';
 import { inconclusive } from '../rules/types.js';
 import { TargetError, toExchange, type Exchange, type TargetRequest } from '../target/types.js';
 import type { Finding, FindingId, PropertyEnv } from './types.js';
@@ -31,6 +31,8 @@ export class Trial {
   readonly verified = new Set<Exchange>();
   /** Rules not judged in this run (the input makes their check inapplicable). */
   readonly excluded = new Set<RuleId>();
+  /** Rules this run wanted to judge but the target's data could not serve, with why (inconclusive unless judged otherwise). */
+  readonly unsure = new Map<RuleId, string>();
   /** Variables the oracle checks read (`base_url`, `page_length`, ids). */
   readonly vars: Record<string, unknown>;
   /**
@@ -94,18 +96,22 @@ export class Trial {
    */
   finding(ex: Exchange, rules: readonly RuleId[], message: string, expected: unknown, actual: unknown): void {
     const c = classifyRequest(ex.request);
-    if (c.inside) {
-      for (const id of rules) this.fail(id, message, expected, actual, [ex]);
-      return;
-    }
     const covering = new Set<RuleId>();
-    for (const g of c.gaps) if (g.coveredBy !== undefined && this.env.ruleById(g.coveredBy)?.level === 'assumed') covering.add(g.coveredBy);
-    for (const id of covering) this.fail(id, `${message} (outside the documented surface: ${describeGaps(c.gaps)})`, expected, actual, [ex]);
+    const outside: SurfaceGap[] = [];
+    for (const id of rules) {
+      const gaps = gapsFor(c, id, ex.response.status);
+      if (gaps.length === 0) this.fail(id, message, expected, actual, [ex]);
+      else outside.push(...gaps);
+    }
+    if (rules.length === 0) outside.push(...c.gaps);
+    for (const g of outside) if (g.coveredBy !== undefined && this.env.ruleById(g.coveredBy)?.level === 'assumed') covering.add(g.coveredBy);
+    const unique = [...new Set(outside)];
+    for (const id of covering) this.fail(id, `${message} (outside the documented surface: ${describeGaps(unique)})`, expected, actual, [ex]);
   }
 }
 
-/** Whether the request is inside the documented surface (a documented verdict may rest on it). */
-export const documented = (ex: Exchange): boolean => classifyRequest(ex.request).inside;
+/** Whether the exchange is documented evidence for `rule` (a documented verdict may rest on it). */
+export const documented = (ex: Exchange, rule: RuleId): boolean => insideFor(ex.request, rule, ex.response.status);
 
 /** The verdict of one run: every judged rule's outcome, and the failing ones. */
 export interface Judgement {
@@ -133,7 +139,7 @@ export function judge(rules: readonly RuleId[], trial: Trial): Judgement {
     // The shared sample reads are reads the run did not make: they are not reviewed.
     const verified = context?.rules.has(id) === true ? new Set([...context.exchanges, ...trial.verified]) : trial.verified;
     for (const j of judgeRule(rule, ctx, verified)) {
-      if (j.observedFor === undefined) outcomes.set(id, passOnDocumented(rule.level, j.outcome, trial.exchanges, trial.verified));
+      if (j.observedFor === undefined) outcomes.set(id, passOnDocumented(rule, j.outcome, trial.exchanges, trial.verified));
       else observations.push({ ruleId: j.ruleId, observedFor: j.observedFor, outcome: j.outcome });
     }
   }
@@ -151,6 +157,10 @@ export function judge(rules: readonly RuleId[], trial: Trial): Judgement {
       if (outcomes.get(j.ruleId)?.status === 'fail' && j.outcome.status !== 'fail') continue;
       outcomes.set(j.ruleId, j.outcome);
     }
+  }
+  for (const [id, reason] of trial.unsure) {
+    const o = outcomes.get(id);
+    if (o === undefined || o.status === 'skip') outcomes.set(id, inconclusive(reason));
   }
   // An observation made while a documented rule could not be judged is moot once that rule failed outright.
   const observedFor = new Map<FindingId, RuleId>();
@@ -171,9 +181,9 @@ export function judge(rules: readonly RuleId[], trial: Trial): Judgement {
  * A documented rule's pass stands only when some exchange it judged is inside the documented surface
  * (or a verified precondition): a run made only of undocumented requests judges no documented rule.
  */
-function passOnDocumented(level: 'documented' | 'assumed', outcome: Outcome, exchanges: readonly Exchange[], verified: ReadonlySet<Exchange>): Outcome {
-  if (outcome.status !== 'pass' || level !== 'documented' || exchanges.length === 0) return outcome;
-  if (exchanges.some((ex) => verified.has(ex) || documented(ex))) return outcome;
+function passOnDocumented(rule: Rule, outcome: Outcome, exchanges: readonly Exchange[], verified: ReadonlySet<Exchange>): Outcome {
+  if (outcome.status !== 'pass' || rule.level !== 'documented' || exchanges.length === 0) return outcome;
+  if (exchanges.some((ex) => verified.has(ex) || documented(ex, rule.id))) return outcome;
   const first = exchanges[0];
   const c = first === undefined ? undefined : classifyRequest(first.request);
   const dependsOn = exchanges.slice(0, 5).map((ex) => `${ex.request.method} ${ex.request.url}`.slice(0, 200));

@@ -54,6 +54,8 @@ export function redactText(text: string, secrets: readonly string[]): string {
 
 /** Redacts secret members of a JSON body, or `key=value` pairs of a form body; other text is returned as is. */
 export function redactBody(text: string): string {
+  // A body nested past any real document (a hostile probe's) is read as text: no walk of it may exhaust the stack.
+  if (deeperThan(text, MAX_DEPTH)) return redactLooseText(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -66,12 +68,34 @@ export function redactBody(text: string): string {
   return JSON.stringify(redacted, null, text.includes('\n') ? 2 : undefined);
 }
 
-/** Deep copy of a JSON-like value with the values of secret members replaced (by `placeholder(name)`). */
-export function redactValue(value: unknown, placeholder: (key: string) => string = () => REDACTED): unknown {
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, placeholder));
+/** Nesting a report keeps; deeper values are cut (reports show evidence, not hostile payloads whole). */
+const MAX_DEPTH = 64;
+export const TOO_DEEP = `[nested deeper than ${MAX_DEPTH} levels]`;
+
+/** Whether JSON text nests arrays and objects more than `max` deep (strings skipped): one pass, no parse. */
+function deeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** Deep copy of a JSON-like value with the values of secret members replaced (by `placeholder(name)`); cut past MAX_DEPTH. */
+export function redactValue(value: unknown, placeholder: (key: string) => string = () => REDACTED, depth = 0): unknown {
   if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, placeholder, depth + 1));
   // fromEntries defines own properties, so a `__proto__` member stays data.
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretKey(k) && v !== null ? placeholder(k) : redactValue(v, placeholder)]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretKey(k) && v !== null ? placeholder(k) : redactValue(v, placeholder, depth + 1)]));
 }
 
 /** For bodies that are not (whole) JSON: form pairs, query strings, and JSON cut short. */

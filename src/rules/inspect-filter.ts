@@ -3,7 +3,7 @@
  * the simulator engine: lenient, so a deployment is never failed for a filter it may accept, and
  * comparisons accept any reasonable collation (code units, case-insensitive, locale, numeric).
  */
-import { instantOf } from './inspect-paths.js';
+import { compareInstants } from './inspect-paths.js';
 
 export const FILTER_OPERATORS: readonly string[] = ['eq', 'like', 'ilike', 'in', 'gt', 'ge', 'lt', 'le', 'is_null', 'contains'];
 
@@ -78,11 +78,7 @@ const collator = new Intl.Collator('en', { sensitivity: 'base' });
 const locale: Compare = (a, b) => collator.compare(a, b);
 const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
 const numeric: Compare = (a, b) => (NUMERIC.test(a) && NUMERIC.test(b) ? Math.sign(Number(a) - Number(b)) : codeUnits(a, b));
-const instants: Compare = (a, b) => {
-  const x = instantOf(a);
-  const y = instantOf(b);
-  return x !== undefined && y !== undefined ? Math.sign(x - y) : codeUnits(a, b);
-};
+const instants: Compare = (a, b) => compareInstants(a, b) ?? codeUnits(a, b);
 
 /** The orders a deployment may use for an attribute: by instant for timestamps, any collation for text. */
 export function comparatorsFor(field: string): readonly Compare[] {

@@ -121,25 +121,40 @@ export function isIsoMillisZ(text: string): boolean {
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|z|[+\- ]\d{2}(?::?\d{2})?)?)?$/;
 
 /**
- * Milliseconds since the epoch of an ISO 8601 date or date-time, or undefined. A missing zone is UTC
- * (never the machine's zone); a space before the offset is a `+` that URL decoding turned into a space.
+ * Nanoseconds since the epoch of an ISO 8601 date or date-time, every fraction digit kept (the precision
+ * of list records' timestamps is not shown: a deployment may keep microseconds, and two records a
+ * microsecond apart are not at the same instant), or undefined. A missing zone is UTC (never the
+ * machine's zone); a space before the offset is a `+` that URL decoding turned into a space.
  */
-export function instantOf(text: string): number | undefined {
+export function instantOf(text: string): bigint | undefined {
   const m = ISO.exec(text.trim());
   if (m === null) return undefined;
   const n = (i: number): number => Number(m[i] ?? '0');
   const [year, month, day, hour, minute, second] = [n(1), n(2), n(3), n(4), n(5), n(6)];
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
-  const millis = Number(((m[7] ?? '') + '000').slice(0, 3));
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   if (date.getUTCDate() !== day) return undefined;
-  date.setUTCHours(hour, minute, second, millis);
+  date.setUTCHours(hour, minute, second, 0);
   const zone = m[8];
   let offset = 0;
   if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
     const digits = zone.slice(1).replace(':', '');
     offset = (zone.startsWith('-') ? -1 : 1) * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0')) * 60_000;
   }
-  return date.getTime() - offset;
+  return BigInt(date.getTime() - offset) * 1_000_000n + BigInt(((m[7] ?? '') + '000000000').slice(0, 9));
+}
+
+/** Order of two instants written in ISO 8601 at any precision: -1, 0, 1, or undefined when either is not one. */
+export function compareInstants(a: string, b: string): number | undefined {
+  const x = instantOf(a);
+  const y = instantOf(b);
+  if (x === undefined || y === undefined) return undefined;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Milliseconds since the epoch (the fraction beyond them cut), for messages and clocks. */
+export function instantMs(text: string): number | undefined {
+  const ns = instantOf(text);
+  return ns === undefined ? undefined : Number(ns / 1_000_000n) - (ns < 0n && ns % 1_000_000n !== 0n ? 1 : 0);
 }

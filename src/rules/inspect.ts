@@ -5,7 +5,7 @@
  * Nothing here depends on the simulator engine: the oracle must judge any deployment.
  */
 import { parseJsonOrUndefined, type Exchange } from '../target/types.js';
-import { asNumber, asString, at, isObject } from './inspect-json.js';
+import { asString, at, isObject, type JsonObject } from './inspect-json.js';
 import { isPaginatedPath, isSettingsPath } from './inspect-paths.js';
 import { errorBodyProblem, listQuery, pathOf, wholeNumber } from './inspect-wire.js';
 import { fail, pass, skip, type CheckContext, type Outcome } from './types.js';
@@ -70,38 +70,55 @@ export function pageMeta(json: unknown): PageMeta {
   return m;
 }
 
+/** How deep and how wide the search for `page` and `results` goes: far past any real envelope, bounded for hostile bodies. */
+const MAX_META_DEPTH = 8;
+const MAX_META_MEMBERS = 2_000;
+
 /**
  * Where the `page` and `results` attributes sit. §2.3 leaves their position open ("not shown"), so the
  * documented checks read them wherever they are: under `meta` (the public API, API-NOTES), at the top
- * level, or in any object member outside `data` (two levels deep at most).
+ * level, nested deeper, or one here and the other there. The search goes breadth first through every
+ * object member outside `data` and `links`, so the shallowest `page` and `results` objects win.
  */
 export function pageAttributes(json: unknown): { readonly page: unknown; readonly results: unknown; readonly position: 'meta' | 'elsewhere' | 'missing' } {
   const page = at(json, 'meta', 'page');
   const results = at(json, 'meta', 'results');
-  if (isObject(page) || isObject(results)) return { page, results, position: 'meta' };
-  const found = { page: undefined as unknown, results: undefined as unknown };
-  const visit = (value: unknown, depth: number) => {
-    if (!isObject(value) || depth > 2) return;
-    for (const [key, member] of Object.entries(value)) {
-      if (key === 'data') continue;
-      if (key === 'page' && isObject(member) && found.page === undefined) found.page = member;
-      else if (key === 'results' && isObject(member) && found.results === undefined) found.results = member;
-      else visit(member, depth + 1);
+  if (isObject(page) && isObject(results)) return { page, results, position: 'meta' };
+  const found: { page: JsonObject | undefined; results: JsonObject | undefined } = { page: undefined, results: undefined };
+  let level: unknown[] = [json];
+  let visited = 0;
+  for (let depth = 0; depth < MAX_META_DEPTH && level.length > 0 && (found.page === undefined || found.results === undefined); depth++) {
+    const next: unknown[] = [];
+    for (const value of level) {
+      if (!isObject(value)) continue;
+      for (const [key, member] of Object.entries(value)) {
+        if (++visited > MAX_META_MEMBERS) break;
+        if (!isObject(member) || (depth === 0 && (key === 'data' || key === 'links'))) continue;
+        if (key === 'page' && found.page === undefined) found.page = member;
+        else if (key === 'results' && found.results === undefined) found.results = member;
+        else next.push(member);
+      }
     }
-  };
-  visit(json, 0);
+    level = next;
+  }
   return { ...found, position: found.page === undefined && found.results === undefined ? 'missing' : 'elsewhere' };
+}
+
+/** A pagination member's value: a number, or a numeric string (the type is not shown, §2.3). */
+export function pageNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  return typeof v === 'string' && /^\s*-?\d{1,15}(\.\d+)?\s*$/.test(v) ? Number(v) : undefined;
 }
 
 function readPageMeta(json: unknown): PageMeta {
   const { page: p, results: r } = pageAttributes(json);
-  const page = (name: string): number | undefined => asNumber(at(p, name));
+  const page = (name: string): number | undefined => pageNumber(at(p, name));
   return {
     limit: page('limit'),
     offset: page('offset'),
     current: page('current'),
     total: page('total'),
-    resultsTotal: asNumber(at(r, 'total')),
+    resultsTotal: pageNumber(at(r, 'total')),
     totalMethod: asString(at(r, 'total_method')) ?? 'exact',
   };
 }
@@ -118,7 +135,7 @@ export function missingPageMembers(json: unknown): string[] {
   return missing;
 }
 
-export const hasPageMeta = (json: unknown): boolean => isObject(pageAttributes(json).page);
+export const hasPageMeta = (json: unknown): boolean => pageAttributes(json).position !== 'missing';
 
 /**
  * Whether the checks can tell what a read asked for: not when a list parameter is given twice with
@@ -142,12 +159,19 @@ export function paginatedGets(ctx: CheckContext): Exchange[] {
 }
 
 /**
- * A record's attribute as text: `created_at`/`updated_at` under `meta.timestamps` (accounts and other
- * catalogue resources) or directly under `meta` (authentication records); others at the top level.
- * null when the record says null, undefined when absent or not a scalar.
+ * A record's attribute as text, wherever a conforming deployment may put it (the fields of list records
+ * are not shown): `created_at`/`updated_at` under `meta.timestamps` (accounts in the public API), directly
+ * under `meta` (authentication records), beside `id`, or under `attributes` (JSON:API style); any other
+ * attribute beside `id` or under `attributes`. null when the record says null, undefined when absent or
+ * not a scalar.
  */
 export function recordAttr(record: unknown, name: string): string | null | undefined {
-  const raw = name === 'created_at' || name === 'updated_at' ? (at(record, 'meta', 'timestamps', name) ?? at(record, 'meta', name) ?? at(record, name)) : at(record, name);
+  const raw =
+    name === 'created_at' || name === 'updated_at'
+      ? (at(record, 'meta', 'timestamps', name) ?? at(record, 'meta', name) ?? at(record, name) ?? at(record, 'attributes', name))
+      : name === 'id' || (isObject(record) && Object.hasOwn(record, name))
+        ? at(record, name)
+        : at(record, 'attributes', name);
   if (raw === null) return null;
   if (typeof raw === 'string') return raw;
   if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);

@@ -10,7 +10,7 @@ import type { Exchange } from '../target/types.js';
 import { ruleById } from './catalogue.js';
 import type { RuleId } from './ids.js';
 import { describe } from './inspect.js';
-import { classifyRequest, describeGaps } from './surface.js';
+import { classifyRequest, describeGaps, gapsFor } from './surface.js';
 import { fail, inconclusive, type CheckContext, type Outcome, type Rule } from './types.js';
 
 export interface RuleJudgement {
@@ -33,8 +33,23 @@ export function judgeRule(rule: Rule, ctx: CheckContext, verified: ReadonlySet<E
   if (outcome.status !== 'fail' || rule.level !== 'documented') return [{ ruleId: rule.id, outcome }];
   // Reviewed: the exchanges the failure rests on (those the check fails on alone, else all of them).
   const evidence = failingAlone(rule, ctx);
-  return reviewFailure(rule, outcome, evidence.length > 0 ? evidence.map((i) => ctx.exchanges[i]).filter((e): e is Exchange => e !== undefined) : ctx.exchanges, verified);
+  const judged = reviewFailure(rule, outcome, evidence.length > 0 ? evidence.map((i) => ctx.exchanges[i]).filter((e): e is Exchange => e !== undefined) : ctx.exchanges, verified);
+  if (judged[0]?.outcome.status === 'fail') return judged;
+  // Each exchange on its own merits: a failure the check already finds in the documented history before
+  // the first request outside the surface stands, whatever came after it.
+  const prefix = documentedPrefix(rule, ctx, verified);
+  if (prefix === undefined) return judged;
+  const early = runCheck(rule, { exchanges: prefix, vars: ctx.vars });
+  return early.status === 'fail' ? [{ ruleId: rule.id, outcome: early }] : judged;
 }
+
+/** The exchanges before the first one outside the surface for this rule, when there is such an exchange and something before it. */
+function documentedPrefix(rule: Rule, ctx: CheckContext, verified: ReadonlySet<Exchange>): readonly Exchange[] | undefined {
+  const first = ctx.exchanges.findIndex((ex) => !verified.has(ex) && (outsideFor(rule, ex) || PRECONDITION_STATUSES.has(ex.response.status)));
+  return first > 0 ? ctx.exchanges.slice(0, first) : undefined;
+}
+
+const outsideFor = (rule: Rule, ex: Exchange): boolean => gapsFor(classifyRequest(ex.request), rule.id, ex.response.status).length > 0;
 
 function failingAlone(rule: Rule, ctx: CheckContext): number[] {
   if (ctx.exchanges.length < 2) return [];
@@ -68,12 +83,12 @@ export function reviewFailure(rule: Rule, outcome: Extract<Outcome, { status: 'f
   const reasons: string[] = [];
   for (const ex of exchanges) {
     if (verified.has(ex)) continue;
-    const c = classifyRequest(ex.request);
-    if (!c.inside) {
+    const gaps = gapsFor(classifyRequest(ex.request), rule.id, ex.response.status);
+    if (gaps.length > 0) {
       outside.push(describe(ex));
-      reasons.push(`${describe(ex)} is outside the documented surface: ${describeGaps(c.gaps)}`);
+      reasons.push(`${describe(ex)} is outside the documented surface: ${describeGaps(gaps)}`);
       // Only rules this catalogue has: an observation must land on a rule a report can show.
-      for (const g of c.gaps) if (g.coveredBy !== undefined && ruleById(g.coveredBy) !== undefined) covering.add(g.coveredBy);
+      for (const g of gaps) if (g.coveredBy !== undefined && ruleById(g.coveredBy) !== undefined) covering.add(g.coveredBy);
     } else if (PRECONDITION_STATUSES.has(ex.response.status)) {
       outside.push(describe(ex));
       reasons.push(`${describe(ex)} answered ${ex.response.status} (credentials or rate, not the rule)`);
@@ -96,6 +111,6 @@ export function reviewFailure(rule: Rule, outcome: Extract<Outcome, { status: 'f
 export function evidenceFor(rule: Rule, ctx: CheckContext): number[] {
   const alone = ctx.exchanges.length === 1 && runCheck(rule, ctx).status === 'fail' ? [0] : failingAlone(rule, ctx);
   if (alone.length > 0) return alone;
-  const outside = ctx.exchanges.flatMap((ex, i) => (classifyRequest(ex.request).inside ? [] : [i]));
+  const outside = ctx.exchanges.flatMap((ex, i) => (outsideFor(rule, ex) ? [i] : []));
   return outside.length > 0 ? outside : ctx.exchanges.map((_e, i) => i);
 }

@@ -120,8 +120,8 @@ const updatesReappear: Rule = {
 };
 
 /** The latest updated_at instant of record `id` in the list reads among `reads`, or undefined. */
-function latestUpdatedAt(reads: readonly Exchange[], id: string): number | undefined {
-  let latest: number | undefined;
+function latestUpdatedAt(reads: readonly Exchange[], id: string): bigint | undefined {
+  let latest: bigint | undefined;
   for (const ex of reads) {
     for (const r of asList(ex.json)?.data ?? []) {
       if (recordId(r) !== id) continue;
@@ -164,7 +164,7 @@ const deletesInvisible: Rule = {
           ? pass
           : fail(
               `${describe(shown)}: the record deleted by ${describe(ex)} is listed as changed`,
-              `record ${id} not listed with an updated_at after ${new Date(before).toISOString()}`,
+              `record ${id} not listed with an updated_at after ${new Date(Number(before / 1_000_000n)).toISOString()}`,
               'listed with a later updated_at',
             );
       },

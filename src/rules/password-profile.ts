@@ -27,7 +27,7 @@ import {
   requestJson,
   sentWithoutAuth,
 } from './inspect.js';
-import { charCount, MIN_PASSWORD_LENGTH, parentOf, passwordLeak } from './profile-request.js';
+import { charCounts, MIN_PASSWORD_LENGTH, parentOf, passwordLeak } from './profile-request.js';
 import { fail, pass, skip, type Outcome, type Rule } from './types.js';
 
 const SECTION = 'API-NOTES "The password profile record"';
@@ -137,7 +137,7 @@ function validUpdate(ex: Exchange): boolean {
   if (data['type'] !== undefined && data['type'] !== PROFILE_TYPE && data['type'] !== PROFILE_TYPE_HYPHEN) return false;
   for (const f of ['username', 'password', 'password_profile_id']) if (data[f] !== undefined && (typeof data[f] !== 'string' || data[f] === '')) return false;
   const pw = data['password'];
-  return typeof pw !== 'string' || charCount(pw) >= MIN_PASSWORD_LENGTH;
+  return typeof pw !== 'string' || charCounts(pw).least >= MIN_PASSWORD_LENGTH;
 }
 
 function updateProblems(ex: Exchange, id: string): string[] {

@@ -25,8 +25,24 @@ import type { CheckContext } from './types.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
-/** Characters as code points (a Go `min` tag counts runes, not UTF-16 units). */
-export const charCount = (s: string): number => [...s].length;
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * How many characters a text has, at least and at most: "Minimum 8 characters" does not say what a
+ * character is (rules/readings.ts `password.characters`), and user-perceived characters (graphemes),
+ * code points and UTF-16 code units give different counts for the same text.
+ */
+export function charCounts(s: string): { readonly least: number; readonly most: number } {
+  let g = 0;
+  for (const _segment of graphemes.segment(s)) g += 1;
+  return { least: Math.min(g, [...s].length, s.length), most: Math.max(g, [...s].length, s.length) };
+}
+
+/** The character count when every reading of "character" agrees on it, else undefined (not judged). */
+export function charCount(s: string): number | undefined {
+  const { least, most } = charCounts(s);
+  return least === most ? least : undefined;
+}
 
 /** POSTs to the create path (trailing slash or not), in order. */
 export function createPosts(ctx: CheckContext): Exchange[] {
@@ -64,7 +80,12 @@ export function classifyCreateBody(ex: Exchange): BodyClass {
   const type = asString(data['type']);
   if (type !== undefined && type !== '' && type !== PROFILE_TYPE && type !== PROFILE_TYPE_HYPHEN) return { kind: 'invalid', reason: 'another type' };
   const password = asString(data['password']) ?? '';
-  if (password !== '' && charCount(password) < MIN_PASSWORD_LENGTH) return { kind: 'invalid', reason: 'password shorter than 8 characters' };
+  if (password !== '') {
+    const { least, most } = charCounts(password);
+    if (most < MIN_PASSWORD_LENGTH) return { kind: 'invalid', reason: 'password shorter than 8 characters' };
+    // Short under one reading of "character" and long enough under another: either answer conforms.
+    if (least < MIN_PASSWORD_LENGTH) return { kind: 'unclear' };
+  }
   return unclear ? { kind: 'unclear' } : { kind: 'valid', data };
 }
 
@@ -99,7 +120,7 @@ export function passwordLeak(ex: Exchange): string | undefined {
   const key = findKey(ex.json, 'password');
   if (key !== undefined) return `${key} present`;
   const pw = requestPassword(ex);
-  if (pw !== undefined && charCount(pw) >= MIN_PASSWORD_LENGTH) {
+  if (pw !== undefined && charCounts(pw).least >= MIN_PASSWORD_LENGTH) {
     const escaped = JSON.stringify(pw).slice(1, -1);
     if (ex.response.body.includes(pw) || ex.response.body.includes(escaped)) return 'the request password appears in the body';
   }

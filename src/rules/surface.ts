@@ -12,7 +12,7 @@
  * the hard limit of /v2/orders are inside, because §2.1, §5 and §8 state what must (not) happen.
  */
 import { isObject } from './inspect-json.js';
-import { documentedListPath, OFFSET_LIMIT, PROFILE_TYPE_HYPHEN, profilePath } from './inspect-paths.js';
+import { documentedListPath, instantOf, MAX_PAGE_LENGTH, OFFSET_LIMIT, PROFILE_TYPE_HYPHEN, profilePath } from './inspect-paths.js';
 import { pathOf, queryParams } from './inspect-wire.js';
 import type { TargetRequest } from '../target/types.js';
 import type { RuleId } from './ids.js';
@@ -45,14 +45,37 @@ export interface SurfaceGap {
   readonly detail: string;
   /** The assumed rule that covers this part, if any (the simulator's own admin API has none). */
   readonly coveredBy: RuleId | undefined;
+  /**
+   * `refusal`: the document bounds any answer the request gets, but not whether it is refused, so the
+   * part is outside only for judging a refusal (`page[limit]=150`: at most 100 records, clamped or refused).
+   */
+  readonly when?: 'refusal';
+  /** The documented rules this part is inside for (the only ones that may judge it); every other rule is outside it. */
+  readonly insideFor?: readonly RuleId[];
 }
 
 export interface Classification {
-  /** True when no part of the request is outside the documented surface. */
+  /** True when no part of the request is outside the documented surface, for any rule or answer. */
   readonly inside: boolean;
   readonly operation: DocumentedOperation | undefined;
   readonly gaps: readonly SurfaceGap[];
 }
+
+/**
+ * The gaps of a classification that count against judging `rule` on an answer of `status`: a part
+ * outside only for a refusal counts when the answer is not a 2xx; a part inside for some rules counts
+ * for the others. Empty: the exchange is documented evidence for that rule.
+ */
+export function gapsFor(c: Classification, rule: RuleId, status: number): readonly SurfaceGap[] {
+  if (c.inside) return c.gaps;
+  return c.gaps.filter((g) => !(g.when === 'refusal' && status >= 200 && status < 300) && !(g.insideFor?.includes(rule) ?? false));
+}
+
+/** Whether an exchange is documented evidence for `rule`. */
+export const insideFor = (request: RequestShape, rule: RuleId, status: number): boolean => gapsFor(classifyRequest(request), rule, status).length === 0;
+
+/** Gaps that put a request outside the document for every rule and answer (what the documented surface refuses). */
+export const unconditionalGaps = (c: Classification): readonly SurfaceGap[] => c.gaps.filter((g) => g.when === undefined && g.insideFor === undefined);
 
 /** What the classifier reads of a request: a `TargetRequest` (a simulator request fits too). */
 export type RequestShape = Pick<TargetRequest, 'method' | 'url' | 'headers' | 'body' | 'auth'>;
@@ -143,14 +166,28 @@ function listQueryGaps(path: (typeof SHOWN_LIST_PATHS)[number], query: ReadonlyM
     }
     switch (name) {
       case 'page[limit]':
-        // Any whole number is inside: §8 bounds the answer (at most 100 records) whatever was asked.
         if (!DIGITS.test(value) || Number(value) === 0) gaps.push({ part: 'page[limit]', detail: `page[limit]=${clip(value)}`, coveredBy: 'pagination.params.invalid-400' });
+        // Above 100, §8 bounds the answer (at most 100 records) but not whether it is clamped or refused.
+        else if (Number(value) > MAX_PAGE_LENGTH)
+          gaps.push({ part: 'page[limit]', detail: `page[limit]=${value} above 100 (clamped or refused: not shown)`, coveredBy: 'pagination.limit.clamp', when: 'refusal' });
         break;
       case 'page[offset]':
         if (!DIGITS.test(value)) gaps.push({ part: 'page[offset]', detail: `page[offset]=${clip(value)}`, coveredBy: 'pagination.params.invalid-400' });
-        // Past a soft limit, what happens is not shown (§8); past the hard limit, no records is documented.
-        else if (Number(value) > OFFSET_LIMIT && !(HARD_LIMIT_PATHS as readonly string[]).includes(path))
-          gaps.push({ part: 'page[offset]', detail: `page[offset]=${value} past the soft limit`, coveredBy: 'pagination.offset-limit.soft-400' });
+        // Past a soft limit, what happens is not shown (§8); past the hard limit, only "no records" is
+        // documented: for that rule alone the request is inside.
+        else if (Number(value) > OFFSET_LIMIT) {
+          const hard = (HARD_LIMIT_PATHS as readonly string[]).includes(path);
+          gaps.push(
+            hard
+              ? {
+                  part: 'page[offset]',
+                  detail: `page[offset]=${value} past the hard limit (what it gets is not shown)`,
+                  coveredBy: 'pagination.offset-limit.hard-400',
+                  insideFor: ['pagination.offset-limit.hard'],
+                }
+              : { part: 'page[offset]', detail: `page[offset]=${value} past the soft limit`, coveredBy: 'pagination.offset-limit.soft-400' },
+          );
+        }
         break;
       case 'sort':
         gaps.push(...sortGaps(path, value));
@@ -189,9 +226,11 @@ function filterGaps(path: string, value: string): SurfaceGap[] {
       gaps.push({ part: 'filter', detail: `unparseable filter clause ${clip(clause)}`, coveredBy: 'filter.invalid-400' });
       continue;
     }
-    const [, op = '', attribute = ''] = m;
+    const [, op = '', attribute = '', value = ''] = m;
     if (!(COMPARISON_OPERATORS as readonly string[]).includes(op)) gaps.push({ part: 'filter', detail: `filter operator ${op}`, coveredBy: 'filter.operators' });
     if (!(SORTABLE_ATTRIBUTES as readonly string[]).includes(attribute)) gaps.push({ part: 'filter', detail: `filter attribute ${attribute}`, coveredBy: 'filter.attributes' });
+    // A timestamp compared with text that is no instant: what a deployment does with it is not shown.
+    else if (attribute !== 'id' && instantOf(value) === undefined) gaps.push({ part: 'filter', detail: `filter value ${clip(value)} is not an ISO 8601 instant`, coveredBy: 'filter.invalid-400' });
   }
   return gaps;
 }

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Verdict } from '../report/model.js';
 import { fail, pass, type Outcome } from '../rules/types.js';
+import { recordAttr } from '../rules/inspect.js';
 import type { Exchange } from '../target/types.js';
 import { interpolate, type Assertion, type Capture, type Expectations, type Interpolated, type ResponseSchemaName, type TemplateValues } from './format.js';
 
@@ -13,9 +14,13 @@ import { interpolate, type Assertion, type Capture, type Expectations, type Inte
 
 export type PathValue = { readonly found: true; readonly value: unknown } | { readonly found: false };
 
-const SEGMENT = /\.([A-Za-z_][A-Za-z0-9_-]*)|\[(-?[0-9]+)\]|\['([^']*)'\]/y;
+const SEGMENT = /\.([A-Za-z_][A-Za-z0-9_-]*)|\[(-?[0-9]+)\]|\['([^']*)'\]|\.@([a-z_]+)$/y;
 
-/** `$`, `.member`, `[index]` (negative from the end), `['member name']`; the schema admits nothing else. */
+/**
+ * `$`, `.member`, `[index]` (negative from the end), `['member name']`, and last `.@attribute`: a record's
+ * attribute wherever a conforming deployment keeps it (`$.data[2].@created_at` finds `meta.timestamps`,
+ * `meta`, the record itself or `attributes`: rules/inspect.ts recordAttr). The schema admits nothing else.
+ */
 export function readPath(json: unknown, path: string): PathValue {
   if (!path.startsWith('$')) return { found: false };
   let cur: unknown = json;
@@ -23,7 +28,11 @@ export function readPath(json: unknown, path: string): PathValue {
   while (SEGMENT.lastIndex < path.length) {
     const m = SEGMENT.exec(path);
     if (m === null) return { found: false };
-    const [, member, index, quoted] = m;
+    const [, member, index, quoted, attribute] = m;
+    if (attribute !== undefined) {
+      const value = recordAttr(cur, attribute);
+      return value === undefined ? { found: false } : { found: true, value };
+    }
     if (index !== undefined) {
       if (!Array.isArray(cur)) return { found: false };
       const list: readonly unknown[] = cur;

@@ -4,7 +4,7 @@
  * nothing missed) is the oracle's job. The first exchange is always an initial GET without the
  * walk's sort and filter, so checks can read the unfiltered results.total.
  */
-import { asList, recordAttr, recordId } from '../rules/inspect.js';
+import { asList, recordAttr, recordId, sameValue } from '../rules/inspect.js';
 import type { Exchange, TargetRequest } from '../target/types.js';
 import type { WalkSpec } from './format.js';
 import { buildUrl, type QueryPair } from './request.js';
@@ -105,9 +105,9 @@ function advance(spec: WalkSpec, cursor: Cursor, items: readonly unknown[]): Cur
       const first = recordAttr(items[0], attribute);
       const last = recordAttr(items[items.length - 1], attribute);
       if (typeof last !== 'string') return undefined;
-      if (first !== last) return { mode: 'keyset-timestamp', from: last, offset: 0 };
+      if (typeof first !== 'string' || !sameValue(attribute, first, last)) return { mode: 'keyset-timestamp', from: last, offset: 0 };
       // A uniform page: more records may share this timestamp, so page further on the same ge filter.
-      if (cursor.from === last) return { ...cursor, offset: cursor.offset + spec.limit };
+      if (cursor.from !== undefined && sameValue(attribute, cursor.from, last)) return { ...cursor, offset: cursor.offset + spec.limit };
       // Unfiltered first page: everything is ≥ last, so ge(last) at offset `limit` continues it exactly.
       if (cursor.from === undefined) return { mode: 'keyset-timestamp', from: last, offset: spec.limit };
       return { mode: 'keyset-timestamp', from: last, offset: 0 };

@@ -12,11 +12,14 @@ export interface GuardedTarget {
   readonly signal: AbortSignal;
   requests(): number;
   fatal(): TargetError | undefined;
+  /** The first target error of any kind (a timeout, a reset past the retries): the run is incomplete. */
+  firstError(): TargetError | undefined;
 }
 
 export function guardTarget(target: Target): GuardedTarget {
   let requests = 0;
   let fatal: TargetError | undefined;
+  let first: TargetError | undefined;
   const controller = new AbortController();
   const guarded: Target = {
     kind: target.kind,
@@ -27,6 +30,7 @@ export function guardTarget(target: Target): GuardedTarget {
       try {
         return await target.send(request);
       } catch (error) {
+        if (error instanceof TargetError) first ??= error;
         if (error instanceof TargetError && FATAL_CODES.has(error.code) && fatal === undefined) {
           fatal = error;
           controller.abort(error);
@@ -36,5 +40,5 @@ export function guardTarget(target: Target): GuardedTarget {
     },
     close: () => target.close(),
   };
-  return { target: guarded, signal: controller.signal, requests: () => requests, fatal: () => fatal };
+  return { target: guarded, signal: controller.signal, requests: () => requests, fatal: () => fatal, firstError: () => first };
 }

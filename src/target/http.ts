@@ -5,6 +5,7 @@
  * POST /oauth/access_token and re-fetched when expired. The token is never logged and is scrubbed
  * from every error message.
  */
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Pool } from 'undici';
 import { backoffMs, realSleep, retryAfterMs, seededRandom, TokenBucket, type Sleep } from './pacing.js';
 import { TargetError, type Target, type TargetErrorCode, type TargetRequest, type TargetResponse } from './types.js';
@@ -68,28 +69,39 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
   const scrub = (text: string): string => secrets.reduce((t, s) => t.split(s).join('[REDACTED]'), text);
   const fail = (code: TargetErrorCode, message: string, cause?: unknown): TargetError => new TargetError(code, scrub(message), cause === undefined ? undefined : { cause });
 
-  /** One request on the wire: budget, pacing, error mapping. */
+  /** One request on the wire: budget, pacing, error mapping; the body decoded whatever content coding it came in. */
   const once = async (method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<TargetResponse> => {
     if (sent >= budget) throw fail('TARGET_BUDGET_EXHAUSTED', `request budget of ${budget} exhausted for ${baseUrl} (raise it with --budget)`);
     sent += 1;
     await bucket?.take();
     try {
       const res = await pool.request({ method, path: `${prefix}${url}`, headers, ...(body === undefined ? {} : { body }) });
-      const text = await res.body.text();
+      const raw = Buffer.from(await res.body.arrayBuffer());
       const out: Record<string, string> = {};
       for (const [name, value] of Object.entries(res.headers)) {
         if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
       }
-      return { status: res.statusCode, headers: out, body: text };
+      return { status: res.statusCode, headers: out, body: decodeBody(raw, out['content-encoding']) };
     } catch (error) {
       throw networkError(error, `${method} ${baseUrl}${url}`, fail);
     }
   };
 
-  /** Retries 429 and 5xx answers, waiting Retry-After when given, else exponential backoff with seeded jitter. */
+  /**
+   * Retries 429 and 5xx answers, waiting Retry-After when given, else exponential backoff with seeded
+   * jitter; and, for requests that may be repeated (RFC 9110 §9.2.2: GET, HEAD, OPTIONS, PUT, DELETE;
+   * never a create), a reset connection, a cut answer or a timeout the same way.
+   */
   const withRetries = async (method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<TargetResponse> => {
     for (let attempt = 0; ; attempt += 1) {
-      const res = await once(method, url, headers, body);
+      let res: TargetResponse;
+      try {
+        res = await once(method, url, headers, body);
+      } catch (error) {
+        if (!(error instanceof TargetError) || !retriedOnTransport(error, method) || attempt >= retries) throw error;
+        await sleep(Math.min(backoffMs(attempt, options.backoffBaseMs ?? 500, random), options.maxDelayMs ?? 30_000));
+        continue;
+      }
       if (!(res.status === 429 || res.status >= 500) || attempt >= retries) return res;
       const wait = retryAfterMs(res.headers['retry-after'], now()) ?? backoffMs(attempt, options.backoffBaseMs ?? 500, random);
       await sleep(Math.min(wait, options.maxDelayMs ?? 30_000));
@@ -145,6 +157,46 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
     },
     close: () => pool.close(),
   };
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/** A transport failure a repeat may get past (not a refused connection or a bad address: those stay). */
+function retriedOnTransport(error: TargetError, method: string): boolean {
+  if (!IDEMPOTENT.has(method)) return false;
+  if (error.code === 'TARGET_TIMEOUT') return true;
+  return error.code === 'TARGET_UNREACHABLE' && /ECONNRESET|UND_ERR_SOCKET|EPIPE|other side closed|UND_ERR_RES_CONTENT_LENGTH_MISMATCH|terminated/i.test(error.message);
+}
+
+/** The most a compressed body may grow to: far past any list page, short of a decompression bomb. */
+const MAX_DECODED_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A body in the content codings it names (gzip, deflate, br, in the order applied), as text. A server
+ * may compress what was not asked for (RFC 9110 §12.5.3), so the body is decoded whatever the request said.
+ */
+export function decodeBody(raw: Buffer, encoding: string | undefined): string {
+  if (encoding === undefined || raw.length === 0) return raw.toString('utf8');
+  let bytes = raw;
+  const codings = encoding
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity')
+    .reverse();
+  const limits = { maxOutputLength: MAX_DECODED_BYTES };
+  try {
+    for (const coding of codings) {
+      if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes, limits);
+      // Some servers send raw deflate under that name.
+      else if (coding === 'deflate') bytes = bytes[0] === 0x78 ? inflateSync(bytes, limits) : inflateRawSync(bytes, limits);
+      else if (coding === 'br') bytes = brotliDecompressSync(bytes, limits);
+      else break; // an unknown coding: what is left is shown as it came
+    }
+  } catch {
+    // Not what the coding says (or past the size bound): the checks see a body that is not JSON.
+    return raw.toString('latin1');
+  }
+  return bytes.toString('utf8');
 }
 
 function parseBaseUrl(text: string): URL {

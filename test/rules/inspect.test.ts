@@ -122,7 +122,9 @@ describe('filter text and values', () => {
   });
   it('compares timestamps by instant, a space standing for + in the offset', () => {
     expect(instantOf('2024-01-01T01:00:00 01:00')).toBe(instantOf('2024-01-01T00:00:00.000Z'));
-    expect(instantOf('2024-01-01')).toBe(Date.UTC(2024, 0, 1));
+    expect(instantOf('2024-01-01')).toBe(BigInt(Date.UTC(2024, 0, 1)) * 1_000_000n);
+    // Every fraction digit counts: a microsecond apart is not the same instant.
+    expect(instantOf('2024-01-01T00:00:00.000001Z')).toBe(BigInt(Date.UTC(2024, 0, 1)) * 1_000_000n + 1_000n);
     expect(instantOf('2024-02-30T00:00:00Z')).toBeUndefined();
     expect(clauseHolds('2024-01-01T00:00:00.000Z', { op: 'ge', field: 'created_at', values: ['2024-01-01T01:00:00+01:00'] })).toBe(true);
     expect(clauseHolds('2024-01-01T00:00:00.000Z', { op: 'gt', field: 'created_at', values: ['2024-01-01T01:00:00+01:00'] })).toBe(false);

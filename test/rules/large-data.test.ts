@@ -85,8 +85,11 @@ runFamily('large-data', largeDataRules, {
   },
   'large-data.shared-timestamp': {
     pass: [ctx(goodTsWalk)],
-    fail: [
-      ctx([tsPage(undefined, undefined, [1, 2, 3], 6), tsPage(ge(3), undefined, [2, 3, 4], 5), tsPage(ge(3), 3, [2, 3, 4], 5)]),
+    fail: [ctx([tsPage(undefined, undefined, [1, 2, 3], 6), tsPage(ge(3), undefined, [2, 3, 4], 5), tsPage(ge(3), 3, [2, 3, 4], 5)])],
+    skip: [
+      ctx([tsPage(undefined, undefined, [1, 2, 3], 6)]),
+      ctx([tsPage(ge(3), undefined, [2, 3, 4], 5)]),
+      // Two full pages all at one timestamp, new records each, and no page after: the walk was cut short, nothing failed yet.
       ctx([
         walkPage(
           '/v2/accounts?sort=created_at&filter=ge(created_at,2024-01-01T00:00:02.000Z)&page[limit]=3',
@@ -102,7 +105,6 @@ runFamily('large-data', largeDataRules, {
         ),
       ]),
     ],
-    skip: [ctx([tsPage(undefined, undefined, [1, 2, 3], 6)]), ctx([tsPage(ge(3), undefined, [2, 3, 4], 5)])],
   },
   'large-data.updates-during-traversal': {
     pass: [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeRule } from '../../src/rules/judge.js';
 import { ruleById } from '../../src/rules/catalogue.js';
-import { classifyRequest, documentedListUrl } from '../../src/rules/surface.js';
+import { classifyRequest, documentedListUrl, gapsFor } from '../../src/rules/surface.js';
 import type { Exchange } from '../../src/target/types.js';
 
 const create = '/v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info';
@@ -25,7 +25,17 @@ describe('the documented surface', () => {
     expect(covered('GET', '/v2/accounts?sort=name')).toEqual(['sort.attributes']);
     expect(covered('GET', '/v2/accounts?page[limit]=0')).toEqual(['pagination.params.invalid-400']);
     expect(covered('GET', '/v2/accounts?page[offset]=10001')).toEqual(['pagination.offset-limit.soft-400']);
-    expect(covered('GET', '/v2/orders?page[offset]=10001')).toEqual([]);
+    // Past the hard limit only "no records" is documented: inside for that rule alone, the answer's kind is not shown.
+    expect(covered('GET', '/v2/orders?page[offset]=10001')).toEqual(['pagination.offset-limit.hard-400']);
+    const past = classifyRequest({ method: 'GET', url: '/v2/orders?page[offset]=10001' });
+    expect(gapsFor(past, 'pagination.offset-limit.hard', 200)).toEqual([]);
+    expect(gapsFor(past, 'pagination.results.total', 200)).toHaveLength(1);
+    // Above 100 a page holds at most 100 records, whatever it is (documented); a refusal of it is not shown.
+    const above = classifyRequest({ method: 'GET', url: '/v2/accounts?page[limit]=150' });
+    expect(gapsFor(above, 'pagination.limit.max', 200)).toEqual([]);
+    expect(gapsFor(above, 'pagination.offset-limit.soft', 400).map((g) => g.coveredBy)).toEqual(['pagination.limit.clamp']);
+    // A timestamp compared with text that is no instant: what a deployment does with it is not shown.
+    expect(covered('GET', '/v2/accounts?filter=gt(created_at,x)')).toEqual(['filter.invalid-400']);
     expect(covered('GET', '/v2/accounts?filter=ge(created_at,2026-01-01T00:00:00.000Z)')).toEqual([]);
     expect(covered('POST', create, '{"data":{"type":"user-authentication-password-profile-info"}}')).toEqual(['create.type.hyphen-accepted']);
     expect(covered('POST', create, '{"data":')).toEqual(['create.errors.malformed-json-400']);

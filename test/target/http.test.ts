@@ -195,3 +195,60 @@ describe('pacing', () => {
     expect(slept).toEqual([500, 500, 500]);
   });
 });
+
+describe('http target: transport a conforming deployment may choose', () => {
+  const body = { data: [{ id: 'a' }], meta: { page: { limit: 1 } } };
+
+  it('decodes gzip, deflate and br bodies whatever the request asked for (RFC 9110 §12.5.3)', async () => {
+    const { gzipSync, deflateSync, deflateRawSync, brotliCompressSync } = await import('node:zlib');
+    const coders: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+    for (const [coding, code] of Object.entries(coders)) {
+      const { url, seen } = await serve((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+        res.end(code(Buffer.from(JSON.stringify(body))));
+      });
+      const t = await target({ baseUrl: url });
+      const res = await t.send({ method: 'GET', url: '/v2/accounts' });
+      expect(JSON.parse(res.body)).toEqual(body);
+      expect(seen[0]?.headers['accept-encoding']).toBeUndefined();
+    }
+    // Raw deflate under the name deflate, as some servers send it.
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'deflate' });
+      res.end(deflateRawSync(Buffer.from('{"data":[]}')));
+    });
+    expect((await (await target({ baseUrl: url })).send({ method: 'GET', url: '/' })).body).toBe('{"data":[]}');
+  });
+
+  it('passes the preflight of a deployment that always answers gzip', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const { preflight } = await import('../../src/target/preflight.js');
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/vnd.api+json', 'content-encoding': 'gzip', connection: 'close' });
+      res.end(gzipSync(Buffer.from(JSON.stringify(body))));
+    });
+    await expect(preflight(await target({ baseUrl: url, token: 't' }))).resolves.toBeUndefined();
+  });
+
+  it('retries a GET whose connection is reset, never a POST', async () => {
+    let gets = 0;
+    const { url, seen } = await serve((req, res) => {
+      if (req.method === 'GET' && gets++ === 0) return res.socket?.destroy();
+      if (req.method === 'POST') return res.socket?.destroy();
+      send(200, body)(res);
+    });
+    const t = await target({ baseUrl: url });
+    expect((await t.send({ method: 'GET', url: '/v2/accounts' })).status).toBe(200);
+    expect(seen.filter((s) => s.method === 'GET')).toHaveLength(2);
+    const error = await errorOf(t.send({ method: 'POST', url: '/v2/accounts', body: '{}' }));
+    expect(error.code).toBe('TARGET_UNREACHABLE');
+    expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1);
+  });
+
+  it('gives up on a GET reset every time after its retries', async () => {
+    const { url, seen } = await serve((_req, res) => res.socket?.destroy());
+    const t = await target({ baseUrl: url, retries: 2 });
+    expect((await errorOf(t.send({ method: 'GET', url: '/v2/accounts' }))).code).toBe('TARGET_UNREACHABLE');
+    expect(seen).toHaveLength(3);
+  });
+});
