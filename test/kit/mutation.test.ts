@@ -162,6 +162,16 @@ describe('commerce-sim mutation', () => {
     expect(c.out()).toMatch(/^deviation {7}verdict {2}other rules failed\nsort\.ascending {2}caught {3}/);
   });
 
+  it('--readings N: seeded combinations of readings, each faithful with no false failure and the deviations caught', async () => {
+    const c = captureIo();
+    expect(await mutation(['--readings', '2', '--seed', '9', '--deviate', 'filter.ge', '--deviate', 'pagination.page.total'], c.io)).toBe(0);
+    const out = c.out();
+    expect(out).toMatch(/^readings: 2 combinations from seed 9 \(replay with --readings 2 --seed 9\)/);
+    expect(out.match(/faithful: no documented rule failed/g)).toHaveLength(2);
+    expect(out.match(/deviations caught: 2\/2/g)).toHaveLength(2);
+    await expect(mutation(['--readings', 'many'], captureIo().io)).rejects.toThrow(/--readings takes a number/);
+  }, 60_000);
+
   it('refuses a deviation the simulator does not have', async () => {
     await expect(mutation(['--deviate', 'no.such.rule'], captureIo().io)).rejects.toThrow(/no such deviation/);
     await expect(mutation(['--deviate', 'pagination.limit.clamp'], captureIo().io)).rejects.toThrow(/no such deviation/);

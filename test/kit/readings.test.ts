@@ -7,7 +7,15 @@
  * The seed is printed; replay a failure with READINGS_SEED=<seed> (and the path fast-check prints).
  */
 import * as fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { props } from '../../src/cli/props.js';
+import { run } from '../../src/cli/run.js';
+import { listen } from '../../src/sim/server.js';
+import { Simulator } from '../../src/sim/simulator.js';
+import { captureIo } from '../support/cli-io.js';
 import { DEVIATION_IDS } from '../../src/engine/deviations.js';
 import { loadSuite } from '../../src/kit/mutation.js';
 import { checkReadings, deviationVerdict, documentedFailures, readingsArbitrary, sampleReadings } from '../../src/kit/readings.js';
@@ -54,4 +62,28 @@ describe('the kit on deployments that conform but are not alike', () => {
     }
     expect(missed).toEqual([]);
   }, 240_000);
+
+  it('passes a served simulator that always compresses, closes every connection, says vnd.api+json and resets some reads', async () => {
+    const sim = new Simulator({
+      readings: { compression: 'always', connection: 'close', 'media-type': 'application/vnd.api+json', 'meta.position': 'nested', 'timestamps.precision': 'ns' },
+      // One connection in ten reset on the list reads: a GET is retried, never a create (none here: read-only).
+      adversity: { resetShare: 0.1, faultPath: '/v2/accounts' },
+      wallClock: () => Date.now(),
+    });
+    const server = await listen(sim, 0, '127.0.0.1');
+    const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-readings-http-'));
+    try {
+      const token = sim.issueToken('reader', 'read-write');
+      const c = captureIo({ cwd: dir, env: { T: token } });
+      const code = await run(['--target', server.baseUrl, '--token-env', 'T', '--report', dir], c.io);
+      expect(c.err(), c.out()).toBe('');
+      expect(code, c.out()).toBe(0);
+      expect(c.out()).toMatch(/PASS: every documented rule holds/);
+      const p = captureIo({ cwd: dir, env: { T: token } });
+      expect(await props(['--target', server.baseUrl, '--token-env', 'T', '--grep', 'keyset-reads', '--runs', '10', '--seed', String(SEED), '--report', dir], p.io), p.out()).toBe(0);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
