@@ -105,7 +105,7 @@ export function planList(query: QueryParams, target: ListResource, limits: ListL
     clauses,
     page: page.value,
     offset,
-    limit: page.value.limit,
+    limit: page.value.take ?? page.value.limit,
     rereadWhenUniform: deviates(deviations, 'large-data.shared-timestamp') && offset > 0,
     dropHighestId: deviates(deviations, 'large-data.keyset.id') && sort.field === 'id' && asked.some((c) => c.op === 'gt' && c.field === 'id'),
     totalIgnoresFilter: deviates(deviations, 'filter.results-total') && asked.length > 0,

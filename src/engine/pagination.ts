@@ -15,6 +15,8 @@ export const OFFSET_LIMIT = 10_000;
 
 /** What a deployment does where §8 is silent (rules/readings.ts): above the maximum, zero, past an offset limit. */
 export interface PageReadings {
+  /** Whether an offset equal to the limit is within it (`inclusive`) or past it. */
+  readonly edge: 'inclusive' | 'exclusive';
   readonly aboveMax: 'clamp' | 'refuse';
   readonly zero: 'refuse' | 'default';
   readonly pastHard: 'refuse' | 'empty';
@@ -22,7 +24,7 @@ export interface PageReadings {
 }
 
 /** The public API's (API-NOTES.md "Page limits"). */
-export const PUBLIC_PAGE_READINGS: PageReadings = { aboveMax: 'clamp', zero: 'refuse', pastHard: 'refuse', pastSoft: 'refuse' };
+export const PUBLIC_PAGE_READINGS: PageReadings = { edge: 'inclusive', aboveMax: 'clamp', zero: 'refuse', pastHard: 'refuse', pastSoft: 'refuse' };
 
 export interface PageContext {
   /** The project's page_length setting. */
@@ -37,6 +39,8 @@ export interface PagePlan {
   readonly offset: number;
   /** Past the offset limit, answered with no records (the reading `empty`) instead of a refusal. */
   readonly pastLimit?: true;
+  /** Fewer records than `limit` taken: a hard limit read as "no record past the 10,000th" cuts the page there. */
+  readonly take?: number;
 }
 
 const DIGITS = /^[0-9]+$/;
@@ -82,7 +86,7 @@ export function planPage(query: QueryParams, ctx: PageContext): Decision<PagePla
   // The deviation refuses offsets the document allows, whatever the reading past the limit.
   const breaksSoft = !hard && deviates(ctx.deviations, 'pagination.offset-limit.soft') && offset > Math.min(5_000, ctx.offsetLimit.max) && offset <= ctx.offsetLimit.max;
   const max = effectiveOffsetLimit(ctx);
-  if (offset > max) {
+  if (offset > max || (offset === max && readings.edge === 'exclusive' && max < Number.MAX_SAFE_INTEGER)) {
     const past = hard ? readings.pastHard : readings.pastSoft;
     if (past === 'empty' && !breaksSoft) return ok({ limit, offset, pastLimit: true });
     if (past === 'serve' && !breaksSoft) return ok({ limit, offset });
@@ -91,6 +95,8 @@ export function planPage(query: QueryParams, ctx: PageContext): Decision<PagePla
       : `page[offset] must not exceed the project's page_offset_limit of ${max}; use sort and filter, e.g. sort=id&filter=gt(id,<last id>), to read further`;
     return refuse(apiError('bad-request', detail, 'page[offset]'));
   }
+  // "A hard limit of 10,000 records" read as no record past the 10,000th: a page reaching past it is cut.
+  if (hard && readings.edge === 'exclusive' && offset + limit > max) return ok({ limit, offset, take: max - offset });
   return ok({ limit, offset });
 }
 

@@ -27,6 +27,8 @@ export interface PageInput {
 const documentedOffsets = (path: string): fc.Arbitrary<number> =>
   fc.oneof(
     { weight: 5, arbitrary: fc.integer({ min: 0, max: 150 }) },
+    // Within the soft limit far from the start, where §8 says offsets are accepted.
+    { weight: isHardOffsetPath(path) ? 0 : 2, arbitrary: fc.integer({ min: 150, max: OFFSET_LIMIT - 1 }) },
     { weight: 2, arbitrary: fc.integer({ min: OFFSET_LIMIT - 5, max: OFFSET_LIMIT + 5 }) },
     { weight: isHardOffsetPath(path) ? 4 : 1, arbitrary: fc.integer({ min: 150, max: 3 * OFFSET_LIMIT }) },
   );

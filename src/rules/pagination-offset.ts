@@ -140,13 +140,14 @@ const softLimit: Rule = {
   quote: 'Offset limit for other paginated endpoints: Soft limit of 10,000 records.',
   statement: 'other paginated endpoints accept offsets up to 10,000 by default.',
   check: (ctx) =>
-    // judges: every GET of a paginated path other than orders/files with page[offset] ≤ 10000, no sort/filter, page[limit] absent or 1..100: 200 (404 not judged)
+    // judges: every GET of a paginated path other than orders/files with page[offset] < 10000, no sort/filter, page[limit] absent or 1..100: 200 (404 not judged)
     judgeEach(ctx.exchanges, 'no read with an explicit offset up to 10,000', (ex) => {
       const offset = softOffset(ex);
       const q = listQuery(ex.request.url);
       const limit = q.limit === undefined ? 1 : wholeNumber(q.limit);
       // A page[limit] above 100 may be refused for itself ("settable up to 100"): such a read says nothing of the offset.
-      if (offset === undefined || offset > OFFSET_LIMIT || q.sort !== undefined || q.filter !== undefined || limit === undefined || limit < 1 || limit > MAX_PAGE_LENGTH) return skip('not judged');
+      // Exactly 10,000 is within "a limit of 10,000 records" or just past it (rules/readings.ts offset.edge): not judged.
+      if (offset === undefined || offset >= OFFSET_LIMIT || q.sort !== undefined || q.filter !== undefined || limit === undefined || limit < 1 || limit > MAX_PAGE_LENGTH) return skip('not judged');
       if (ex.response.status === 404) return skip('404: the parent may not exist');
       return ex.response.status === 200 ? pass : fail(`${describe(ex)}: offset ${offset} refused`, 200, ex.response.status);
     }),

@@ -118,6 +118,15 @@ export const READING_POINTS = {
     question: 'what page[limit]=0 gets',
     values: { refuse: 'a 4xx error', default: 'the default page length, as if absent' },
   },
+  'offset.edge': {
+    section: '§8',
+    quote: 'Offset limit for other paginated endpoints | Soft limit of 10,000 records.',
+    question: 'whether page[offset]=10000 itself is within the limit (it skips 10,000 records: the page starts at the 10,001st)',
+    values: {
+      inclusive: 'offsets up to 10,000 are within the limit',
+      exclusive: 'offsets from 10,000 on are past it, and a hard-limited page stops at the 10,000th record',
+    },
+  },
   'offset.past-hard': {
     section: '§8',
     quote: 'What a request does when it passes a hard or soft offset limit: not shown.',

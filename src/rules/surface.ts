@@ -12,7 +12,7 @@
  * the hard limit of /v2/orders are inside, because §2.1, §5 and §8 state what must (not) happen.
  */
 import { isObject } from './inspect-json.js';
-import { documentedListPath, instantOf, MAX_PAGE_LENGTH, OFFSET_LIMIT, PROFILE_TYPE_HYPHEN, profilePath } from './inspect-paths.js';
+import { DEFAULT_PAGE_LENGTH, documentedListPath, instantOf, MAX_PAGE_LENGTH, OFFSET_LIMIT, PROFILE_TYPE_HYPHEN, profilePath } from './inspect-paths.js';
 import { pathOf, queryParams } from './inspect-wire.js';
 import type { TargetRequest } from '../target/types.js';
 import type { RuleId } from './ids.js';
@@ -52,6 +52,8 @@ export interface SurfaceGap {
   readonly when?: 'refusal';
   /** The documented rules this part is inside for (the only ones that may judge it); every other rule is outside it. */
   readonly insideFor?: readonly RuleId[];
+  /** The documented rules this part is outside for (the only ones it keeps from judging). */
+  readonly outsideFor?: readonly RuleId[];
 }
 
 export interface Classification {
@@ -68,14 +70,14 @@ export interface Classification {
  */
 export function gapsFor(c: Classification, rule: RuleId, status: number): readonly SurfaceGap[] {
   if (c.inside) return c.gaps;
-  return c.gaps.filter((g) => !(g.when === 'refusal' && status >= 200 && status < 300) && !(g.insideFor?.includes(rule) ?? false));
+  return c.gaps.filter((g) => !(g.when === 'refusal' && status >= 200 && status < 300) && !(g.insideFor?.includes(rule) ?? false) && (g.outsideFor?.includes(rule) ?? true));
 }
 
 /** Whether an exchange is documented evidence for `rule`. */
 export const insideFor = (request: RequestShape, rule: RuleId, status: number): boolean => gapsFor(classifyRequest(request), rule, status).length === 0;
 
 /** Gaps that put a request outside the document for every rule and answer (what the documented surface refuses). */
-export const unconditionalGaps = (c: Classification): readonly SurfaceGap[] => c.gaps.filter((g) => g.when === undefined && g.insideFor === undefined);
+export const unconditionalGaps = (c: Classification): readonly SurfaceGap[] => c.gaps.filter((g) => g.when === undefined && g.insideFor === undefined && g.outsideFor === undefined);
 
 /** What the classifier reads of a request: a `TargetRequest` (a simulator request fits too). */
 export type RequestShape = Pick<TargetRequest, 'method' | 'url' | 'headers' | 'body' | 'auth'>;
@@ -152,8 +154,29 @@ function hasBearer(request: RequestShape): boolean {
 /** Plain decimal digits, as §4.2's `number` parameters are written in every example. */
 const DIGITS = /^\d{1,15}$/;
 
+/**
+ * On /v2/orders and /v2/files "a hard limit of 10,000 records" may also mean no record past the 10,000th is
+ * served (rules/readings.ts offset.edge): a page reaching past it may be cut there, so its record count
+ * judges neither results.total nor where offsets begin.
+ */
+const CUT_AT_HARD_LIMIT: readonly RuleId[] = ['pagination.results.total', 'pagination.offset.records', 'pagination.limit.per-call', 'pagination.limit.default'];
+
 function listQueryGaps(path: (typeof SHOWN_LIST_PATHS)[number], query: ReadonlyMap<string, readonly string[]>): SurfaceGap[] {
   const gaps: SurfaceGap[] = [];
+  if ((HARD_LIMIT_PATHS as readonly string[]).includes(path)) {
+    const offset = query.get('page[offset]')?.[0];
+    const limit = query.get('page[limit]')?.[0];
+    const o = offset !== undefined && DIGITS.test(offset) ? Number(offset) : 0;
+    const l = limit !== undefined && DIGITS.test(limit) ? Math.min(Number(limit), MAX_PAGE_LENGTH) : DEFAULT_PAGE_LENGTH;
+    if (o <= OFFSET_LIMIT && o + l > OFFSET_LIMIT) {
+      gaps.push({
+        part: 'page[offset]',
+        detail: `a page reaching past the 10,000th record (whether it is cut there is not shown)`,
+        coveredBy: 'pagination.offset-limit.hard-400',
+        outsideFor: CUT_AT_HARD_LIMIT,
+      });
+    }
+  }
   for (const [name, values] of query) {
     const value = values[0] ?? '';
     if (!(LIST_PARAMETERS as readonly string[]).includes(name)) {
@@ -175,6 +198,9 @@ function listQueryGaps(path: (typeof SHOWN_LIST_PATHS)[number], query: ReadonlyM
         if (!DIGITS.test(value)) gaps.push({ part: 'page[offset]', detail: `page[offset]=${clip(value)}`, coveredBy: 'pagination.params.invalid-400' });
         // Past a soft limit, what happens is not shown (§8); past the hard limit, only "no records" is
         // documented: for that rule alone the request is inside.
+        // Exactly 10,000 skips 10,000 records: within "a limit of 10,000 records" or just past it (not shown).
+        else if (Number(value) === OFFSET_LIMIT)
+          gaps.push({ part: 'page[offset]', detail: `page[offset]=${value} at the offset limit (within it or past it: not shown)`, coveredBy: 'pagination.offset-limit.soft-400', when: 'refusal' });
         else if (Number(value) > OFFSET_LIMIT) {
           const hard = (HARD_LIMIT_PATHS as readonly string[]).includes(path);
           gaps.push(

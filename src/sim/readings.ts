@@ -29,7 +29,7 @@ export class ReadingsPlay {
     const r = this.readings;
     this.plain = Object.keys(changedReadings(r)).length === 0;
     this.counting = { current: r['page.current'], emptyTotal: r['page.total-empty'] };
-    this.page = { aboveMax: r['limit.above-max'], zero: r['limit.zero'], pastHard: r['offset.past-hard'], pastSoft: r['offset.past-soft'] };
+    this.page = { edge: r['offset.edge'], aboveMax: r['limit.above-max'], zero: r['limit.zero'], pastHard: r['offset.past-hard'], pastSoft: r['offset.past-soft'] };
     this.create = { characters: r['password.characters'], hyphenType: r['create.hyphen-type'], status: r['errors.validation-status'] === '422' ? 422 : 400 };
   }
 

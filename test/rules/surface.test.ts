@@ -9,7 +9,11 @@ const covered = (method: string, url: string, body?: string) => classifyRequest(
 
 describe('the documented surface', () => {
   it('takes the documented list reads and the create, nothing else', () => {
-    expect(classifyRequest({ method: 'GET', url: '/v2/accounts?page[limit]=100&page[offset]=10000&sort=id&filter=gt(id,abc)' }).inside).toBe(true);
+    expect(classifyRequest({ method: 'GET', url: '/v2/accounts?page[limit]=100&page[offset]=9999&sort=id&filter=gt(id,abc)' }).inside).toBe(true);
+    // At exactly 10,000 a page is documented, its refusal is not (within the limit or just past it).
+    const edge = classifyRequest({ method: 'GET', url: '/v2/accounts?page[offset]=10000' });
+    expect(gapsFor(edge, 'pagination.results.total', 200)).toEqual([]);
+    expect(gapsFor(edge, 'pagination.offset-limit.soft', 400).map((g) => g.coveredBy)).toEqual(['pagination.offset-limit.soft-400']);
     expect(classifyRequest({ method: 'GET', url: '/v2/orders?page%5Blimit%5D=3' }).inside).toBe(true);
     expect(classifyRequest({ method: 'POST', url: `${create}/`, body: '{"data":{"type":"user_authentication_password_profile_info"}}' }).inside).toBe(true);
     expect(covered('GET', '/v2/customers')).toEqual(['pagination.endpoints.public-paths']);
