@@ -1,9 +1,11 @@
 /**
- * commerce-sim as a library: the simulator (in-process or over HTTP), the targets, the rule catalogue,
- * the scenario and property runners, and the reporters. The reference client is `commerce-sim/client`.
+ * commerce-sim as a library: the simulator (in-process or over HTTP), the targets, the rule catalogue
+ * and its judging path, the readings of the document. Loaded in about the time undici is: the scenario
+ * runner is `commerce-sim/scenarios`, the property suites `commerce-sim/properties`, the reporters
+ * `commerce-sim/report`, the reference client `commerce-sim/client` (each loaded only by who asks).
  */
 export { startSimulator, SimulatorOptionError, SimulatorAdminError, type StartSimulatorOptions, type StartedSimulator } from './kit/start-simulator.js';
-export { KitError, CodedKitError, isKitError, ERROR_CODES, type KitErrorCode } from './errors.js';
+export { KitError, CodedKitError, isKitError, ERROR_CODES, type KitErrorCode } from './kit-errors.js';
 export { Simulator, DEFAULT_SEED, DEFAULT_CLIENT_ID, type SimulatorOptions, type SeededIds } from './sim/simulator.js';
 export { listen, createSimServer, type RunningServer, type Lifecycle, type RequestLog, type ServerOptions } from './sim/server.js';
 export { Journal, type JournalEntry, type JournalFilter } from './sim/journal.js';
@@ -13,36 +15,30 @@ export type { Project, ProjectOptions, ProjectState, Settings, Adversity, Fault,
 export type { DatasetProfile, DatasetOptions } from './store/datasets.js';
 export type { DatasetFields } from './store/dataset-spec.js';
 export type { Deviations } from './engine/deviations.js';
-export type { SimRecord } from './store/record.js';
+export type { SimRecord } from './store/sim-record.js';
 export type { RandomState, Random } from './store/random.js';
 export type { SeededBases } from './store/seeded-bases.js';
-export type { Ties } from './store/record.js';
+export type { Ties } from './store/sim-record.js';
 export type { Collection, PageQuery, PageResult } from './store/collection.js';
 export type { Clock } from './store/clock.js';
 export type { ResourceDef, OffsetLimitKind, TimestampPlacement } from './store/resources.js';
 export type { Direction, SortSpec } from './engine/sort.js';
 export type { ClientRegistry, RegisteredClient } from './sim/clients.js';
 export type { Scenario } from './scenarios/format.js';
-export type { SimRequest, SimResponse } from './sim/types.js';
-export { createSimTarget, simTargetOf, type SimTargetOptions } from './target/sim.js';
-export { createHttpTarget, type HttpTargetOptions } from './target/http.js';
-export { TargetError, toExchange, type TargetKind, type Target, type TargetRequest, type TargetResponse, type Exchange, type TargetErrorCode } from './target/types.js';
+export type { SimRequest, SimResponse } from './sim/messages.js';
+export { createSimTarget, simTargetOf, type SimTargetOptions } from './adapters/simulator.js';
+export { createHttpTarget, type HttpTargetOptions } from './adapters/http.js';
+export { TargetError, toExchange, type TargetKind, type Target, type TargetRequest, type TargetResponse, type Exchange, type TargetErrorCode } from './port.js';
 export { catalogue, ruleById, documentedRuleIds } from './rules/catalogue.js';
-export type { Rule, RuleBase, Level, Outcome, CheckContext, Family, RuleId } from './rules/types.js';
+export type { Rule, RuleBase, Level, Outcome, CheckContext, Family, RuleId } from './rules/rule.js';
 export { RULE_IDS, isRuleId } from './rules/ids.js';
 export { judgeRule, reviewFailure, type RuleJudgement } from './rules/judge.js';
 export { classifyRequest, describeGaps, gapsFor, type Classification, type SurfaceGap, type RequestShape } from './rules/surface.js';
 export { READING_POINTS, READING_NAMES, DEFAULT_READINGS, readingValues, parseReading, type Readings, type ReadingChoice, type ReadingName, type ReadingValue } from './rules/readings.js';
 export type { Surface } from './sim/surface.js';
-export { loadScenarios, ScenarioError, type LoadOptions, type ScenarioErrorCode, type ScenarioProblem } from './scenarios/load.js';
-export { runScenarios, type RunOptions, type RunProgress } from './scenarios/run.js';
-export { runProperties, type PropsRunOptions } from './properties/runner.js';
-export { properties } from './properties/registry.js';
-export { renderJson } from './report/json.js';
-export { renderJunit } from './report/junit.js';
-export { renderMarkdown } from './report/markdown.js';
-export { renderHtml } from './report/html.js';
-export { writeReports } from './report/write.js';
-export { buildRunReport, type RunReportInput } from './report/build.js';
 export type { RunReport, ScenarioResult, PropertyResult, RuleSummary, CaseStatus, LevelCounts, RuleStatus, RunSummary } from './report/model.js';
+export type { LoadOptions, ScenarioErrorCode, ScenarioProblem } from './scenarios/load.js';
+export type { RunOptions, RunProgress } from './scenarios/runner.js';
+export type { PropsRunOptions } from './properties/runner.js';
+export type { RunReportInput } from './report/build.js';
 export { DEVIATION_IDS } from './engine/deviations.js';

@@ -4,9 +4,9 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { ruleById } from '../rules/catalogue.js';
 import { loadScenarios } from '../scenarios/load.js';
-import { runScenarios } from '../scenarios/run.js';
-import { createSimTarget } from '../target/sim.js';
-import { createHttpTarget } from '../target/http.js';
+import { runScenarios } from '../scenarios/runner.js';
+import { createSimTarget } from '../adapters/simulator.js';
+import { createHttpTarget } from '../adapters/http.js';
 import { pageArithmeticRunsPerSecond } from '../properties/bench.js';
 import { exportAccounts } from '../client/export.js';
 import { isListRecord } from '../client/records.js';
@@ -15,6 +15,7 @@ import type { ScenarioResult } from '../report/model.js';
 import { child, fmt } from './child.js';
 import type { Section } from './section.js';
 import { hardening } from './hardening.js';
+import { imports } from './imports.js';
 
 export type { Section } from './section.js';
 
@@ -114,4 +115,4 @@ const exportSection: Section = {
   },
 };
 
-export const extraSections: readonly Section[] = [suite, props, exportSection, hardening];
+export const extraSections: readonly Section[] = [imports, suite, props, exportSection, hardening];

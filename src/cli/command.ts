@@ -3,6 +3,7 @@
  * `-h/--help`, and for the commands that report their own failures, the message and exit 2.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { KitError } from '../kit-errors.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 
 export type OptionTable = NonNullable<ParseArgsConfig['options']>;
@@ -20,20 +21,10 @@ export function parseOptions<O extends OptionTable>(argv: readonly string[], opt
   }
 }
 
-/** An error class with a stable `code` (TargetError, ScenarioError, ...). */
-export type CodedError = abstract new (...args: never[]) => Error & { readonly code: string };
-
 /** Every usage error, of every command: one line, then where the options are. Exit 2. */
 export function usageErrorText(name: string | undefined, message: string): string {
   const command = name === undefined ? 'commerce-sim' : `commerce-sim ${name}`;
   return `${command}: ${message}\nsee \`${command} --help\`\n`;
-}
-
-export interface Failures {
-  /** Printed as `message (code)`, exit 2; anything else is a bug and is thrown. */
-  readonly errors: readonly CodedError[];
-  /** A command's own wording for some of them; undefined keeps the default. */
-  readonly describe?: (error: Error & { readonly code: string }) => string | undefined;
 }
 
 export interface CommandSpec<O extends OptionTable> {
@@ -41,42 +32,38 @@ export interface CommandSpec<O extends OptionTable> {
   readonly usage: string;
   readonly options: O;
   readonly allowPositionals?: boolean;
-  /** Without it every error reaches main.ts, which prints it as one line (and callers in tests see the throw). */
-  readonly failures?: Failures;
-  /** Positionals last: most commands take none. */
+  /** A command's own wording for some of its errors (by code); undefined keeps `message (code)`. */
+  readonly describe?: (error: KitError) => string | undefined;
+  /** Positionals last: most commands take none. Heavy modules are imported inside, so a usage error stays fast. */
   readonly main: (values: Values<O>, io: CliIo, positionals: readonly string[]) => Promise<number>;
 }
 
+/**
+ * A command from its spec: strict options, `-h/--help`, and the one error printer of the tool. A usage
+ * error prints one line and where the options are; any other KitError prints `message (code)`; both exit
+ * 2. Anything else is a bug and reaches main.ts.
+ */
 export function defineCommand<O extends OptionTable>(spec: CommandSpec<O>): Command {
-  const command: Command = async (argv, io) => {
-    const parsed = parseOptions(argv, { ...spec.options, ...HELP_OPTION }, spec.allowPositionals);
-    if ('help' in parsed.values && parsed.values.help === true) {
-      io.stdout.write(`${spec.usage}\n`);
-      return EXIT_OK;
-    }
-    return spec.main(parsed.values, io, parsed.positionals);
-  };
-  const { failures } = spec;
-  return failures === undefined ? command : guard(spec.name, spec.usage, failures, command);
-}
-
-/** Runs a command, printing usage and known errors as `commerce-sim <name>: ...` with exit 2. */
-export function guard(name: string, usage: string, failures: Failures, command: Command): Command {
   return async (argv, io) => {
     try {
-      return await command(argv, io);
+      const parsed = parseOptions(argv, { ...spec.options, ...HELP_OPTION }, spec.allowPositionals);
+      if ('help' in parsed.values && parsed.values.help === true) {
+        io.stdout.write(`${spec.usage}\n`);
+        return EXIT_OK;
+      }
+      return await spec.main(parsed.values, io, parsed.positionals);
     } catch (error) {
-      const prefix = `commerce-sim ${name}: `;
-      if (error instanceof UsageError) {
-        io.stderr.write(usageErrorText(name, error.message));
-        return EXIT_USAGE;
-      }
-      for (const known of failures.errors) {
-        if (!(error instanceof known)) continue;
-        io.stderr.write(`${prefix}${failures.describe?.(error) ?? `${error.message} (${error.code})`}\n`);
-        return EXIT_USAGE;
-      }
-      throw error;
+      const text = errorText(spec.name, error, spec.describe);
+      if (text === undefined) throw error;
+      io.stderr.write(text);
+      return EXIT_USAGE;
     }
   };
+}
+
+/** How the tool prints an error it threw on purpose, or undefined for anything else (a bug). */
+export function errorText(name: string | undefined, error: unknown, describe?: (error: KitError) => string | undefined): string | undefined {
+  if (error instanceof UsageError) return usageErrorText(name, error.message);
+  if (!(error instanceof KitError)) return undefined;
+  return `${name === undefined ? 'commerce-sim' : `commerce-sim ${name}`}: ${describe?.(error) ?? `${error.message} (${error.code})`}\n`;
 }

@@ -6,12 +6,10 @@
 import { checkDeviations } from './target-options.js';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { behaviouralCount, compareSides, type Side } from '../fixtures/diff.js';
-import { renderDiffJson, renderDiffMarkdown } from '../fixtures/diff-report.js';
-import { loadRecording, RecordingError, type Recording } from '../fixtures/record.js';
+import { behaviouralCount, compareSides, type Side } from '../recordings/diff.js';
+import { renderDiffJson, renderDiffMarkdown } from '../recordings/diff-report.js';
+import { loadRecording, type Recording } from '../recordings/record-live.js';
 import type { Scenario } from '../scenarios/format.js';
-import { ScenarioError } from '../scenarios/load.js';
-import { TargetError } from '../target/types.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';
 import { LIVE_OPTIONS, liveSettings, recordableScenarios, recordLive, type LiveSettings } from './record.js';
@@ -46,7 +44,6 @@ export const diff: Command = defineCommand({
   usage: USAGE,
   options: OPTIONS,
   allowPositionals: true,
-  failures: { errors: [RecordingError, ScenarioError, TargetError] },
   main: diffCommand,
 });
 

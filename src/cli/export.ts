@@ -11,11 +11,10 @@ import { resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { ClientError } from '../client/retry.js';
 import { exportAccounts, type CsvSink, type ExportProgress } from '../client/export.js';
-import { DatasetError } from '../store/adversity-profiles.js';
 import { MAX_RECORDS } from '../store/datasets.js';
-import { createTarget, intOption } from '../target/create.js';
-import { createSimTarget } from '../target/sim.js';
-import { TargetError, type Target } from '../target/types.js';
+import { createTarget, intOption } from './targets.js';
+import { createSimTarget } from '../adapters/simulator.js';
+import { type Target } from '../port.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 import { credentialOptions, CREDENTIAL_OPTIONS, credentialsFor } from './target-options.js';
@@ -61,7 +60,6 @@ export const exportCommand: Command = defineCommand({
   usage: USAGE,
   options: OPTIONS,
   allowPositionals: true,
-  failures: { errors: [TargetError, DatasetError] },
   main: exportMain,
 });
 

@@ -4,8 +4,8 @@
  */
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { generateFixtures } from '../fixtures/generate.js';
-import { INDEX_FILE, type FixtureFile } from '../fixtures/format.js';
+import { generateFixtures } from '../recordings/generate.js';
+import { INDEX_FILE, type FixtureFile } from '../recordings/format.js';
 import { isObject } from '../rules/inspect.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';

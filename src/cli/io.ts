@@ -13,7 +13,7 @@ export const EXIT_USAGE = 2;
 
 export type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
-export { UsageError } from '../errors.js';
+export { UsageError } from '../kit-errors.js';
 
 export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `commerce-sim` command: dispatches to one module per sub-command, loaded lazily so start-up stays fast. */
-import { processIo, EXIT_USAGE, UsageError, type Command } from './io.js';
-import { usageErrorText } from './command.js';
+import { processIo, EXIT_USAGE, type Command } from './io.js';
+import { errorText, usageErrorText } from './command.js';
 
 const commands: Readonly<Record<string, { summary: string; load: () => Promise<Command> }>> = {
   serve: { summary: 'run the simulator over HTTP', load: async () => (await import('./serve.js')).serve },
@@ -44,11 +44,10 @@ async function main(argv: readonly string[]): Promise<number> {
     const command = await entry.load();
     return await command(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(usageErrorText(name, error.message));
-      return EXIT_USAGE;
-    }
-    throw error;
+    const text = errorText(name, error);
+    if (text === undefined) throw error;
+    io.stderr.write(text);
+    return EXIT_USAGE;
   }
 }
 

@@ -4,8 +4,8 @@
  */
 import { checkDeviations } from './target-options.js';
 import { DEVIATION_IDS } from '../engine/deviations.js';
-import { mutationScore, renderMutationTable, runMutation, type MutationRow } from '../kit/mutation.js';
-import { runReadingsMutation, type ReadingsMutationRow } from '../kit/readings.js';
+import { mutationScore, renderMutationTable, type MutationRow } from '../kit/mutation-table.js';
+import type { ReadingsMutationRow } from '../kit/readings-proof.js';
 import { describeReadings } from '../rules/readings.js';
 import type { RuleId } from '../rules/ids.js';
 import { isSurface, SURFACES } from '../sim/surface.js';
@@ -49,12 +49,14 @@ async function mutationCommand(values: Values<typeof OPTIONS>, io: CliIo): Promi
     const count = Number(values.readings);
     if (!/^\d{1,4}$/.test(values.readings) || count < 1) throw new UsageError(`--readings takes a number of combinations from 1 to 9999, got '${values.readings}'`);
     if (values.surface !== undefined) throw new UsageError('--readings and --surface do not go together (the documented surface is one combination of readings)');
+    const { runReadingsMutation } = await import('../kit/readings-proof.js');
     const rows = await runReadingsMutation({ seed: seed ?? 1, count, deviations: deviations as RuleId[] });
     io.stdout.write(renderReadingsRows(rows, seed ?? 1));
     return rows.every((r) => r.falseFailures.length === 0 && r.deviations.every((d) => d.verdict.kind !== 'missed')) ? EXIT_OK : EXIT_RULE_FAILED;
   }
   const surface = values.surface ?? 'full';
   if (!isSurface(surface)) throw new UsageError(`--surface takes ${SURFACES.join(' or ')}, got '${surface}'`);
+  const { runMutation } = await import('../kit/mutation.js');
   const rows = await runMutation({ deviations, surface, ...(seed === undefined ? {} : { seed }) });
   io.stdout.write(values.markdown === true ? renderMutationTable(rows) : renderText(rows));
   return rows.every((r) => r.caught) ? EXIT_OK : EXIT_RULE_FAILED;

@@ -5,22 +5,16 @@
  */
 import { resolve } from 'node:path';
 import type { PropertyResult, RunReport } from '../report/model.js';
-import { renderJson } from '../report/json.js';
-import { buildRunReport } from '../report/build.js';
-import { writeReports } from '../report/write.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { isSecretKey } from '../report/redact.js';
-import { properties, selectProperties } from '../properties/registry.js';
-import { DEFAULT_RUNS, NOT_RUN, runProperties, STOPPED } from '../properties/runner.js';
-import { createTarget, intOption } from '../target/create.js';
-import { guardTarget } from '../target/guard.js';
-import { TargetError } from '../target/types.js';
+import { DEFAULT_RUNS, NOT_RUN, PROPERTY_NAMES, STOPPED } from '../properties/names.js';
+import { createTarget, intOption } from './targets.js';
+import { guardTarget } from '../adapters/guarded.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
-import { renderGithub } from '../report/github.js';
 import { REPORTERS, reporterFor, styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
-import { hasCredentials, preflight } from '../target/preflight.js';
+import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { checkDeviations, configFrom, credentialsFor, READING_OPTION, readingsOption, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim props [options]
@@ -46,7 +40,7 @@ target:
   --reading NAME=VALUE        the simulator answers a point the document leaves open another
                               conforming way (repeatable; \`commerce-sim readings\` lists them)
 properties:
-  --grep NAME                 properties whose name contains NAME (${properties.map((p) => p.name).join(', ')})
+  --grep NAME                 properties whose name contains NAME (${PROPERTY_NAMES.join(', ')})
   --runs N                    runs per property (default ${DEFAULT_RUNS})
   --seed S                    fast-check seed (default: a fresh one, printed first)
   --path P                    replay the failing run at path P (with --grep naming one property)
@@ -79,7 +73,6 @@ export const props: Command = defineCommand({
   name: 'props',
   usage: USAGE,
   options: OPTIONS,
-  failures: { errors: [TargetError] },
   main: propsCommand,
 });
 
@@ -94,8 +87,17 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   const deviate = values.deviate ?? [];
   checkDeviations('--deviate', deviate);
   if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
+  // The suites, their runner and the reporters load here: a usage error or --help does not wait for fast-check.
+  const [{ selectProperties }, { runProperties }, { buildRunReport }, { writeReports }, { renderJson }, { renderGithub }] = await Promise.all([
+    import('../properties/registry.js'),
+    import('../properties/runner.js'),
+    import('../report/build.js'),
+    import('../report/write.js'),
+    import('../report/json.js'),
+    import('../report/github.js'),
+  ]);
   const suites = selectProperties(values.grep);
-  if (suites.length === 0) throw new UsageError(`--grep ${values.grep ?? ''}: no property matches (${properties.map((p) => p.name).join(', ')})`);
+  if (suites.length === 0) throw new UsageError(`--grep ${values.grep ?? ''}: no property matches (${PROPERTY_NAMES.join(', ')})`);
   if (values.path !== undefined && suites.length !== 1) throw new UsageError('--path replays one property: add --grep with its name');
   if (values.path !== undefined && !/^\d+(:\d+)*(@[A-Za-z0-9+/:]*)?$/.test(values.path)) throw new UsageError(`--path takes the path a failure printed, such as 4:2:0, got '${values.path}'`);
   const seed = intOption('--seed', values.seed, 0, 2 ** 32 - 1) ?? freshSeed();

@@ -6,17 +6,16 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ACCESS_TOKEN, CLIENT_SECRET, INDEX_FILE, type SecretPlaceholder } from '../fixtures/format.js';
-import { readOnlyScenarios, recordingFiles, recordScenarios, type Recording } from '../fixtures/record.js';
+import { ACCESS_TOKEN, CLIENT_SECRET, INDEX_FILE, type SecretPlaceholder } from '../recordings/format.js';
+import { readOnlyScenarios, recordingFiles, recordScenarios, type Recording } from '../recordings/record-live.js';
 import { isSecretKey } from '../report/redact.js';
 import { isObject } from '../rules/inspect.js';
 import { ruleById } from '../rules/catalogue.js';
 import type { Scenario } from '../scenarios/format.js';
-import { loadScenarios, ScenarioError } from '../scenarios/load.js';
+import { loadScenarios } from '../scenarios/load.js';
 import { selectScenarios } from '../scenarios/select.js';
-import { createTarget, intOption, type TargetOptions } from '../target/create.js';
-import { guardTarget } from '../target/guard.js';
-import { TargetError } from '../target/types.js';
+import { createTarget, intOption, type TargetOptions } from './targets.js';
+import { guardTarget } from '../adapters/guarded.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, UsageError, type CliIo, type Command } from './io.js';
 import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom } from './target-options.js';
@@ -102,7 +101,6 @@ export const record: Command = defineCommand({
   usage: USAGE,
   options: RECORD_OPTIONS,
   allowPositionals: true,
-  failures: { errors: [ScenarioError, TargetError] },
   main: recordCommand,
 });
 

@@ -1,6 +1,6 @@
 /** `commerce-sim rules [--json]`: the rule catalogue (src/rules/catalogue.ts) with level and document section. */
 import { catalogue } from '../rules/catalogue.js';
-import type { Rule } from '../rules/types.js';
+import type { Rule } from '../rules/rule.js';
 import { defineCommand } from './command.js';
 import { EXIT_OK, type Command } from './io.js';
 

@@ -1,7 +1,7 @@
 /** What a run's report says about itself besides results: the tool's version and a run id. */
 import { readFile } from 'node:fs/promises';
 import type { RunReport } from '../report/model.js';
-import type { Target } from '../target/types.js';
+import type { Target } from '../port.js';
 
 export async function packageVersion(): Promise<string> {
   try {

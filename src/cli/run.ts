@@ -5,22 +5,16 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuleSummary, RunReport } from '../report/model.js';
-import { renderJson } from '../report/json.js';
-import { buildRunReport } from '../report/build.js';
 import { inconclusives } from '../report/summarise.js';
-import { writeReports } from '../report/write.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { DATASET_PROFILES } from '../store/datasets.js';
-import { loadScenarios, ScenarioError } from '../scenarios/load.js';
-import { runScenarios, type RunProgress } from '../scenarios/run.js';
+import type { RunProgress } from '../scenarios/runner.js';
 import { parseShard, selectScenarios, type Shard } from '../scenarios/select.js';
-import { createTarget, intOption } from '../target/create.js';
-import { guardTarget } from '../target/guard.js';
-import { hasCredentials, preflight } from '../target/preflight.js';
-import { TargetError } from '../target/types.js';
+import { createTarget, intOption } from './targets.js';
+import { guardTarget } from '../adapters/guarded.js';
+import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
-import { renderGithub } from '../report/github.js';
 import { REPORTERS, reporterFor, styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { checkDeviations, configFrom, credentialsFor, READING_OPTION, readingsOption, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
@@ -81,10 +75,8 @@ export const run: Command = defineCommand({
   usage: USAGE,
   options: OPTIONS,
   allowPositionals: true,
-  failures: {
-    errors: [ScenarioError, TargetError],
-    describe: (e) => (e instanceof ScenarioError ? `${e.code === 'SCENARIO_INVALID' ? 'invalid scenario file' : 'no scenarios'} (${e.code}):\n${e.message}` : undefined),
-  },
+  describe: (e) =>
+    e.code === 'SCENARIO_INVALID' || e.code === 'SCENARIO_NOT_FOUND' ? `${e.code === 'SCENARIO_INVALID' ? 'invalid scenario file' : 'no scenarios'} (${e.code}):\n${e.message}` : undefined,
   main: runCommand,
 });
 
@@ -117,6 +109,15 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   const credentials = credentialsFor(spec, targetOptions);
   const tags = values.tag ?? [];
   const paths = positionals.length > 0 ? positionals : [fileURLToPath(new URL('../../scenarios', import.meta.url))];
+  // The loader (ajv, yaml), the runner and the reporters load here: a usage error or --help does not wait for them.
+  const [{ loadScenarios }, { runScenarios }, { buildRunReport }, { writeReports }, { renderJson }, { renderGithub }] = await Promise.all([
+    import('../scenarios/load.js'),
+    import('../scenarios/runner.js'),
+    import('../report/build.js'),
+    import('../report/write.js'),
+    import('../report/json.js'),
+    import('../report/github.js'),
+  ]);
   const all = await loadScenarios(paths, { ruleExists: (id) => ruleById(id) !== undefined, cwd: io.cwd });
   const scenarios = selectScenarios(all, { ...(values.grep === undefined ? {} : { grep: values.grep }), tags, ...(shard === undefined ? {} : { shard }) });
   // A selection that matches nothing would pass having judged nothing.

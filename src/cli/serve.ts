@@ -18,7 +18,7 @@ import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { MAX_RECORDS } from '../store/datasets.js';
 import { resourceByName } from '../store/resources.js';
-import { HELP_OPTION, parseOptions } from './command.js';
+import { defineCommand, HELP_OPTION, parseOptions, type Values } from './command.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 
 const USAGE = `usage: commerce-sim serve [options]
@@ -126,12 +126,17 @@ const OPTIONS = {
   'max-scan': { type: 'string' },
   json: { type: 'boolean' },
   log: { type: 'boolean' },
-  ...HELP_OPTION,
 } as const;
 
+type ServeValues = Values<typeof OPTIONS>;
+
+/** The command line as serve's options (`help` for -h/--help); usage errors thrown. */
 export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
-  const { values } = parseOptions(argv, OPTIONS);
-  if (values.help === true) return 'help';
+  const { values } = parseOptions(argv, { ...OPTIONS, ...HELP_OPTION });
+  return values.help === true ? 'help' : serveOptionsFrom(values);
+}
+
+function serveOptionsFrom(values: ServeValues): ServeOptions {
   const deviate = values.deviate ?? [];
   checkDeviations('--deviate', deviate);
   const surface = values.surface ?? 'full';
@@ -285,12 +290,9 @@ function nextStopSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export const serve: Command = async (argv, io) => {
-  const options = parseServeArgs(argv);
-  if (options === 'help') {
-    io.stdout.write(`${USAGE}\n`);
-    return EXIT_OK;
-  }
+export const serve: Command = defineCommand({ name: 'serve', usage: USAGE, options: OPTIONS, main: (values, io) => serveMain(serveOptionsFrom(values), io) });
+
+async function serveMain(options: ServeOptions, io: CliIo): Promise<number> {
   let session: ServeSession;
   try {
     session = await startServer(options, io, () => Date.now());
@@ -312,4 +314,4 @@ export const serve: Command = async (argv, io) => {
   await session.server.close();
   if (!options.json) io.stderr.write(`commerce-sim serve: ${signal}, stopped\n`);
   return EXIT_OK;
-};
+}

@@ -3,7 +3,7 @@
  * conversion into createTarget's options; each command adds its own (seed, deviations, ...).
  */
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
-import { intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from '../target/create.js';
+import { intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from './targets.js';
 import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
 import { parseReading, type ReadingChoice } from '../rules/readings.js';
 import type { Values } from './command.js';

@@ -3,8 +3,9 @@
  * registration id, id) with page[limit]=100, sort=id and filter=gt(id,<last_id>) on /v2/accounts.
  * Streams page by page into a sink, so memory stays flat however many accounts there are.
  */
+import { MAX_PAGE_LENGTH } from '../limits.js';
 import { recordAttr } from '../rules/inspect.js';
-import type { Target } from '../target/types.js';
+import type { Target } from '../port.js';
 import { csvRow } from './csv.js';
 import { iterate, type IterationStats, type ListRecord } from './keyset.js';
 import type { RetryOptions } from './retry.js';
@@ -68,7 +69,7 @@ export async function exportAccounts(target: Target, sink: CsvSink, options: Exp
   const reader = iterate(target, ACCOUNTS_PATH, {
     ...options,
     attribute: 'id',
-    pageSize: options.pageSize ?? 100,
+    pageSize: options.pageSize ?? MAX_PAGE_LENGTH,
     onPage: (page) => {
       pages += 1;
       // The first page's total counts what is left after `after`: the whole export expected.

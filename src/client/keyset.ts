@@ -13,8 +13,9 @@
  *   the target's now for the eventual-consistency window, under which every record is visible.
  * Requests go through a budget and retry 429/5xx honouring Retry-After (./retry.ts).
  */
+import { MAX_PAGE_LENGTH } from '../limits.js';
 import { encodeValue } from '../engine/query.js';
-import type { Target } from '../target/types.js';
+import type { Target } from '../port.js';
 import { ascendingIds, filterValue, isListRecord, parseList, stampOf, stampOfRecord, timestampOf, type ListRecord, type Stamp, type TimestampAttribute } from './records.js';
 import { ClientError, createRequester, type Requester, type RequestStats, type RetryOptions } from './retry.js';
 
@@ -77,7 +78,7 @@ export interface KeysetReader extends AsyncIterable<ListRecord> {
   position(): Position;
 }
 
-export const MAX_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = MAX_PAGE_LENGTH;
 const RESERVED = ['sort', 'page[limit]', 'page[offset]'];
 
 export function iterate(target: Target, path: string, options: IterateOptions): KeysetReader {

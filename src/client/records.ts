@@ -3,7 +3,7 @@
  * from unknown JSON, record timestamps wherever the resource keeps them, and filter values.
  */
 import { isJsonObject } from '../engine/json.js';
-import type { TargetResponse } from '../target/types.js';
+import type { TargetResponse } from '../port.js';
 import { ClientError } from './retry.js';
 import { instantOf, pageMeta, recordAttr } from '../rules/inspect.js';
 

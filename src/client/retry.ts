@@ -3,9 +3,9 @@
  * could not be reached or timed out) honouring Retry-After, else exponential backoff with seeded
  * jitter. Sleep and the clock are injected, so tests never wait and replay exactly.
  */
-import { KitError } from '../errors.js';
-import { backoffMs, realSleep, retryAfterMs, seededRandom, type Sleep } from '../target/pacing.js';
-import { TargetError, type Target, type TargetResponse } from '../target/types.js';
+import { KitError } from '../kit-errors.js';
+import { backoffMs, realSleep, retryAfterMs, seededRandom, type Sleep } from '../adapters/http-pacing.js';
+import { TargetError, type Target, type TargetResponse } from '../port.js';
 
 export type { Sleep };
 

@@ -4,7 +4,7 @@
  * since a checkpoint, each once in its latest version, and the checkpoint to pass next time.
  */
 import { isJsonObject } from '../engine/json.js';
-import type { Target } from '../target/types.js';
+import type { Target } from '../port.js';
 import { iterate, type IterateOptions, type IterationStats, type ListRecord } from './keyset.js';
 import { createRequester } from './retry.js';
 

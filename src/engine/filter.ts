@@ -2,7 +2,7 @@
  * The `filter` query parameter (API-NOTES.md, "Filter and sort grammar"): `op(field,value)` clauses
  * joined by `:` (AND). A hand-written scanner, not a regex, so any input is parsed in linear time.
  */
-import { apiError, ok, refuse, type Decision } from './errors.js';
+import { apiError, ok, refuse, type Decision } from './api-errors.js';
 import { instantBounds, parseInstantNs, type Precision } from './instants.js';
 
 export type FilterOp = 'eq' | 'like' | 'ilike' | 'in' | 'gt' | 'ge' | 'lt' | 'le' | 'is_null' | 'contains';

@@ -4,8 +4,8 @@
  * records and serialises; it decides nothing itself.
  */
 import { deviates, type Deviations } from './deviations.js';
-import { ok, type Decision } from './errors.js';
-import { apiError, refuse } from './errors.js';
+import { ok, type Decision } from './api-errors.js';
+import { apiError, refuse } from './api-errors.js';
 import { parseFilter, storeClauses, type FilterClause, type FilterSpec } from './filter.js';
 import { SAME_IDS, type IdCodec } from './ids.js';
 import type { Precision } from './instants.js';

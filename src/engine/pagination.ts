@@ -3,15 +3,12 @@
  * reading page[limit]/page[offset], the offset limits, and the meta and links of a list response.
  */
 import { deviates, type Deviations } from './deviations.js';
-import { apiError, ok, refuse, type Decision } from './errors.js';
+import { apiError, ok, refuse, type Decision } from './api-errors.js';
 import { encodeValue, type QueryParams } from './query.js';
 
-/** §8: maximum page length on any paginated call. */
-export const MAX_PAGE_LENGTH = 100;
-/** §8: default page length. */
-export const DEFAULT_PAGE_LENGTH = 25;
-/** §8: the hard limit of /v2/orders and /v2/files, and the default soft limit elsewhere. */
-export const OFFSET_LIMIT = 10_000;
+import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH, OFFSET_LIMIT } from '../limits.js';
+
+export { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH, OFFSET_LIMIT } from '../limits.js';
 
 /** What a deployment does where §8 is silent (rules/readings.ts): above the maximum, zero, past an offset limit. */
 export interface PageReadings {

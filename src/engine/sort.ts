@@ -3,7 +3,7 @@
  * descending. Every order is made total by an ascending id tie-break, so paging by sort and filter
  * (commerce-api.md §4.3) neither skips nor repeats records.
  */
-import { apiError, ok, refuse, type Decision } from './errors.js';
+import { apiError, ok, refuse, type Decision } from './api-errors.js';
 import { compareValues, type FieldGetter, type FieldKind } from './filter.js';
 
 export type Direction = 'asc' | 'desc';

@@ -7,7 +7,7 @@
 import { isDeviationId } from '../engine/deviations.js';
 import { exceeds, MAX_CLIENT_ID_LENGTH } from '../engine/field-limits.js';
 import { isJsonObject } from '../engine/json.js';
-import { KitError } from '../errors.js';
+import { KitError } from '../kit-errors.js';
 import { resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { isLoopback } from '../sim/clients.js';
 import { withDataset } from '../sim/options.js';

@@ -5,9 +5,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ruleById } from '../rules/catalogue.js';
-import type { Target } from '../target/types.js';
+import type { Target } from '../port.js';
 import { pageArithmetic } from './page-arithmetic.js';
-import type { PropertyEnv } from './types.js';
+import type { PropertyEnv } from './property.js';
 
 export interface PropertyBench {
   readonly property: string;

@@ -3,12 +3,12 @@
  * trial, judges it with the oracle, and throws a PropertyFailure on a blocking failure, so fast-check
  * shrinks it and reports the seed and path that replay it.
  */
-import { KitError } from '../errors.js';
+import { KitError } from '../kit-errors.js';
 import * as fc from 'fast-check';
-import { TargetError } from '../target/types.js';
-import { AdminError, adminRequest } from './admin.js';
+import { TargetError } from '../port.js';
+import { AdminError, adminRequest } from './admin-requests.js';
 import { blocks, judge, PropertyFailure, StopRun, Trial } from './trial.js';
-import type { CheckParams, FailedRun, FindingId, PropertyDef, PropertyEnv, PropertyFailureInfo, PropertyOutcome, PropertySuite, RuleTally } from './types.js';
+import type { CheckParams, FailedRun, FindingId, PropertyDef, PropertyEnv, PropertyFailureInfo, PropertyOutcome, PropertySuite, RuleTally } from './property.js';
 
 /** A property cannot run against this target (a variable it needs is missing): reported as a skip. */
 export class PropertySetupError extends KitError {

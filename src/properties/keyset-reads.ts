@@ -6,13 +6,14 @@
  * records the first read's results.total counts. Starting at the last record gives the documented
  * empty set. Every request is a documented read; the seeded variant (keyset.ts) needs the admin API.
  */
+import { MAX_PAGE_LENGTH, OFFSET_LIMIT } from '../limits.js';
 import * as fc from 'fast-check';
 import { asList, pageMeta, recordAttr, recordId, sameValue } from '../rules/inspect.js';
 import { documentedListUrl, SORT_FILTER_PATH, type SortableAttribute } from '../rules/surface.js';
-import { toExchange } from '../target/types.js';
+import { toExchange } from '../port.js';
 import { defineProperty, PropertySetupError } from './define.js';
 import { walkById, walkByTimestamp, type WalkOptions } from './keyset.js';
-import type { PropertyEnv } from './types.js';
+import type { PropertyEnv } from './property.js';
 
 export const KEYSET_READS = 'keyset-reads';
 /** Pages one walk may read: a live target is not walked end to end from far back. */
@@ -48,7 +49,7 @@ export function alignedStart(values: readonly string[], attribute: SortableAttri
     while (f > 0 && sameValue(attribute, values[f - 1] ?? '', before)) f--;
     const pageSize = s - f + 1;
     // The tail's first value may have earlier records beyond the tail: its page size would be unknown.
-    if (f > 0 && pageSize <= 100) starts.push({ from: before, pageSize });
+    if (f > 0 && pageSize <= MAX_PAGE_LENGTH) starts.push({ from: before, pageSize });
   }
   return starts.length === 0 ? undefined : starts[pick % starts.length];
 }
@@ -63,7 +64,7 @@ async function readOk(env: PropertyEnv, url: string): Promise<unknown> {
 /** The last records in each order, read through documented requests (offsets up to the 10,000 §8 allows). */
 async function readTails(env: PropertyEnv): Promise<Tails> {
   const total = pageMeta(await readOk(env, documentedListUrl(SORT_FILTER_PATH, { limit: 1 }))).resultsTotal ?? 0;
-  const offset = Math.max(0, Math.min(total - TAIL, 10_000));
+  const offset = Math.max(0, Math.min(total - TAIL, OFFSET_LIMIT));
   const tail = async (attribute: SortableAttribute): Promise<string[]> => {
     const json = await readOk(env, documentedListUrl(SORT_FILTER_PATH, { limit: TAIL, ...(offset === 0 ? {} : { offset }), sort: attribute }));
     const values = (asList(json)?.data ?? []).map((r) => (attribute === 'id' ? recordId(r) : recordAttr(r, attribute)));

@@ -8,7 +8,7 @@
 import * as fc from 'fast-check';
 import { documentedListUrl, SORT_FILTER_PATH, type SortableAttribute } from '../rules/surface.js';
 import { asList, compareInstants, idsOf, pageMeta, recordAttr, recordId, sameValue } from '../rules/inspect.js';
-import { AdminError, adminRequest, requireAdmin, seedWith } from './admin.js';
+import { AdminError, adminRequest, requireAdmin, seedWith } from './admin-requests.js';
 import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
 

@@ -5,12 +5,13 @@
  * an empty model the record commands address an id that does not exist), so a run replays exactly
  * from its seed and path.
  */
+import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../limits.js';
 import type * as fc from 'fast-check';
 import { asList, asString, at, idsOf, instantOf, pageMeta, PROFILE_TYPE } from '../rules/inspect.js';
-import type { Exchange } from '../target/types.js';
-import { adminRequest } from './admin.js';
+import type { Exchange } from '../port.js';
+import { adminRequest } from './admin-requests.js';
 import { StopRun, type Trial } from './trial.js';
-import type { FindingId } from './types.js';
+import type { FindingId } from './property.js';
 import type { RuleId } from '../rules/ids.js';
 
 export interface ModelRecord {
@@ -180,7 +181,7 @@ export class SettingsCmd implements ModelCommand {
   check = () => true;
   async run(m: Model, real: Real): Promise<void> {
     const ex = await real.trial.send(jsonRequest('PUT', '/v2/settings', { data: { type: 'settings', page_length: this.pageLength } }));
-    const valid = Number.isInteger(this.pageLength) && this.pageLength >= 1 && this.pageLength <= 100;
+    const valid = Number.isInteger(this.pageLength) && this.pageLength >= 1 && this.pageLength <= MAX_PAGE_LENGTH;
     must(real, ex.response.status === (valid ? 200 : 400), 'settings.page-length', `PUT /v2/settings page_length ${this.pageLength}`, valid ? 200 : 400, ex.response.status);
     if (valid) m.pageLength = this.pageLength;
   }
@@ -236,7 +237,7 @@ export class ListCmd implements ModelCommand {
     const meta = pageMeta(ex.json);
     must(real, meta.resultsTotal === m.records.size, 'pagination.results.total', `GET ${url}: results.total against the records created and not deleted`, m.records.size, meta.resultsTotal);
     const limit = this.limit ?? m.pageLength;
-    const limitRule: RuleId = this.limit !== undefined ? 'pagination.limit.per-call' : m.pageLength === 25 ? 'pagination.limit.default' : 'pagination.limit.project-setting';
+    const limitRule: RuleId = this.limit !== undefined ? 'pagination.limit.per-call' : m.pageLength === DEFAULT_PAGE_LENGTH ? 'pagination.limit.default' : 'pagination.limit.project-setting';
     must(real, meta.limit === limit, limitRule, `GET ${url}: meta.page.limit (page_length ${m.pageLength})`, limit, meta.limit);
     const ids = idsOf(ex.json);
     const gone = ids.find((id) => !m.records.has(id));

@@ -6,8 +6,8 @@
  */
 import * as fc from 'fast-check';
 import { at, varString } from '../rules/inspect.js';
-import { AdminError, adminRequest, requireAdmin } from './admin.js';
-import { NEEDS_IDS } from './create.js';
+import { AdminError, adminRequest, requireAdmin } from './admin-requests.js';
+import { NEEDS_IDS } from './password-profile-create.js';
 import { plainText } from './arbitraries.js';
 import { defineProperty, PropertySetupError } from './define.js';
 import { ClockCmd, CreateCmd, DeleteCmd, GetCmd, ListCmd, SettingsCmd, UpdateCmd, type ListSort, type Model, type ModelCommand, type ModelReadings, type Real } from './model-commands.js';

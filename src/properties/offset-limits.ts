@@ -6,11 +6,11 @@
  */
 import * as fc from 'fast-check';
 import { isAsideStatus, isHardOffsetPath, OFFSET_LIMIT } from '../rules/inspect.js';
-import { AdminError, adminRequest, seedWith } from './admin.js';
+import { AdminError, adminRequest, seedWith } from './admin-requests.js';
 import { HARD_LIMIT_PATHS, queryString, SOFT_LIMIT_PATHS } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import { readOffsetLimit } from './page-arithmetic.js';
-import type { AdminAccess } from './types.js';
+import type { AdminAccess } from './property.js';
 
 export const OFFSET_LIMITS = 'offset-limits';
 /** Records seeded per collection when the admin API is there: past the limit, so records exist there. */

@@ -8,11 +8,11 @@ import * as fc from 'fast-check';
 import type { RuleId } from '../rules/ids.js';
 import { SHOWN_LIST_PATHS, SORTABLE_ATTRIBUTES } from '../rules/surface.js';
 import { asList, at, isAsideStatus, isHardOffsetPath, MAX_PAGE_LENGTH, OFFSET_LIMIT, pageMeta, varNumber, wholeNumber } from '../rules/inspect.js';
-import { parseJsonOrUndefined, type Exchange } from '../target/types.js';
+import { parseJsonOrUndefined, type Exchange } from '../port.js';
 import { conflictingLimits, LIST_PATHS, pageParams, pageQuery, queryString, type PageParams } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
-import type { PropertyEnv } from './types.js';
+import type { PropertyEnv } from './property.js';
 
 export const PAGE_ARITHMETIC = 'page-arithmetic';
 

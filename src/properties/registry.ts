@@ -3,7 +3,7 @@
  * simulator (`--deviate <rule>`): the mutation test runs the named properties against the deviating
  * simulator and expects them to fail. Nothing is loaded by globbing: a new suite is listed here.
  */
-import { create } from './create.js';
+import { create } from './password-profile-create.js';
 import { keyset } from './keyset.js';
 import { keysetReads } from './keyset-reads.js';
 import { model } from './model.js';
@@ -13,7 +13,7 @@ import { pageLength } from './page-length.js';
 import { robustness } from './robustness.js';
 import { sortFilter } from './sort-filter.js';
 import type { RuleId } from '../rules/ids.js';
-import type { PropertySuite } from './types.js';
+import type { PropertySuite } from './property.js';
 
 export const properties: readonly PropertySuite[] = [pageArithmetic, offsetLimits, keyset, keysetReads, sortFilter, pageLength, create, robustness, model];
 

@@ -7,10 +7,10 @@
  */
 import * as fc from 'fast-check';
 import { isAsideStatus, varString } from '../rules/inspect.js';
-import type { TargetRequest } from '../target/types.js';
+import type { TargetRequest } from '../port.js';
 import { encodeValue } from './arbitraries.js';
 import { defineProperty } from './define.js';
-import type { PropertyEnv } from './types.js';
+import type { PropertyEnv } from './property.js';
 
 export const ROBUSTNESS = 'robustness';
 /** The simulator's body limit (1 MiB): one byte more must answer 413, not crash. */

@@ -6,20 +6,16 @@
 import type { ExchangeExcerpt, PropertyResult, Verdict } from '../report/model.js';
 import { excerpt, redactedJson, redactText, redactValue } from '../report/redact.js';
 import { asString, at, requestJson } from '../rules/inspect.js';
-import { inconclusive, skip, type Outcome, type Rule } from '../rules/types.js';
-import { TargetError, type Exchange, type Target } from '../target/types.js';
-import { AdminError, readBaseline, restoreBaseline } from './admin.js';
+import { inconclusive, skip, type Outcome, type Rule } from '../rules/rule.js';
+import { TargetError, type Exchange, type Target } from '../port.js';
+import { AdminError, readBaseline, restoreBaseline } from './admin-requests.js';
 import { PropertySetupError } from './define.js';
 import type { RuleId } from '../rules/ids.js';
-import type { AdminAccess, FailedRun, FindingId, PropertyEnv, PropertyOutcome, PropertySuite } from './types.js';
+import type { AdminAccess, FailedRun, FindingId, PropertyEnv, PropertyOutcome, PropertySuite } from './property.js';
 
-export const DEFAULT_RUNS = 100;
-export const SKIP_WRITES = 'writes data: pass --allow-writes';
-/** Start of the skip reason of a property that broke rather than judged (the CLI exits 2 on it). */
-export const NOT_RUN = 'the property could not run';
-/** A property a target error stopped before its runs were done: not a skip, an incomplete result. */
-export const STOPPED = 'stopped';
-export const SKIP_ADMIN = "needs the simulator's admin API (--target sim, or --var admin_token=... for a served simulator)";
+import { DEFAULT_RUNS, NOT_RUN, SKIP_ADMIN, SKIP_WRITES, STOPPED } from './names.js';
+
+export { DEFAULT_RUNS, NOT_RUN, SKIP_ADMIN, SKIP_WRITES, STOPPED } from './names.js';
 /** Exchanges kept in a report per failure: the first few and the last ones. */
 const KEEP_HEAD = 2;
 const KEEP_TAIL = 8;

@@ -13,7 +13,7 @@ import * as fc from 'fast-check';
 import type { RuleId } from '../rules/ids.js';
 import { COMPARISON_OPERATORS, documentedListUrl, SORT_FILTER_PATH, SORTABLE_ATTRIBUTES, type ComparisonOperator, type SortableAttribute } from '../rules/surface.js';
 import { asList, idsOf, instantOf, isAsideStatus, pageMeta, recordAttr, type FilterClause } from '../rules/inspect.js';
-import { toExchange, type Exchange } from '../target/types.js';
+import { toExchange, type Exchange } from '../port.js';
 import { plainText, queryString, type QueryParam } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import { bent, countRange, expectedPage, sampleOf, type SampleRecord } from './filter-model.js';

@@ -8,10 +8,10 @@
 import type { RuleId } from '../rules/ids.js';
 import { judgeRule, reviewFailure, type RuleJudgement } from '../rules/judge.js';
 import { classifyRequest, describeGaps, gapsFor, insideFor, type SurfaceGap } from '../rules/surface.js';
-import type { Outcome, Rule } from '../rules/types.js';
-import { inconclusive } from '../rules/types.js';
-import { TargetError, toExchange, type Exchange, type TargetRequest } from '../target/types.js';
-import type { Finding, FindingId, PropertyEnv } from './types.js';
+import type { Outcome, Rule } from '../rules/rule.js';
+import { inconclusive } from '../rules/rule.js';
+import { TargetError, toExchange, type Exchange, type TargetRequest } from '../port.js';
+import type { Finding, FindingId, PropertyEnv } from './property.js';
 
 /** Thrown by a run to stop early after a finding; the run is judged with what it has. */
 export class StopRun extends Error {

@@ -3,7 +3,7 @@
  * report's content and never on the order a runner happened to assign fields.
  * Optional members left `undefined` are dropped by JSON.stringify, keeping their place otherwise.
  */
-import type { Outcome } from '../rules/types.js';
+import type { Outcome } from '../rules/rule.js';
 import { redactValue } from './redact.js';
 import type { ExchangeExcerpt, PropertyResult, RunReport, ScenarioResult, StepResult, Verdict } from './model.js';
 

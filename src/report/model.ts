@@ -3,7 +3,7 @@
  * reporters are pure functions from it to text, only the CLI writes files.
  * Everything outside `timing` is deterministic for the same seed and target.
  */
-import type { Level, Outcome, RuleId } from '../rules/types.js';
+import type { Level, Outcome, RuleId } from '../rules/rule.js';
 
 /** A request/response pair as it may appear in a report: secrets redacted, body cut to an excerpt. */
 export interface ExchangeExcerpt {

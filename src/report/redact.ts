@@ -3,7 +3,7 @@
  * Redaction happens on the whole text first and the excerpt is cut after, so a cut never leaves
  * half a secret behind.
  */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import type { ExchangeExcerpt } from './model.js';
 
 export const REDACTED = '[REDACTED]';

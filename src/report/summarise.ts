@@ -1,5 +1,5 @@
 /** Roll-ups of a run: per rule across every verdict, and the run's verdict under --strict or not. */
-import type { Level } from '../rules/types.js';
+import type { Level } from '../rules/rule.js';
 import type { ExchangeExcerpt, PropertyResult, RuleStatus, RuleSummary, RunReport, RunSummary, ScenarioResult, Verdict } from './model.js';
 
 export interface CatalogueEntry {

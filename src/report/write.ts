@@ -1,5 +1,5 @@
 /** The reporters' only I/O: `<dir>/<runId>/` with every format, and `<dir>/latest` pointing at it. */
-import { CodedKitError } from '../errors.js';
+import { CodedKitError } from '../kit-errors.js';
 import { cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { renderHtml } from './html.js';

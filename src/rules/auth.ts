@@ -1,7 +1,7 @@
 /** Authentication (commerce-api.md §5; API-NOTES.md, "Errors", "Token endpoint"). */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import { asNumber, asString, at, authorizationHeader, describe, errorBodyProblem, is2xx, isCreatePath, judgeEach, methodIs, pathOf, requestJson, sentWithoutAuth, varString } from './inspect.js';
-import { fail, pass, skip, type Rule } from './types.js';
+import { fail, pass, skip, type Rule } from './rule.js';
 
 const required: Rule = {
   id: 'auth.required',

@@ -3,14 +3,14 @@
  * a new rule is added to its family file and that family is listed here.
  */
 import { authRules } from './auth.js';
-import { createRules } from './create.js';
-import { errorRules } from './errors.js';
+import { createRules } from './password-profile-create.js';
+import { errorRules } from './error-answers.js';
 import { largeDataRules } from './large-data.js';
 import { paginationRules } from './pagination.js';
 import { passwordProfileRules } from './password-profile.js';
 import { settingsRules } from './settings.js';
 import { sortFilterRules } from './sort-filter.js';
-import type { Rule } from './types.js';
+import type { Rule } from './rule.js';
 import { versioningRules } from './versioning.js';
 
 export const catalogue: readonly Rule[] = [

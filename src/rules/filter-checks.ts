@@ -1,5 +1,5 @@
 /** Filtering (commerce-api.md §2.3, §4.2; API-NOTES.md, "Filter and sort grammar", "Errors"). */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import {
   asList,
   clauseHolds,
@@ -24,7 +24,7 @@ import {
   sameValue,
   type FilterClause,
 } from './inspect.js';
-import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './types.js';
+import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './rule.js';
 
 /** Every returned record satisfies each selected clause (clauses that cannot be read are not judged). */
 function recordsSatisfy(ex: Exchange, select: (c: FilterClause, all: readonly FilterClause[]) => boolean): Outcome {

@@ -74,8 +74,9 @@ type Compare = (a: string, b: string) => number;
 
 const codeUnits: Compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const folded: Compare = (a, b) => codeUnits(a.toLowerCase(), b.toLowerCase());
-const collator = new Intl.Collator('en', { sensitivity: 'base' });
-const locale: Compare = (a, b) => collator.compare(a, b);
+/** Made on first use: a collator costs milliseconds to build. */
+let collator: Intl.Collator | undefined;
+const locale: Compare = (a, b) => (collator ??= new Intl.Collator('en', { sensitivity: 'base' })).compare(a, b);
 const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
 const numeric: Compare = (a, b) => (NUMERIC.test(a) && NUMERIC.test(b) ? Math.sign(Number(a) - Number(b)) : codeUnits(a, b));
 const instants: Compare = (a, b) => compareInstants(a, b) ?? codeUnits(a, b);

@@ -102,14 +102,7 @@ export const isHardOffsetPath = (path: string): boolean => /^\/v2\/(orders|files
 
 export const isSettingsPath = (path: string): boolean => /^\/v2\/settings\/?$/.test(path);
 
-/** The offset limit of commerce-api.md §8 (hard for orders and files, the default soft limit elsewhere). */
-export const OFFSET_LIMIT = 10_000;
-
-/** The maximum page length of commerce-api.md §8. */
-export const MAX_PAGE_LENGTH = 100;
-
-/** The default page length of commerce-api.md §8. */
-export const DEFAULT_PAGE_LENGTH = 25;
+export { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH, OFFSET_LIMIT } from '../limits.js';
 
 // ---------------------------------------------------------------- timestamps
 

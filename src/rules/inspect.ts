@@ -4,11 +4,11 @@
  * extra members, `status` as number or string, bracket encoding, parameter order, `+` as space.
  * Nothing here depends on the simulator engine: the oracle must judge any deployment.
  */
-import { parseJsonOrUndefined, type Exchange } from '../target/types.js';
+import { parseJsonOrUndefined, type Exchange } from '../port.js';
 import { asString, at, isObject, type JsonObject } from './inspect-json.js';
 import { isPaginatedPath, isSettingsPath } from './inspect-paths.js';
 import { errorBodyProblem, listQuery, pathOf, wholeNumber } from './inspect-wire.js';
-import { fail, pass, skip, type CheckContext, type Outcome } from './types.js';
+import { fail, pass, skip, type CheckContext, type Outcome } from './rule.js';
 
 export const is2xx = (status: number): boolean => status >= 200 && status < 300;
 

@@ -6,12 +6,12 @@
  * documented rule is `inconclusive`, with the reason and the requests it depended on, and the
  * observation goes to the assumed rules that cover the undocumented parts.
  */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import { ruleById } from './catalogue.js';
 import type { RuleId } from './ids.js';
 import { describe } from './inspect.js';
 import { classifyRequest, describeGaps, gapsFor } from './surface.js';
-import { fail, inconclusive, type CheckContext, type Outcome, type Rule } from './types.js';
+import { fail, inconclusive, type CheckContext, type Outcome, type Rule } from './rule.js';
 
 export interface RuleJudgement {
   readonly ruleId: RuleId;

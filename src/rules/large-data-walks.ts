@@ -1,5 +1,5 @@
 /** Keyset walks of commerce-api.md §4.3: by id, by timestamp, and through records sharing a timestamp. */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import {
   asList,
   describe,
@@ -18,7 +18,7 @@ import {
   requestedOffset,
   sameValue,
 } from './inspect.js';
-import { fail, pass, skip, type CheckContext, type Rule } from './types.js';
+import { fail, pass, skip, type CheckContext, type Rule } from './rule.js';
 
 /** The list GETs of one walk: sorted ascending by `field` (the first such read's path), in order. */
 function walkPages(ctx: CheckContext, accept: (field: string) => boolean): { field: string; pages: Exchange[] } | undefined {

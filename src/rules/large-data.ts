@@ -2,7 +2,7 @@
  * The large-data pattern (commerce-api.md §4.3): keyset walks by id and by timestamp, shared timestamps,
  * updates and deletes during a traversal; plus the consistency window and rate limiting (assumed).
  */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import {
   asString,
   at,
@@ -28,7 +28,7 @@ import {
 } from './inspect.js';
 import { walkRules } from './large-data-walks.js';
 import { surfaceCoverRules } from './surface-covers.js';
-import { fail, pass, skip, type CheckContext, type Rule } from './types.js';
+import { fail, pass, skip, type CheckContext, type Rule } from './rule.js';
 
 /** The id a write or delete addresses: the last path segment. */
 export function addressedId(ex: Exchange): string | undefined {

@@ -1,5 +1,5 @@
 /** Page length: default, project setting, per call, maximum, clamping, bad values (commerce-api.md §4.2, §8). */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import {
   asList,
   at,
@@ -23,7 +23,7 @@ import {
   varNumber,
   wholeNumber,
 } from './inspect.js';
-import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './types.js';
+import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './rule.js';
 
 /** The page_length of the last successful settings write before exchange `upTo`, if any. */
 export function settingsPageLength(exchanges: readonly Exchange[], upTo: number): number | undefined {

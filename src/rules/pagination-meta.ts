@@ -2,7 +2,7 @@
  * Pagination metadata and links (commerce-api.md §2.3; API-NOTES.md, "Response envelope of list
  * endpoints"). Page arithmetic is judged only from each response's own meta, never from known data.
  */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import {
   asList,
   at,
@@ -22,7 +22,7 @@ import {
   wholeNumber,
 } from './inspect.js';
 import { SHOWN_LIST_PATHS } from './surface.js';
-import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './types.js';
+import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './rule.js';
 
 const metaPresent: Rule = {
   id: 'pagination.meta.present',

@@ -1,5 +1,5 @@
 /** Offsets: records counted, and the hard and soft offset limits (commerce-api.md §2.3, §4.2, §8). */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import {
   asList,
   describe,
@@ -24,7 +24,7 @@ import {
   varNumber,
   wholeNumber,
 } from './inspect.js';
-import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './types.js';
+import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './rule.js';
 
 const short = (ids: readonly string[]): string => (ids.length > 5 ? `${ids.slice(0, 5).join(', ')}, ... (${ids.length})` : ids.join(', '));
 

@@ -5,7 +5,7 @@
 import { paginationLimitRules as l } from './pagination-limits.js';
 import { paginationMetaRules as m } from './pagination-meta.js';
 import { paginationOffsetRules as o } from './pagination-offset.js';
-import type { Rule } from './types.js';
+import type { Rule } from './rule.js';
 
 export const paginationRules: readonly Rule[] = [
   m.metaPresent,

@@ -2,7 +2,7 @@
  * Read, list, update and delete of the password-profile record: not shown in the API document; the
  * public API has them (API-NOTES.md, "The password profile record"). All assumed.
  */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import {
   asList,
   asString,
@@ -28,7 +28,7 @@ import {
   sentWithoutAuth,
 } from './inspect.js';
 import { charCounts, MIN_PASSWORD_LENGTH, parentOf, passwordLeak } from './profile-request.js';
-import { fail, pass, skip, type Outcome, type Rule } from './types.js';
+import { fail, pass, skip, type Outcome, type Rule } from './rule.js';
 
 const SECTION = 'API-NOTES "The password profile record"';
 

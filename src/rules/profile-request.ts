@@ -2,7 +2,7 @@
  * What the oracle knows about a request to the password-profile resource (commerce-api.md §2.1, §4.1):
  * which exchanges are creates, whether the body is valid, and whether the parent ids are known ones.
  */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import {
   asString,
   at,
@@ -21,11 +21,13 @@ import {
   varString,
   type JsonObject,
 } from './inspect.js';
-import type { CheckContext } from './types.js';
+import type { CheckContext } from './rule.js';
 
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH } from '../limits.js';
+import { MIN_PASSWORD_LENGTH } from '../limits.js';
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/** Made on first use: a segmenter costs milliseconds to build. */
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * How many characters a text has, at least and at most: "Minimum 8 characters" does not say what a
@@ -34,7 +36,7 @@ const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
  */
 export function charCounts(s: string): { readonly least: number; readonly most: number } {
   let g = 0;
-  for (const _segment of graphemes.segment(s)) g += 1;
+  for (const _segment of (graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(s)) g += 1;
   return { least: Math.min(g, [...s].length, s.length), most: Math.max(g, [...s].length, s.length) };
 }
 

@@ -1,6 +1,6 @@
 /** The settings endpoint (API-NOTES.md, "Settings"; commerce-api.md §8 names it). */
 import { at, describe, expectError, isAsideStatus, isSettingsPath, judgeEach, methodIs, pathOf, requestJson, sentWithoutAuth } from './inspect.js';
-import { fail, pass, skip, type Rule } from './types.js';
+import { fail, pass, skip, type Rule } from './rule.js';
 
 const pageLength: Rule = {
   id: 'settings.page-length',

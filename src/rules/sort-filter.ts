@@ -2,11 +2,11 @@
  * Sorting (commerce-api.md §4.2; API-NOTES.md, "Filter and sort grammar", "Accounts"), and the
  * sort-filter family in the order of docs/rule-ids.md (filter checks live in filter-checks.ts).
  */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import { filterRules } from './filter-checks.js';
 import { surfaceCoverRules } from './surface-covers.js';
 import { asList, describe, expectError, firstDisorder, isAsideStatus, isListRead, judgeEach, listGets, listQuery, pathOf, readSort, recordAttr, recordId, sameValue } from './inspect.js';
-import { fail, pass, skip, type Outcome, type Rule } from './types.js';
+import { fail, pass, skip, type Outcome, type Rule } from './rule.js';
 
 /** The records' values of the sort attribute (records without one left out), with their ids. */
 function sortedValues(ex: Exchange, field: string): { value: string; id: string | undefined }[] {

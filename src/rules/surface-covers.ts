@@ -8,8 +8,8 @@ import { describe, isGet, judgeEach } from './inspect.js';
 import { asString, at } from './inspect-json.js';
 import { pathOf, queryParam } from './inspect-wire.js';
 import { classifyRequest } from './surface.js';
-import { fail, pass, skip, type Outcome, type Rule } from './types.js';
-import type { Exchange } from '../target/types.js';
+import { fail, pass, skip, type Outcome, type Rule } from './rule.js';
+import type { Exchange } from '../port.js';
 
 /** The request used `part` beyond the document (by the classifier's reading). */
 const uses = (ex: Exchange, rule: 'sort.attributes' | 'filter.attributes'): boolean => classifyRequest(ex.request).gaps.some((g) => g.coveredBy === rule);

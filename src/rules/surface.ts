@@ -14,7 +14,7 @@
 import { isObject } from './inspect-json.js';
 import { DEFAULT_PAGE_LENGTH, documentedListPath, instantOf, MAX_PAGE_LENGTH, OFFSET_LIMIT, PROFILE_TYPE_HYPHEN, profilePath } from './inspect-paths.js';
 import { pathOf, queryParams } from './inspect-wire.js';
-import type { TargetRequest } from '../target/types.js';
+import type { TargetRequest } from '../port.js';
 import type { RuleId } from './ids.js';
 
 // ---------------------------------------------------------------- the description

@@ -1,8 +1,8 @@
 /** Versioning (commerce-api.md §9): resources under /v2, list item self links with /v2. */
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import { asList, at, describe, isAsideStatus, isCreatePath, judgeEach, listGets, methodIs, pathOf, readLink, sentWithoutAuth } from './inspect.js';
 import { parentOf } from './profile-request.js';
-import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './types.js';
+import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './rule.js';
 
 /** A request whose 404 would mean "not routed": GET of /v2/accounts, /v2/orders, /v2/files, or a create on a known parent. */
 function mustBeRouted(ex: Exchange, ctx: CheckContext): boolean {

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Verdict } from '../report/model.js';
-import { fail, pass, type Outcome } from '../rules/types.js';
+import { fail, pass, type Outcome } from '../rules/rule.js';
 import { recordAttr } from '../rules/inspect.js';
-import type { Exchange } from '../target/types.js';
+import type { Exchange } from '../port.js';
 import { interpolate, type Assertion, type Capture, type Expectations, type Interpolated, type ResponseSchemaName, type TemplateValues } from './format.js';
 
 // ---------------------------------------------------------------- JSON paths

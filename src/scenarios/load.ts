@@ -3,7 +3,7 @@
  * schemas/scenario.schema.json with ajv and reports problems as `file:line: yaml.path: what`,
  * never as a stack trace. Directories are walked recursively in sorted order.
  */
-import { KitError } from '../errors.js';
+import { KitError } from '../kit-errors.js';
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';

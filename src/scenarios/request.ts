@@ -1,5 +1,5 @@
 /** From a scenario's request spec (templates filled) to the TargetRequest a Target sends. */
-import type { TargetRequest } from '../target/types.js';
+import type { TargetRequest } from '../port.js';
 import { interpolate, interpolateString, type Interpolated, type QueryEntry, type RequestSpec, type TemplateValues } from './format.js';
 
 export type QueryPair = readonly [name: string, value: string];

@@ -5,7 +5,7 @@
  * walk's sort and filter, so checks can read the unfiltered results.total.
  */
 import { asList, recordAttr, recordId, sameValue } from '../rules/inspect.js';
-import type { Exchange, TargetRequest } from '../target/types.js';
+import type { Exchange, TargetRequest } from '../port.js';
 import type { WalkSpec } from './format.js';
 import { buildUrl, type QueryPair } from './request.js';
 

@@ -2,9 +2,9 @@
 import type { Deviations } from '../engine/deviations.js';
 import type { QueryParams } from '../engine/query.js';
 import type { Project } from '../store/project.js';
-import type { SimRequest, SimResponse } from './types.js';
+import type { SimRequest, SimResponse } from './messages.js';
 import type { JournalFilter } from './journal.js';
-import type { ReadingsPlay } from './readings.js';
+import type { ReadingsPlay } from './readings-play.js';
 
 export type Access = 'read-write' | 'read-only' | 'admin';
 

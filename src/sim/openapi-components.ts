@@ -1,5 +1,5 @@
 /** The `components` of the OpenAPI document (src/sim/openapi.ts): schemas, parameters, error responses. */
-import { MIN_PASSWORD_LENGTH, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../engine/create.js';
+import { MIN_PASSWORD_LENGTH, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../engine/password-profile-validation.js';
 import { MAX_PAGE_LENGTH } from '../engine/pagination.js';
 import type { ResourceDef } from '../store/resources.js';
 

@@ -1,6 +1,6 @@
 /** Response builders: JSON bodies with the right headers, and the API's error envelope. */
-import { apiError, type ApiError, type ErrorKind } from '../engine/errors.js';
-import type { SimResponse } from './types.js';
+import { apiError, type ApiError, type ErrorKind } from '../engine/api-errors.js';
+import type { SimResponse } from './messages.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 

@@ -6,7 +6,7 @@ import { deviates, type Deviations } from '../engine/deviations.js';
 import { accounts, listResources, passwordProfileInfo, realms, userAuthenticationInfo, type ResourceDef } from '../store/resources.js';
 import type { Handler } from './context.js';
 import { tokenEndpoint, type TokenIssuer } from './handlers/token.js';
-import type { SimRequest, SimResponse } from './types.js';
+import type { SimRequest, SimResponse } from './messages.js';
 import { Router } from './router.js';
 import { servePage } from './handlers/lists.js';
 import { createProfileInfo, deleteProfileInfo, getProfileInfo, listProfileInfo, updateProfileInfo } from './handlers/profile-info.js';

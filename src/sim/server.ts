@@ -11,7 +11,7 @@ import type { JournalEntry } from './journal.js';
 import { whenWritable } from './write-gate.js';
 import { error } from './respond.js';
 import type { Simulator } from './simulator.js';
-import { bodyLimit, MAX_BODY_BYTES, type SimResponse } from './types.js';
+import { bodyLimit, MAX_BODY_BYTES, type SimResponse } from './messages.js';
 import { bearer } from './tokens.js';
 
 /** Header names arrive lower-cased from node:http; repeated ones are joined (the simulator reads single values). */

@@ -14,16 +14,16 @@ import type { AdminPort } from './admin-port.js';
 import { DEFAULT_JOURNAL_SIZE, Journal, redactUrl, type JournalEntry } from './journal.js';
 
 const ADMIN_PREFIX = '/__sim/';
-import { createAdminOps } from './admin.js';
+import { createAdminOps } from './admin-ops.js';
 import type { Access, AdminOps, Handler } from './context.js';
 import { error, errors } from './respond.js';
 import { buildRouter, type ApiRouteSpec, type RouteSpec } from './routes.js';
 import type { Router } from './router.js';
 import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
-import { bodyLimit, type SimRequest, type SimResponse } from './types.js';
-import { apiError } from '../engine/errors.js';
+import { bodyLimit, type SimRequest, type SimResponse } from './messages.js';
+import { apiError } from '../engine/api-errors.js';
 import { DOCUMENTED_SURFACE_READINGS, refuseUndocumented } from './surface.js';
-import { ReadingsPlay } from './readings.js';
+import { ReadingsPlay } from './readings-play.js';
 import type { Readings } from '../rules/readings.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 

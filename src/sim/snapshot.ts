@@ -3,6 +3,7 @@
  * settings, clock and the positions of its random sources, so that after a restore the same requests
  * give byte-identical responses. A snapshot arrives as JSON: it is checked field by field, never cast.
  */
+import { MAX_PAGE_LENGTH } from '../limits.js';
 import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from '../engine/field-limits.js';
 import { MAX_FILTERS } from '../engine/filter.js';
 import { isCount, isJsonObject } from '../engine/json.js';
@@ -171,7 +172,7 @@ function readSettings(v: unknown, path: string): ProjectState['settings'] {
   const s = v as Record<string, unknown>;
   for (const k of keysOf(s, path)) need(['page_length', 'page_offset_limit', 'filter_limit'].includes(k), `${path}.${k}`, 'is not a setting');
   const length = s['page_length'];
-  need(isCount(length) && length >= 1 && length <= 100, `${path}.page_length`, 'must be a whole number from 1 to 100');
+  need(isCount(length) && length >= 1 && length <= MAX_PAGE_LENGTH, `${path}.page_length`, `must be a whole number from 1 to ${MAX_PAGE_LENGTH}`);
   const offsetLimit = s['page_offset_limit'];
   need(isCount(offsetLimit) && offsetLimit >= 1 && offsetLimit <= MAX_RECORDS, `${path}.page_offset_limit`, `must be a whole number from 1 to ${MAX_RECORDS}`);
   need(s['filter_limit'] === undefined || s['filter_limit'] === MAX_FILTERS, `${path}.filter_limit`, `must be ${MAX_FILTERS}`);

@@ -7,7 +7,7 @@
 import { classifyRequest, SHOWN_LIST_PATHS, unconditionalGaps } from '../rules/surface.js';
 import type { ReadingChoice } from '../rules/readings.js';
 import { error } from './respond.js';
-import type { SimRequest, SimResponse } from './types.js';
+import type { SimRequest, SimResponse } from './messages.js';
 
 export type Surface = 'full' | 'documented';
 export const SURFACES: readonly Surface[] = ['full', 'documented'];

@@ -8,10 +8,10 @@
  */
 import type { FilterClause, FilterSpec } from '../engine/filter.js';
 import type { Direction, SortSpec } from '../engine/sort.js';
-import { compareIds, copyRecord, recordOrder, type SimRecord, type Ties } from './record.js';
+import { compareIds, copyRecord, recordOrder, type SimRecord, type Ties } from './sim-record.js';
 import { compareKeys, compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type RangeField } from './record-filter.js';
 
-export { fieldText, keyOf, recordOrder, type SimRecord, type Ties } from './record.js';
+export { fieldText, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
 
 /** First index in [lo, hi) where `before(items[i])` is false; `before` must be true-then-false. */
 function partitionPoint<T>(items: ArrayLike<T>, before: (item: T) => boolean, lo = 0, hi = items.length): number {

@@ -1,5 +1,5 @@
 /** The error of a dataset name or file that cannot be used (serve --dataset, run --dataset). */
-import { CodedKitError } from '../errors.js';
+import { CodedKitError } from '../kit-errors.js';
 export type DatasetErrorCode = 'DATASET_UNKNOWN' | 'DATASET_INVALID' | 'DATASET_UNREADABLE';
 
 export class DatasetError extends CodedKitError<DatasetErrorCode> {

@@ -4,7 +4,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { DatasetError } from './dataset-error.js';
 
 export type DataFileReading = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly kind: 'unreadable' | 'invalid'; readonly message: string; readonly cause: unknown };
@@ -17,8 +16,9 @@ export async function readDataFile(path: string, cwd: string = process.cwd()): P
     return { ok: false, kind: 'unreadable', message: error instanceof Error ? error.message : String(error), cause: error };
   }
   try {
-    // YAML is a superset of JSON, so one parser reads both.
-    return { ok: true, value: parseYaml(text, { prettyErrors: true }) as unknown };
+    // YAML is a superset of JSON, so one parser reads both; loaded here, so importing the library does not load it.
+    const { parse } = await import('yaml');
+    return { ok: true, value: parse(text, { prettyErrors: true }) as unknown };
   } catch (error) {
     return { ok: false, kind: 'invalid', message: error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error), cause: error };
   }

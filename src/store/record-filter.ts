@@ -4,7 +4,7 @@
  * the rest becomes one predicate. Timestamps compare as numbers, never as text parsed per record.
  */
 import { compileClause, type FilterClause, type FilterSpec } from '../engine/filter.js';
-import type { SimRecord } from './record.js';
+import type { SimRecord } from './sim-record.js';
 
 export type RangeField = 'id' | 'created_at' | 'updated_at';
 export type Key = string | number;

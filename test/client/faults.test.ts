@@ -9,8 +9,8 @@ import { parseCsv } from '../../src/client/csv.js';
 import { listen, type RunningServer } from '../../src/sim/server.js';
 import { Simulator } from '../../src/sim/simulator.js';
 import { parseAdversityPatch, parseDatasetSpec } from '../../src/store/adversity-profiles.js';
-import { createHttpTarget } from '../../src/target/http.js';
-import { simTargetOf } from '../../src/target/sim.js';
+import { createHttpTarget } from '../../src/adapters/http.js';
+import { simTargetOf } from '../../src/adapters/simulator.js';
 import { FIXED_NOW, noSleep } from './helpers.js';
 
 const ACCOUNTS = 450;

@@ -4,8 +4,8 @@ import { resolveDataset } from '../../src/store/adversity-profiles.js';
 import type { SimRecord } from '../../src/store/collection.js';
 import type { Project } from '../../src/store/project.js';
 import { accounts } from '../../src/store/resources.js';
-import { simTargetOf } from '../../src/target/sim.js';
-import type { Target, TargetResponse } from '../../src/target/types.js';
+import { simTargetOf } from '../../src/adapters/simulator.js';
+import type { Target, TargetResponse } from '../../src/port.js';
 
 export const FIXED_NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 export const noSleep = (): Promise<void> => Promise.resolve();

@@ -101,7 +101,7 @@ describe('iterate', () => {
 
   it('never delivers the boundary twice from a target whose gt behaves as ge', async () => {
     const { Simulator } = await import('../../src/sim/simulator.js');
-    const { simTargetOf } = await import('../../src/target/sim.js');
+    const { simTargetOf } = await import('../../src/adapters/simulator.js');
     const sim = new Simulator({ seed: 8, accounts: 33, deviate: ['filter.gt'], wallClock: () => 0 });
     const records = await drain(iterate(simTargetOf(sim), '/v2/accounts', { attribute: 'id', pageSize: 4 }));
     expect(records).toHaveLength(33);

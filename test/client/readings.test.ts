@@ -7,10 +7,10 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exportAccounts, iterate, parseCsv } from '../../src/client/index.js';
-import { readingsArbitrary } from '../../src/kit/readings.js';
+import { readingsArbitrary } from '../../src/kit/readings-proof.js';
 import { describeReadings, type Readings } from '../../src/rules/readings.js';
-import { createSimTarget } from '../../src/target/sim.js';
-import type { Target } from '../../src/target/types.js';
+import { createSimTarget } from '../../src/adapters/simulator.js';
+import type { Target } from '../../src/port.js';
 
 /** Every account id as the target shows them, read with a plain offset walk (sorted by id). */
 async function allIds(target: Target): Promise<string[]> {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClientError, createRequester } from '../../src/client/retry.js';
 import { iterate } from '../../src/client/keyset.js';
-import { TargetError, type Target, type TargetResponse } from '../../src/target/types.js';
+import { TargetError, type Target, type TargetResponse } from '../../src/port.js';
 
 type Scripted = TargetResponse | TargetError;
 

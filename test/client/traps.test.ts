@@ -8,7 +8,7 @@ import { parseCsv } from '../../src/client/csv.js';
 import { exportAccounts } from '../../src/client/export.js';
 import { isListRecord, iterate, timestampOf, type ListRecord } from '../../src/client/keyset.js';
 import { syncSince, type SyncCheckpoint } from '../../src/client/sync.js';
-import type { Target } from '../../src/target/types.js';
+import type { Target } from '../../src/port.js';
 import { between, calm, createdId, idsOf, insertAccount, noSleep, passWindow, simFor, visibleAccounts } from './helpers.js';
 
 const SEEDS = [1, 2, 3, 4, 5];

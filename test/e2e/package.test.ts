@@ -10,12 +10,20 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const built = existsSync(`${root}dist/index.js`) && existsSync(`${root}dist/client/index.js`);
 
 describe.skipIf(!built)('the package entry points (dist/)', () => {
-  it('exports the simulator, targets, catalogue and runners from the main entry', async () => {
-    const lib: Record<string, unknown> = await import(pathToFileURL(`${root}dist/index.js`).href);
-    for (const name of ['Simulator', 'listen', 'createSimTarget', 'createHttpTarget', 'ruleById', 'loadScenarios', 'runScenarios', 'runProperties', 'writeReports']) {
-      expect(typeof lib[name], name).toBe('function');
-    }
+  it('exports the simulator, targets and catalogue from the main entry, the runners and reporters from their own', async () => {
+    const entry = async (path: string): Promise<Record<string, unknown>> => (await import(pathToFileURL(`${root}dist/${path}`).href)) as Record<string, unknown>;
+    const lib = await entry('index.js');
+    for (const name of ['startSimulator', 'Simulator', 'listen', 'createSimTarget', 'createHttpTarget', 'ruleById', 'judgeRule', 'classifyRequest']) expect(typeof lib[name], name).toBe('function');
     expect(Array.isArray(lib['catalogue'])).toBe(true);
+    // Loaded only by who asks: the main entry does not carry them.
+    for (const name of ['loadScenarios', 'runScenarios', 'runProperties', 'writeReports']) expect(lib[name], name).toBeUndefined();
+    const scenarios = await entry('scenarios/index.js');
+    for (const name of ['loadScenarios', 'runScenarios', 'selectScenarios']) expect(typeof scenarios[name], name).toBe('function');
+    const properties = await entry('properties/index.js');
+    expect(typeof properties['runProperties']).toBe('function');
+    expect(Array.isArray(properties['properties'])).toBe(true);
+    const report = await entry('report/index.js');
+    for (const name of ['writeReports', 'buildRunReport', 'renderJson', 'renderJunit', 'renderMarkdown', 'renderHtml']) expect(typeof report[name], name).toBe('function');
   });
 
   it('exports a client that exports accounts from a simulator target', async () => {

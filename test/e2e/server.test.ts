@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, parseServeArgs } from '../../src/cli/serve.js';
 import { listen, type RunningServer } from '../../src/sim/server.js';
 import { Simulator } from '../../src/sim/simulator.js';
-import { MAX_BODY_BYTES } from '../../src/sim/types.js';
+import { MAX_BODY_BYTES } from '../../src/sim/messages.js';
 import { at, parseJson } from '../sim/helpers.js';
 
 interface Wire {

@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { listen } from '../../src/sim/server.js';
 import { Simulator } from '../../src/sim/simulator.js';
-import { MAX_BODY_BYTES } from '../../src/sim/types.js';
+import { MAX_BODY_BYTES } from '../../src/sim/messages.js';
 
 const sim = () => new Simulator({ seed: 42, wallClock: () => Date.now(), accounts: 50 });
 

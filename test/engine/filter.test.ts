@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Decision } from '../../src/engine/errors.js';
+import type { Decision } from '../../src/engine/api-errors.js';
 import { FILTER_OPS, MAX_FILTER_BYTES, MAX_FILTERS, compareValues, matchesAll, parseFilter, storeClauses, type FilterClause, type FilterSpec } from '../../src/engine/filter.js';
 
 // The accounts table of API-NOTES.md, plus one field open to every operator.

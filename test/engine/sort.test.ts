@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Decision } from '../../src/engine/errors.js';
+import type { Decision } from '../../src/engine/api-errors.js';
 import { compareBy, parseSort, type SortSpec } from '../../src/engine/sort.js';
 
 const allowed = ['created_at', 'id', 'name', 'updated_at'] as const;

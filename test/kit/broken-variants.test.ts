@@ -8,9 +8,9 @@ import { loadSuite } from '../../src/kit/mutation.js';
 import { summariseRules } from '../../src/report/summarise.js';
 import { catalogue, ruleById } from '../../src/rules/catalogue.js';
 import type { Scenario } from '../../src/scenarios/format.js';
-import { runScenarios } from '../../src/scenarios/run.js';
-import { createSimTarget } from '../../src/target/sim.js';
-import type { Target, TargetRequest, TargetResponse } from '../../src/target/types.js';
+import { runScenarios } from '../../src/scenarios/runner.js';
+import { createSimTarget } from '../../src/adapters/simulator.js';
+import type { Target, TargetRequest, TargetResponse } from '../../src/port.js';
 
 type Bend = { readonly request?: (r: TargetRequest) => TargetRequest; readonly response?: (r: TargetResponse, req: TargetRequest) => TargetResponse };
 

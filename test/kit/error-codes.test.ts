@@ -3,15 +3,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/io.js';
 import { ClientError } from '../../src/client/retry.js';
-import { ERROR_CODES, KitError } from '../../src/errors.js';
-import { FixtureError } from '../../src/fixtures/generate.js';
-import { RecordingError } from '../../src/fixtures/record.js';
-import { AdminError } from '../../src/properties/admin.js';
+import { ERROR_CODES, KitError } from '../../src/kit-errors.js';
+import { FixtureError } from '../../src/recordings/generate.js';
+import { RecordingError } from '../../src/recordings/record-live.js';
+import { AdminError } from '../../src/properties/admin-requests.js';
 import { PropertySetupError } from '../../src/properties/define.js';
 import { ReportError } from '../../src/report/write.js';
 import { ScenarioError } from '../../src/scenarios/load.js';
 import { DatasetError } from '../../src/store/dataset-error.js';
-import { TargetError } from '../../src/target/types.js';
+import { TargetError } from '../../src/port.js';
 import { SimulatorOptionError } from '../../src/kit/start-simulator.js';
 
 describe('error codes', () => {

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { props } from '../../src/cli/props.js';
 import { run } from '../../src/cli/run.js';
-import { createHttpTarget } from '../../src/target/http.js';
-import { preflight } from '../../src/target/preflight.js';
+import { createHttpTarget } from '../../src/adapters/http.js';
+import { preflight } from '../../src/adapters/preflight.js';
 import { captureIo } from '../support/cli-io.js';
 
 type Answer = { status: number; type: string; body: string };

@@ -18,7 +18,7 @@ import { Simulator } from '../../src/sim/simulator.js';
 import { captureIo } from '../support/cli-io.js';
 import { DEVIATION_IDS } from '../../src/engine/deviations.js';
 import { loadSuite } from '../../src/kit/mutation.js';
-import { checkReadings, deviationVerdict, documentedFailures, readingsArbitrary, sampleReadings } from '../../src/kit/readings.js';
+import { checkReadings, deviationVerdict, documentedFailures, readingsArbitrary, sampleReadings } from '../../src/kit/readings-proof.js';
 import { describeReadings } from '../../src/rules/readings.js';
 import type { Scenario } from '../../src/scenarios/format.js';
 

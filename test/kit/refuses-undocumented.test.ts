@@ -21,8 +21,8 @@ import { properties } from '../../src/properties/registry.js';
 import type { Verdict } from '../../src/report/model.js';
 import { summariseRules } from '../../src/report/summarise.js';
 import { catalogue, ruleById } from '../../src/rules/catalogue.js';
-import { runScenarios } from '../../src/scenarios/run.js';
-import { createSimTarget } from '../../src/target/sim.js';
+import { runScenarios } from '../../src/scenarios/runner.js';
+import { createSimTarget } from '../../src/adapters/simulator.js';
 
 /** The simulator's documented-only surface: 400/404/405 for everything the document does not state. */
 const refusingTarget = (deviate: string[] = []) => createSimTarget({ deviate, surface: 'documented', wallClock: () => Date.UTC(2025, 0, 1) });

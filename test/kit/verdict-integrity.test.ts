@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeRule } from '../../src/rules/judge.js';
 import { ruleById } from '../../src/rules/catalogue.js';
 import { pageMeta, recordAttr, sameValue } from '../../src/rules/inspect.js';
-import type { Rule } from '../../src/rules/types.js';
+import type { Rule } from '../../src/rules/rule.js';
 import { account, ctx, ex, listBody, uuid, CREATE_PATH, VARS } from '../rules/helpers.js';
 
 const rule = (id: string): Rule => {

@@ -10,8 +10,8 @@ import { runProperties } from '../../src/properties/runner.js';
 import type { PropertyResult } from '../../src/report/model.js';
 import { ruleById } from '../../src/rules/catalogue.js';
 import { classifyRequest } from '../../src/rules/surface.js';
-import { createSimTarget } from '../../src/target/sim.js';
-import type { TargetRequest } from '../../src/target/types.js';
+import { createSimTarget } from '../../src/adapters/simulator.js';
+import type { TargetRequest } from '../../src/port.js';
 import { SEED, wrap } from './helpers.js';
 
 const documentedFailures = (results: readonly PropertyResult[]): string[] =>

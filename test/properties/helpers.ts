@@ -3,8 +3,8 @@ import { ruleById } from '../../src/rules/catalogue.js';
 import { runProperties, type PropsRunOptions } from '../../src/properties/runner.js';
 import { selectProperties } from '../../src/properties/registry.js';
 import type { PropertyResult } from '../../src/report/model.js';
-import { createSimTarget } from '../../src/target/sim.js';
-import type { Target, TargetRequest, TargetResponse } from '../../src/target/types.js';
+import { createSimTarget } from '../../src/adapters/simulator.js';
+import type { Target, TargetRequest, TargetResponse } from '../../src/port.js';
 
 /** The CI seed: fixed, so a failure here replays with `--seed 20240517`. */
 export const SEED = 20240517;

@@ -5,8 +5,8 @@ import { runProperties } from '../../src/properties/runner.js';
 import { ruleById } from '../../src/rules/catalogue.js';
 import { listen, type RunningServer } from '../../src/sim/server.js';
 import { Simulator } from '../../src/sim/simulator.js';
-import { createHttpTarget } from '../../src/target/http.js';
-import type { Target } from '../../src/target/types.js';
+import { createHttpTarget } from '../../src/adapters/http.js';
+import type { Target } from '../../src/port.js';
 import { failing, SEED } from './helpers.js';
 
 describe('property suites over loopback HTTP', () => {

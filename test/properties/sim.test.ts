@@ -4,8 +4,8 @@ import { ruleById } from '../../src/rules/catalogue.js';
 import { properties, selectProperties } from '../../src/properties/registry.js';
 import { pageArithmeticRunsPerSecond } from '../../src/properties/bench.js';
 import { NOT_RUN, runProperties, SKIP_ADMIN, SKIP_WRITES } from '../../src/properties/runner.js';
-import { createSimTarget } from '../../src/target/sim.js';
-import { TargetError } from '../../src/target/types.js';
+import { createSimTarget } from '../../src/adapters/simulator.js';
+import { TargetError } from '../../src/port.js';
 import { failing, passwordsSent, runOne, SEED, wrap } from './helpers.js';
 
 describe('property suites against the in-process simulator', () => {

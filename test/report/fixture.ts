@@ -2,7 +2,7 @@
 import type { PropertyResult, RunReport, ScenarioResult } from '../../src/report/model.js';
 import { excerpt } from '../../src/report/redact.js';
 import { summariseRules, summariseRun, type CatalogueEntry } from '../../src/report/summarise.js';
-import { toExchange } from '../../src/target/types.js';
+import { toExchange } from '../../src/port.js';
 
 export const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.bearer-secret-7f3a';
 export const PASSWORD = 'hunter2-Pa55word!';

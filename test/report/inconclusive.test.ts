@@ -107,7 +107,7 @@ describe('inconclusive in reports', () => {
 
 describe('buildRunReport', () => {
   it('is the one way run and props build a report: the same roll-up for scenarios and properties', async () => {
-    const { buildRunReport } = await import('../../src/index.js');
+    const { buildRunReport } = await import('../../src/report/index.js');
     const built = buildRunReport({
       catalogue,
       version: '0.1.0',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cut, DEFAULT_MAX_BODY, excerpt, parseJsonPath, REDACTED, redactBody, redactHeaders, redactText, shrinkJson, transcript } from '../../src/report/redact.js';
-import { toExchange } from '../../src/target/types.js';
+import { toExchange } from '../../src/port.js';
 
 describe('redactHeaders', () => {
   it('redacts credential headers, keeps the scheme and other headers', () => {

@@ -1,4 +1,4 @@
-import { errorRules } from '../../src/rules/errors.js';
+import { errorRules } from '../../src/rules/error-answers.js';
 import { ctx, ex, listGet, runFamily } from './helpers.js';
 
 runFamily('errors', errorRules, {

@@ -1,7 +1,7 @@
 /** Hand-made exchanges and a table-driven runner for the oracle checks. */
 import { describe, expect, it } from 'vitest';
-import { toExchange, type Exchange } from '../../src/target/types.js';
-import type { CheckContext, Outcome, Rule } from '../../src/rules/types.js';
+import { toExchange, type Exchange } from '../../src/port.js';
+import type { CheckContext, Outcome, Rule } from '../../src/rules/rule.js';
 
 export interface ExOptions {
   readonly reqBody?: unknown;

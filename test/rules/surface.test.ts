@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { judgeRule } from '../../src/rules/judge.js';
 import { ruleById } from '../../src/rules/catalogue.js';
 import { classifyRequest, documentedListUrl, gapsFor } from '../../src/rules/surface.js';
-import type { Exchange } from '../../src/target/types.js';
+import type { Exchange } from '../../src/port.js';
 
 const create = '/v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info';
 const covered = (method: string, url: string, body?: string) => classifyRequest({ method, url, ...(body === undefined ? {} : { body }) }).gaps.map((g) => g.coveredBy);

@@ -1,6 +1,6 @@
 /** Test doubles for the runner: a tiny list endpoint over fixed records, and rules that record what they saw. */
-import { pass, fail, type CheckContext, type Rule } from '../../src/rules/types.js';
-import type { Target, TargetRequest, TargetResponse } from '../../src/target/types.js';
+import { pass, fail, type CheckContext, type Rule } from '../../src/rules/rule.js';
+import type { Target, TargetRequest, TargetResponse } from '../../src/port.js';
 
 export interface FakeRecord {
   readonly id: string;

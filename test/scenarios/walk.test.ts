@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenarioText } from '../../src/scenarios/load.js';
-import { runScenarios } from '../../src/scenarios/run.js';
-import type { CheckContext } from '../../src/rules/types.js';
+import { runScenarios } from '../../src/scenarios/runner.js';
+import type { CheckContext } from '../../src/rules/rule.js';
 import { fakeTarget, json, listHandler, rulesOf, spyRule, type FakeRecord } from './fake.js';
 
 const keysetId = spyRule('large-data.keyset.id');

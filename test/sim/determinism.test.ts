@@ -1,7 +1,7 @@
 /** Same seed and same requests: byte-identical responses (the "Determinism and data"). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SimRequest, SimResponse } from '../../src/sim/types.js';
+import type { SimRequest, SimResponse } from '../../src/sim/messages.js';
 import { Simulator, type SimulatorOptions } from '../../src/sim/simulator.js';
 import { FIXED_NOW, at, harness, parseJson, profileBody, profilePath } from './helpers.js';
 

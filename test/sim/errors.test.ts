@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID } from '../../src/sim/simulator.js';
-import { MAX_BODY_BYTES } from '../../src/sim/types.js';
+import { MAX_BODY_BYTES } from '../../src/sim/messages.js';
 import { accounts } from '../../src/store/resources.js';
 import { at, expectErrorShape, harness, parseJson, profileBody, profilePath } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 /** A simulator with a fixed wall clock, a read-write token, and small helpers to call it and read JSON. */
 import { DEFAULT_CLIENT_ID, Simulator, type SeededIds, type SimulatorOptions } from '../../src/sim/simulator.js';
-import type { SimResponse } from '../../src/sim/types.js';
+import type { SimResponse } from '../../src/sim/messages.js';
 
 /** The "real time" the tests hand to the simulator: only the token's `expires` may depend on it. */
 export const FIXED_NOW = Date.UTC(2025, 5, 1, 12, 0, 0);

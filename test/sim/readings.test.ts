@@ -10,7 +10,7 @@ import { readingsMarkdown } from '../../src/cli/readings.js';
 import { DEFAULT_READINGS, parseReading, READING_NAMES, READING_POINTS, readingValues, readReadingChoice, type ReadingChoice } from '../../src/rules/readings.js';
 import { listen } from '../../src/sim/server.js';
 import { Simulator } from '../../src/sim/simulator.js';
-import type { SimResponse } from '../../src/sim/types.js';
+import type { SimResponse } from '../../src/sim/messages.js';
 import { parseDatasetSpec } from '../../src/store/adversity-profiles.js';
 
 const spec = readFileSync(new URL('../../docs/commerce-api.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');

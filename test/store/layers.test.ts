@@ -1,4 +1,7 @@
-/** Dependencies point down (cli → kit → sim/scenarios/properties/target → engine/store/rules): a static import scan. */
+/**
+ * Dependencies point down (cli → kit → recordings/scenarios/properties/client → adapters → sim → engine/store/rules/report
+ * → port, kit-errors, limits): a static import scan.
+ */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,13 +13,16 @@ const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/(?:
 
 describe('layers', () => {
   it.each([
-    ['engine', ['sim', 'cli', 'kit', 'scenarios', 'properties', 'target', 'report', 'client', 'store']],
-    ['store', ['sim', 'cli', 'kit', 'scenarios', 'properties', 'target', 'report', 'client']],
-    ['rules', ['sim', 'cli', 'kit', 'scenarios', 'properties', 'report', 'client']],
-    ['sim', ['cli', 'kit', 'scenarios', 'properties', 'report']],
-    ['target', ['cli', 'kit', 'scenarios', 'properties', 'report']],
-    ['scenarios', ['cli', 'kit', 'properties']],
-    ['client', ['cli', 'kit', 'scenarios', 'properties', 'sim']],
+    ['engine', ['sim', 'cli', 'kit', 'scenarios', 'properties', 'adapters', 'recordings', 'report', 'client', 'store']],
+    ['store', ['sim', 'cli', 'kit', 'scenarios', 'properties', 'adapters', 'recordings', 'report', 'client']],
+    ['rules', ['sim', 'cli', 'kit', 'scenarios', 'properties', 'adapters', 'recordings', 'report', 'client', 'store']],
+    ['report', ['sim', 'cli', 'kit', 'scenarios', 'properties', 'adapters', 'recordings', 'client', 'store']],
+    ['sim', ['cli', 'kit', 'scenarios', 'properties', 'adapters', 'recordings', 'report']],
+    ['adapters', ['cli', 'kit', 'scenarios', 'properties', 'recordings', 'report']],
+    ['scenarios', ['cli', 'kit', 'properties', 'recordings']],
+    ['properties', ['cli', 'kit', 'scenarios', 'recordings']],
+    ['client', ['cli', 'kit', 'scenarios', 'properties', 'recordings', 'sim']],
+    ['recordings', ['cli', 'kit']],
   ])('src/%s imports nothing from %j', (layer, above) => {
     const offending: string[] = [];
     for (const file of files(join(SRC, layer))) {
@@ -26,6 +32,12 @@ describe('layers', () => {
       }
     }
     expect(offending).toEqual([]);
+  });
+
+  it('keeps the bottom of the house (port, kit errors, the document limits) free of imports from any folder', () => {
+    const bottom = ['port.ts', 'kit-errors.ts', 'limits.ts'].filter((f) => statSync(join(SRC, f), { throwIfNoEntry: false }) !== undefined);
+    expect(bottom.length).toBeGreaterThanOrEqual(2);
+    for (const file of bottom) expect(importsOf(join(SRC, file)).filter((spec) => !/^\.\/[^/]+$/.test(spec))).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';
 import { deviates } from '../../engine/deviations.js';
-import { apiError, type ApiError } from '../../engine/errors.js';
+import { apiError, type ApiError } from '../../engine/api-errors.js';
 import { exceeds, MAX_TEXT_LENGTH } from '../../engine/field-limits.js';
 import type { SimRecord } from '../../store/collection.js';
 import { accounts } from '../../store/resources.js';

@@ -3,7 +3,7 @@
  * snapshot/restore, the operator-only soft offset limit, and the adversarial behaviours.
  * Per-project operations name the project with `?client_id=` (default: the simulator's own client id).
  */
-import { apiError } from '../../engine/errors.js';
+import { apiError } from '../../engine/api-errors.js';
 import { isCount, isJsonObject } from '../../engine/json.js';
 import { MAX_TIME_MS } from '../../store/clock.js';
 import { MAX_RECORDS } from '../../store/datasets.js';

@@ -2,7 +2,7 @@
  * Every paginated list (commerce-api.md §2.3, §4.2, §4.3, §8): the engine plans (engine/list-plan.ts),
  * the store reads, and this joins the envelope `{data, meta, links}` from cached record JSON.
  */
-import { apiError } from '../../engine/errors.js';
+import { apiError } from '../../engine/api-errors.js';
 import { planList } from '../../engine/list-plan.js';
 import { pageLinks, pageMeta } from '../../engine/pagination.js';
 import type { Collection, SimRecord } from '../../store/collection.js';
@@ -10,7 +10,7 @@ import { keyOf } from '../../store/collection.js';
 import type { ResourceDef } from '../../store/resources.js';
 import type { RequestContext } from '../context.js';
 import { errors, jsonText } from '../respond.js';
-import type { SimResponse } from '../types.js';
+import type { SimResponse } from '../messages.js';
 import { listItemJson } from '../serialize.js';
 
 export interface ListSource {

@@ -4,7 +4,7 @@
  */
 import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';
 import type { RuleId } from '../../rules/ids.js';
-import { validateCreate, validateUpdate, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../../engine/create.js';
+import { validateCreate, validateUpdate, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../../engine/password-profile-validation.js';
 import { deviates } from '../../engine/deviations.js';
 import { shownInstant, shownInstantMs } from '../../engine/instants.js';
 import type { Collection, SimRecord } from '../../store/collection.js';
@@ -12,7 +12,7 @@ import { hashPassword } from '../../store/credentials.js';
 import { passwordProfileInfo } from '../../store/resources.js';
 import type { Handler, RequestContext } from '../context.js';
 import { error, errors, json, noContent, parseBody, projectFull } from '../respond.js';
-import type { SimResponse } from '../types.js';
+import type { SimResponse } from '../messages.js';
 import { servePage } from './lists.js';
 
 function collectionOf(ctx: RequestContext): Collection | undefined {

@@ -1,5 +1,5 @@
 /** Project settings (commerce-api.md §8 "changeable globally per project through a settings endpoint"; API-NOTES.md "Settings"). */
-import { apiError } from '../../engine/errors.js';
+import { apiError } from '../../engine/api-errors.js';
 import { MAX_PAGE_LENGTH } from '../../engine/pagination.js';
 import type { Handler, RequestContext } from '../context.js';
 import { errors, isJsonObject, json, parseBody } from '../respond.js';

@@ -7,7 +7,7 @@ import { admits } from '../clients.js';
 import type { ClientRegistry } from '../clients.js';
 import { error, isJsonObject, json } from '../respond.js';
 import { LIFETIME_SECONDS, type Scope } from '../tokens.js';
-import type { SimRequest, SimResponse } from '../types.js';
+import type { SimRequest, SimResponse } from '../messages.js';
 
 function formOrJson(req: SimRequest): Map<string, string> {
   const out = new Map<string, string>();

@@ -1,0 +1,193 @@
+/**
+ * Builds the Target a command asked for (`sim` or a base URL) from its options: credentials read
+ * from environment variables named on the command line (never the secrets themselves), `--var`
+ * assignments and an optional YAML config file. Shared by every command that takes a target.
+ */
+import type { Surface } from '../sim/surface.js';
+import type { ReadingChoice } from '../rules/readings.js';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from '../kit-errors.js';
+import { createHttpTarget } from '../adapters/http.js';
+import type { Target } from '../port.js';
+
+export interface TargetOptions {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Variables given by the user; over the target's own (the simulator's seeded ids). */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** Simulator seed; over HTTP it seeds the retry jitter. */
+  readonly seed?: number;
+  readonly deviate?: readonly string[];
+  /** The simulator's surface (`--surface documented`): in process only. */
+  readonly surface?: Surface;
+  /** What the simulator answers where the document is silent (`--reading`): in process only. */
+  readonly readings?: ReadingChoice;
+  readonly accounts?: number;
+  readonly dataset?: string;
+  /** Name of the environment variable holding a bearer token. */
+  readonly tokenEnv?: string;
+  readonly clientId?: string;
+  /** Name of the environment variable holding the client secret. */
+  readonly clientSecretEnv?: string;
+  readonly timeoutMs?: number;
+  readonly retries?: number;
+  readonly budget?: number;
+  readonly rps?: number;
+  readonly concurrency?: number;
+}
+
+export interface Credentials {
+  readonly token?: string;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+}
+
+/** The secrets named by the options, read from the environment; usage errors for empty or half-given ones. */
+export function readCredentials(options: Pick<TargetOptions, 'env' | 'tokenEnv' | 'clientId' | 'clientSecretEnv'>): Credentials {
+  const { tokenEnv, clientId, clientSecretEnv } = options;
+  if (tokenEnv !== undefined && (clientId !== undefined || clientSecretEnv !== undefined)) {
+    throw new UsageError('give --token-env, or --client-id with --client-secret-env, not both');
+  }
+  const fromEnv = (flag: string, name: string): string => {
+    const value = options.env[name];
+    if (value === undefined || value.trim() === '') throw new UsageError(`${flag} ${name}: the environment variable ${name} is empty or not set`);
+    return value.trim();
+  };
+  if (tokenEnv !== undefined) return { token: fromEnv('--token-env', tokenEnv) };
+  if (clientId === undefined && clientSecretEnv === undefined) return {};
+  if (clientId === undefined || clientId === '') throw new UsageError('--client-secret-env needs --client-id');
+  if (clientSecretEnv === undefined) throw new UsageError('--client-id needs --client-secret-env VAR (the variable holding the client secret)');
+  return { clientId, clientSecret: fromEnv('--client-secret-env', clientSecretEnv) };
+}
+
+/** `sim` → the in-process simulator; an http(s) URL → the live adapter. */
+export async function createTarget(spec: string, options: TargetOptions): Promise<Target> {
+  if (spec === 'sim') {
+    const { createSimTarget } = await import('../adapters/simulator.js');
+    const sim = await createSimTarget({
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.deviate === undefined ? {} : { deviate: options.deviate }),
+      ...(options.surface === undefined ? {} : { surface: options.surface }),
+      ...(options.readings === undefined ? {} : { readings: options.readings }),
+      ...(options.accounts === undefined ? {} : { accounts: options.accounts }),
+      ...(options.dataset === undefined ? {} : { dataset: options.dataset }),
+    });
+    const vars = { ...sim.vars, ...(options.vars ?? {}) };
+    return { kind: sim.kind, baseUrl: sim.baseUrl, vars, send: (r) => sim.send(r), close: () => sim.close() };
+  }
+  if (!/^https?:\/\//i.test(spec)) throw new UsageError(`--target takes 'sim' or an http(s) URL, got '${spec}'`);
+  const credentials = readCredentials(options);
+  return createHttpTarget({
+    baseUrl: spec,
+    ...credentials,
+    vars: { ...(options.vars ?? {}) },
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.retries === undefined ? {} : { retries: options.retries }),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+    ...(options.rps === undefined ? {} : { rps: options.rps }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+  });
+}
+
+// ---------------------------------------------------------------- --var and --config
+
+const VAR_NAME = /^(?!__)[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `name=value` assignments (the value may contain `=`); later ones win. */
+export function parseVarAssignments(list: readonly string[]): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const item of list) {
+    const eq = item.indexOf('=');
+    const name = eq < 0 ? item : item.slice(0, eq);
+    if (eq < 0 || !VAR_NAME.test(name)) throw new UsageError(`--var takes name=value (name of letters, digits and _), got '${item}'`);
+    vars[name] = item.slice(eq + 1);
+  }
+  return vars;
+}
+
+export interface ConfigFile {
+  readonly vars: Readonly<Record<string, string>>;
+  readonly tokenEnv?: string;
+  readonly clientId?: string;
+  readonly clientSecretEnv?: string;
+  readonly baseUrl?: string;
+}
+
+interface RawConfig {
+  vars?: Record<string, string | number | boolean>;
+  token_env?: string;
+  client_id?: string;
+  client_secret_env?: string;
+  base_url?: string;
+}
+
+const configSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    vars: {
+      type: 'object',
+      propertyNames: { pattern: VAR_NAME.source },
+      additionalProperties: { type: ['string', 'number', 'boolean'] },
+    },
+    token_env: { type: 'string', minLength: 1 },
+    client_id: { type: 'string', minLength: 1 },
+    client_secret_env: { type: 'string', minLength: 1 },
+    base_url: { type: 'string', pattern: '^https?://' },
+  },
+};
+
+/** `--config file.yaml`: `{vars: {...}, token_env, client_id, client_secret_env, base_url}`; secrets stay in the environment. */
+export async function loadConfig(path: string, cwd: string): Promise<ConfigFile> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, path), 'utf8');
+  } catch (error) {
+    throw new UsageError(`--config ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  // The YAML parser and the validator load with a config file, not with every command.
+  const [{ parse: parseYaml }, { Ajv2020 }] = await Promise.all([import('yaml'), import('ajv/dist/2020.js')]);
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (error) {
+    throw new UsageError(`--config ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+  const validate = new Ajv2020({ allErrors: false, allowUnionTypes: true }).compile<RawConfig>(configSchema);
+  const value: unknown = data ?? {};
+  if (!validate(value)) {
+    const e = validate.errors?.[0];
+    const where = e === undefined || e.instancePath === '' ? '(top level)' : e.instancePath.slice(1).replace(/\//g, '.');
+    const extra = e?.keyword === 'additionalProperties' ? ` '${String(e.params['additionalProperty'])}'` : '';
+    throw new UsageError(`--config ${path}: ${where}: ${e?.message ?? 'is invalid'}${extra} (allowed: vars, token_env, client_id, client_secret_env, base_url)`);
+  }
+  const raw: RawConfig = value;
+  const vars: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw.vars ?? {})) vars[k] = String(v);
+  return {
+    vars,
+    ...(raw.token_env === undefined ? {} : { tokenEnv: raw.token_env }),
+    ...(raw.client_id === undefined ? {} : { clientId: raw.client_id }),
+    ...(raw.client_secret_env === undefined ? {} : { clientSecretEnv: raw.client_secret_env }),
+    ...(raw.base_url === undefined ? {} : { baseUrl: raw.base_url }),
+  };
+}
+
+/** A positive number option (`--rps 0.5`), or a usage error naming the flag. */
+export function positiveOption(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number above 0, got '${text}'`);
+  return n;
+}
+
+/** A whole number option within bounds, or a usage error naming the flag. */
+export function intOption(flag: string, text: string | undefined, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got '${text}'`);
+  }
+  return n;
+}

@@ -1,0 +1,69 @@
+/** The simulator-wide admin operations (reseed, snapshot, restore); per-project ones live in the handlers. */
+import { apiError } from '../engine/api-errors.js';
+import { isJsonObject } from '../engine/json.js';
+import { readDatasetFields } from '../store/dataset-spec.js';
+import { changedReadings } from '../rules/readings.js';
+import type { AdminOps } from './context.js';
+import { errors } from './respond.js';
+import type { AdminPort } from './admin-port.js';
+import type { SimulatorOptions } from './options.js';
+import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
+
+export function createAdminOps(sim: AdminPort): AdminOps {
+  return {
+    reset: () => {
+      sim.reconfigure(sim.settings);
+      sim.journal.clear();
+    },
+    requests: (filter) => ({ data: sim.journal.list(filter), meta: { capacity: sim.journal.capacity } }),
+    describe: () => ({
+      seed: sim.seed,
+      base_url: sim.baseUrl,
+      default_client_id: sim.defaultClientId,
+      ids: sim.seededIds(),
+      projects: sim.projectIds().flatMap((id) => {
+        const p = sim.existingProject(id);
+        return p === undefined ? [] : [{ client_id: id, now: new Date(p.clock.now()).toISOString(), settings: p.settings }];
+      }),
+      deviations: [...sim.deviations].sort(),
+      // The points where this simulator answers other than the public API (rules/readings.ts).
+      readings: changedReadings(sim.readings),
+      evicted_projects: sim.evictedProjects,
+    }),
+    reseed: (body) => {
+      const fields = readDatasetFields(body, ['seed', 'accounts', 'counts', 'profile', 'burst']);
+      if (!fields.ok) return errors([apiError('bad-request', fields.path === '' ? `The body ${fields.message}` : `${fields.path}: ${fields.message}`, fields.path || undefined)]);
+      const { seed, accounts, counts, profile, burst } = fields.value;
+      const nextCounts: Record<string, number> = { ...(counts ?? {}) };
+      // `counts.accounts` and `accounts` say the same thing; the newest word wins over the start-up option.
+      const { accounts: _startAccounts, ...current } = sim.settings;
+      const keptAccounts = accounts ?? (nextCounts['accounts'] !== undefined ? undefined : _startAccounts);
+      const next: SimulatorOptions = {
+        ...current,
+        ...(keptAccounts === undefined ? {} : { accounts: keptAccounts }),
+        ...(counts !== undefined ? { counts: nextCounts } : {}),
+        ...(profile === undefined ? {} : { profile }),
+        ...(burst === undefined ? {} : { burst }),
+      };
+      // A new seed would change tokens and the admin token; the dataset seed changes, the credentials stay.
+      sim.reconfigure(seed === undefined ? next : { ...next, datasetSeed: seed });
+      return undefined;
+    },
+    snapshot: () => takeSnapshot(sim),
+    restore: (body) => {
+      const reading = readSnapshot(body);
+      if (!reading.ok) return errors([apiError('bad-request', reading.path === '' ? reading.message : `${reading.path}: ${reading.message}`, reading.path || undefined)]);
+      // A restore replaces every project: one the snapshot lacks, and that holds anything, is lost.
+      const kept = new Set(reading.value.projects.map((p) => p.clientId));
+      const max = sim.maxProjects;
+      if (kept.size > max) return errors([apiError('bad-request', `projects: the simulator keeps at most ${max} projects (--max-projects)`, 'projects')]);
+      const dropped = sim.projectIds().filter((id) => !kept.has(id) && sim.existingProject(id)?.pristine === false);
+      if (dropped.length > 0 && !(isJsonObject(body) && body['drop_projects'] === true)) {
+        const shown = dropped.slice(0, 5).join(', ') + (dropped.length > 5 ? `, and ${dropped.length - 5} more` : '');
+        return errors([apiError('conflict', `This restore would drop projects with changes that the snapshot lacks (${shown}); send "drop_projects": true to drop them`, 'drop_projects')]);
+      }
+      restoreSnapshot(sim, reading.value);
+      return undefined;
+    },
+  };
+}

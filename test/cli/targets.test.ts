@@ -1,0 +1,68 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/io.js';
+import { createTarget, intOption, loadConfig, parseVarAssignments, readCredentials } from '../../src/cli/targets.js';
+
+describe('--var', () => {
+  it('parses name=value, values may hold =, later ones win', () => {
+    expect(parseVarAssignments(['realm_id=r1', 'q=a=b', 'realm_id=r2'])).toEqual({ realm_id: 'r2', q: 'a=b' });
+  });
+
+  it.each(['novalue', '=x', 'bad name=1', '1x=2'])('refuses %s', (item) => {
+    expect(() => parseVarAssignments([item])).toThrow(UsageError);
+  });
+});
+
+describe('credentials', () => {
+  const env = { TOKEN: ' tok ', SECRET: 's3', EMPTY: '' };
+
+  it('reads a token or a client secret from the named variables', () => {
+    expect(readCredentials({ env, tokenEnv: 'TOKEN' })).toEqual({ token: 'tok' });
+    expect(readCredentials({ env, clientId: 'cid', clientSecretEnv: 'SECRET' })).toEqual({ clientId: 'cid', clientSecret: 's3' });
+    expect(readCredentials({ env })).toEqual({});
+  });
+
+  it('refuses empty variables and half-given or mixed credentials', () => {
+    expect(() => readCredentials({ env, tokenEnv: 'EMPTY' })).toThrow('the environment variable EMPTY is empty or not set');
+    expect(() => readCredentials({ env, tokenEnv: 'MISSING' })).toThrow(UsageError);
+    expect(() => readCredentials({ env, clientId: 'cid' })).toThrow('--client-id needs --client-secret-env');
+    expect(() => readCredentials({ env, clientSecretEnv: 'SECRET' })).toThrow('--client-secret-env needs --client-id');
+    expect(() => readCredentials({ env, tokenEnv: 'TOKEN', clientId: 'cid', clientSecretEnv: 'SECRET' })).toThrow('not both');
+  });
+
+  it('refuses a target that is neither sim nor a URL', async () => {
+    await expect(createTarget('localhost:4747', { env })).rejects.toThrow("--target takes 'sim' or an http(s) URL");
+  });
+});
+
+describe('--config', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'config-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads vars, credentials by variable name and a base URL', async () => {
+    await writeFile(join(dir, 'c.yaml'), 'vars: { realm_id: r1, page_length: 10 }\ntoken_env: TOK\nbase_url: https://api.example.com\n');
+    expect(await loadConfig('c.yaml', dir)).toEqual({ vars: { realm_id: 'r1', page_length: '10' }, tokenEnv: 'TOK', baseUrl: 'https://api.example.com' });
+  });
+
+  it('names the bad member', async () => {
+    await writeFile(join(dir, 'c.yaml'), 'vars: { realm_id: r1 }\ntoken: abc\n');
+    await expect(loadConfig('c.yaml', dir)).rejects.toThrow("--config c.yaml: (top level): must NOT have additional properties 'token'");
+    await expect(loadConfig('missing.yaml', dir)).rejects.toThrow(UsageError);
+  });
+});
+
+describe('number options', () => {
+  it('takes whole numbers within bounds', () => {
+    expect(intOption('--concurrency', '4', 1, 8)).toBe(4);
+    expect(intOption('--concurrency', undefined, 1, 8)).toBeUndefined();
+    expect(() => intOption('--concurrency', '9', 1, 8)).toThrow('--concurrency takes a whole number from 1 to 8');
+    expect(() => intOption('--budget', '1.5', 1, 10)).toThrow(UsageError);
+  });
+});
