@@ -46,7 +46,7 @@ export function readingsMarkdown(): string {
     '# Readings of the API document',
     '',
     'Every point `commerce-api.md` leaves open that a check could touch, the sentence it rests on, and the',
-    "answers a conforming deployment may give there. The first value is the public API's (API-NOTES.md) and",
+    "answers a conforming deployment may give there. The first value is the public API's (docs/api-notes.md) and",
     "the simulator's default; every other is just as conforming. The simulator plays any combination",
     "(`serve --reading NAME=VALUE`, a dataset file's `readings:`, `startSimulator({ readings })`,",
     '`run`/`props --reading`), and `test/kit/readings.test.ts` proves on seeded combinations that the kit',

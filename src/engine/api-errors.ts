@@ -1,6 +1,6 @@
 /**
  * Errors the simulator serves, in the API's own shape: `{"errors": [{status, title, detail?, source?}]}`
- * (API-NOTES.md, Errors). Built from one table of templates so a status and its title are written once.
+ * (docs/api-notes.md, Errors). Built from one table of templates so a status and its title are written once.
  */
 
 export interface ApiError {

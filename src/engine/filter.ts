@@ -1,5 +1,5 @@
 /**
- * The `filter` query parameter (API-NOTES.md, "Filter and sort grammar"): `op(field,value)` clauses
+ * The `filter` query parameter (docs/api-notes.md, "Filter and sort grammar"): `op(field,value)` clauses
  * joined by `:` (AND). A hand-written scanner, not a regex, so any input is parsed in linear time.
  */
 import { apiError, ok, refuse, type Decision } from './api-errors.js';

@@ -1,5 +1,5 @@
 /**
- * Page planning (commerce-api.md §2.3, §4.2, §8; API-NOTES.md "Page limits", "Response envelope"):
+ * Page planning (commerce-api.md §2.3, §4.2, §8; docs/api-notes.md "Page limits", "Response envelope"):
  * reading page[limit]/page[offset], the offset limits, and the meta and links of a list response.
  */
 import { deviates, type Deviations } from './deviations.js';
@@ -20,7 +20,7 @@ export interface PageReadings {
   readonly pastSoft: 'refuse' | 'empty' | 'serve';
 }
 
-/** The public API's (API-NOTES.md "Page limits"). */
+/** The public API's (docs/api-notes.md "Page limits"). */
 export const PUBLIC_PAGE_READINGS: PageReadings = { edge: 'inclusive', aboveMax: 'clamp', zero: 'refuse', pastHard: 'refuse', pastSoft: 'refuse' };
 
 export interface PageContext {

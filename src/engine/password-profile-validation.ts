@@ -1,5 +1,5 @@
 /**
- * Validation of password-profile-info writes (commerce-api.md §2.1, §8; API-NOTES.md "Errors",
+ * Validation of password-profile-info writes (commerce-api.md §2.1, §8; docs/api-notes.md "Errors",
  * "The password profile record"). Pure: returns the accepted fields or the list of API errors.
  */
 import { exceeds, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from './field-limits.js';

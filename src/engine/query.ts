@@ -1,5 +1,5 @@
 /**
- * Lenient query decoding (API-NOTES.md, "Filter and sort grammar"): brackets raw or percent-encoded,
+ * Lenient query decoding (docs/api-notes.md, "Filter and sort grammar"): brackets raw or percent-encoded,
  * a raw `+` is a space. Keeps the pairs in order so links can carry the caller's parameters back.
  */
 import { apiError, ok, refuse, type Decision } from './api-errors.js';

@@ -1,5 +1,5 @@
 /**
- * The `sort` query parameter (API-NOTES.md, "Filter and sort grammar"): `attr` ascending, `-attr`
+ * The `sort` query parameter (docs/api-notes.md, "Filter and sort grammar"): `attr` ascending, `-attr`
  * descending. Every order is made total by an ascending id tie-break, so paging by sort and filter
  * (commerce-api.md §4.3) neither skips nor repeats records.
  */

@@ -4,7 +4,7 @@
  */
 import * as fc from 'fast-check';
 
-/** List endpoints the document names whose paths need no parent ids (API-NOTES.md paths table). */
+/** List endpoints the document names whose paths need no parent ids (docs/api-notes.md paths table). */
 export const LIST_PATHS: readonly string[] = ['/v2/accounts', '/v2/orders', '/v2/files', '/v2/customers', '/v2/promotions', '/v2/inventories', '/v2/account-members'];
 export const HARD_LIMIT_PATHS: readonly string[] = ['/v2/orders', '/v2/files'];
 export const SOFT_LIMIT_PATHS: readonly string[] = ['/v2/accounts', '/v2/customers', '/v2/promotions'];

@@ -210,7 +210,7 @@ function ordered(m: Model, sort: ListSort | undefined): ModelRecord[] {
   const key = (r: ModelRecord): string | bigint => (field === 'created_at' ? r.created : field === 'updated_at' ? r.updated : field === 'id' ? r.id : r.username);
   const cmp = (a: string | bigint, b: string | bigint): number => (a < b ? -1 : a > b ? 1 : 0);
   const tie = m.readings.ties === 'asc' ? 1 : -1;
-  // Ties go by id in either direction (ascending in the public API, API-NOTES.md "Accounts"; else the reading's).
+  // Ties go by id in either direction (ascending in the public API, docs/api-notes.md "Accounts"; else the reading's).
   return [...m.records.values()].sort((a, b) => desc * cmp(key(a), key(b)) || tie * cmp(a.id, b.id));
 }
 

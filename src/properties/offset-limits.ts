@@ -1,5 +1,5 @@
 /**
- * Offset limits (commerce-api.md §8; API-NOTES.md "Page limits"): past 10,000 records /v2/orders and
+ * Offset limits (commerce-api.md §8; docs/api-notes.md "Page limits"): past 10,000 records /v2/orders and
  * /v2/files never return records (hard); other endpoints accept offsets up to the project's
  * page_offset_limit and refuse past it until the operator raises it (soft). With the admin API the
  * property first seeds more than 10,000 records, so a server ignoring the hard limit shows records.

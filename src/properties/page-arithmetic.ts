@@ -1,5 +1,5 @@
 /**
- * Page arithmetic (commerce-api.md §2.3, §4.2, §8; API-NOTES.md "Page limits", "Response envelope"):
+ * Page arithmetic (commerce-api.md §2.3, §4.2, §8; docs/api-notes.md "Page limits", "Response envelope"):
  * for any page[limit] and page[offset] (zero, negative, above 100, huge, fractional, text, repeated),
  * a list answers 400 with the error array, or a page whose meta and links follow from the request.
  * One request per run, so it is also the suite's speed benchmark.
@@ -19,7 +19,7 @@ export const PAGE_ARITHMETIC = 'page-arithmetic';
 export interface PageInput {
   readonly path: string;
   readonly params: PageParams;
-  /** A sort kept alongside (accounts only: the sorts API-NOTES.md lists), so links must carry it. */
+  /** A sort kept alongside (accounts only: the sorts docs/api-notes.md lists), so links must carry it. */
   readonly sort: string | undefined;
 }
 

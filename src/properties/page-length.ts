@@ -1,6 +1,6 @@
 /**
  * The project's page length (commerce-api.md §8: "changeable globally per project through a settings
- * endpoint"; API-NOTES.md "Settings"): for any page_length in 1..100, lists read without page[limit]
+ * endpoint"; docs/api-notes.md "Settings"): for any page_length in 1..100, lists read without page[limit]
  * use it, and page[limit] still wins. Each run puts the setting back as it found it.
  */
 import * as fc from 'fast-check';

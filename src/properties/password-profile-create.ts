@@ -1,5 +1,5 @@
 /**
- * Creating a password profile record (commerce-api.md §2.1, §4.1, §5, §8; API-NOTES.md "Errors"):
+ * Creating a password profile record (commerce-api.md §2.1, §4.1, §5, §8; docs/api-notes.md "Errors"):
  * any username with any password of 8 or more characters answers the documented 201 shape without
  * the password; a shorter password, another type or field type, a missing field, a malformed body or
  * no credentials answers a 4xx with the error array and creates nothing (the list's total is the
@@ -43,7 +43,7 @@ const text = (minLength: number, maxLength: number): fc.Arbitrary<string> =>
 const shortPassword = (): fc.Arbitrary<string> => fc.oneof(fc.string({ maxLength: 7 }), fc.string({ unit: 'binary', maxLength: 7 }), fc.constantFrom('1234567', 'abcdefg', 'Pa55w0r'));
 
 function usernames(env: PropertyEnv): fc.Arbitrary<string> {
-  // A password profile may require usernames in e-mail form (API-NOTES.md); a live target says so in vars.
+  // A password profile may require usernames in e-mail form (docs/api-notes.md); a live target says so in vars.
   return varString(env.vars, 'username_format') === 'email' ? fc.emailAddress() : text(1, 40);
 }
 

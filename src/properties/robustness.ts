@@ -1,5 +1,5 @@
 /**
- * Robustness (API-NOTES.md "Errors"): arbitrary methods, paths, query strings, headers and bodies
+ * Robustness (docs/api-notes.md "Errors"): arbitrary methods, paths, query strings, headers and bodies
  * never get a 5xx or an error that is not the JSON error array, and the target keeps answering a
  * plain list read afterwards. Against a live target without --allow-writes only GET, HEAD and
  * OPTIONS are sent; over HTTP only what a conforming HTTP stack can carry (known methods, encoded

@@ -1,5 +1,5 @@
 /**
- * Sort and filter (commerce-api.md §2.3, §4.2; API-NOTES.md "Accounts", "Filter and sort grammar"):
+ * Sort and filter (commerce-api.md §2.3, §4.2; docs/api-notes.md "Accounts", "Filter and sort grammar"):
  * for any allowed attribute, operator and value on /v2/accounts, every returned record satisfies the
  * filter, the page is in the requested order, and results.total counts the filtered set. Values come
  * from a sample of the target's own records, so equality boundaries are hit; when the sample is the
@@ -40,7 +40,7 @@ const PATH = SORT_FILTER_PATH;
 /** Sample pages read before the runs (at 100 records a page). */
 const SAMPLE_PAGES = 5;
 
-/** API-NOTES.md "Accounts": filterable attributes with their operators, and the sorts. */
+/** docs/api-notes.md "Accounts": filterable attributes with their operators, and the sorts. */
 const FIELDS: readonly { readonly field: string; readonly ops: readonly string[] }[] = [
   { field: 'id', ops: ['eq', 'in', 'gt', 'ge', 'lt', 'le'] },
   { field: 'created_at', ops: ['eq', 'gt', 'ge', 'lt', 'le'] },

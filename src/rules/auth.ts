@@ -1,4 +1,4 @@
-/** Authentication (commerce-api.md §5; API-NOTES.md, "Errors", "Token endpoint"). */
+/** Authentication (commerce-api.md §5; docs/api-notes.md, "Errors", "Token endpoint"). */
 import type { Exchange } from '../port.js';
 import { asNumber, asString, at, authorizationHeader, describe, errorBodyProblem, is2xx, isCreatePath, judgeEach, methodIs, pathOf, requestJson, sentWithoutAuth, varString } from './inspect.js';
 import { fail, pass, skip, type Rule } from './rule.js';

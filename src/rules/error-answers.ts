@@ -1,4 +1,4 @@
-/** The error format and the absence of server errors (API-NOTES.md, "Errors"). All assumed. */
+/** The error format and the absence of server errors (docs/api-notes.md, "Errors"). All assumed. */
 import { describe, errorBodyProblem, judgeEach, methodIs, pathOf } from './inspect.js';
 import { fail, pass, skip, type Rule } from './rule.js';
 

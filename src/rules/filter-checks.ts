@@ -1,4 +1,4 @@
-/** Filtering (commerce-api.md §2.3, §4.2; API-NOTES.md, "Filter and sort grammar", "Errors"). */
+/** Filtering (commerce-api.md §2.3, §4.2; docs/api-notes.md, "Filter and sort grammar", "Errors"). */
 import type { Exchange } from '../port.js';
 import {
   asList,
@@ -202,7 +202,7 @@ const resultsTotal: Rule = {
     }),
 };
 
-/** Filter attributes of the resources whose table API-NOTES.md gives. */
+/** Filter attributes of the resources whose table docs/api-notes.md gives. */
 const FILTERABLE: readonly { readonly path: RegExp; readonly fields: readonly string[] }[] = [
   { path: /^\/v2\/accounts\/?$/, fields: ['id', 'created_at', 'updated_at', 'name', 'legal_name', 'registration_id', 'external_ref'] },
 ];

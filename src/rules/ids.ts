@@ -41,7 +41,7 @@ export const DOCUMENTED_RULE_IDS = [
   'versioning.v2-prefix',
 ] as const;
 
-/** The assumed rules (the document is silent; API-NOTES.md chose). */
+/** The assumed rules (the document is silent; docs/api-notes.md chose). */
 export const ASSUMED_RULE_IDS = [
   'create.password-profile-id.echo',
   'create.type.hyphen-accepted',

@@ -1,5 +1,5 @@
 /**
- * The oracle's own reading of `filter` and `sort` (API-NOTES.md, "Filter and sort grammar"), apart from
+ * The oracle's own reading of `filter` and `sort` (docs/api-notes.md, "Filter and sort grammar"), apart from
  * the simulator engine: lenient, so a deployment is never failed for a filter it may accept, and
  * comparisons accept any reasonable collation (code units, case-insensitive, locale, numeric).
  */

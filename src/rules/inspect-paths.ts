@@ -1,6 +1,6 @@
 /**
  * Paths and timestamps the oracle recognises: the password-profile resource (commerce-api.md §4.1),
- * the list endpoints the document names (paths from API-NOTES.md, "Real paths of the list endpoints"),
+ * the list endpoints the document names (paths from docs/api-notes.md, "Real paths of the list endpoints"),
  * the settings endpoint, and ISO 8601 instants.
  */
 import { lastFew } from './inspect-wire.js';
@@ -53,7 +53,7 @@ export function decodeSegment(s: string): string {
 
 const CATALOG_READS = ['hierarchies', 'hierarchies/{id}/children', 'hierarchies/{id}/nodes', 'hierarchies/{id}/products', 'nodes', 'nodes/{id}/relationships/products', 'products'];
 
-/** The paths of the list endpoints commerce-api.md §4.2 names, as API-NOTES.md gives them. */
+/** The paths of the list endpoints commerce-api.md §4.2 names, as docs/api-notes.md gives them. */
 export const DOCUMENTED_LIST_PATHS: readonly string[] = [
   '/v2/accounts',
   '/v2/account-members',

@@ -1,5 +1,5 @@
 /**
- * Request URLs, links and error bodies, read leniently (API-NOTES.md): brackets raw or percent-encoded,
+ * Request URLs, links and error bodies, read leniently (docs/api-notes.md): brackets raw or percent-encoded,
  * `+` as a space, parameter order free, error `status` as number or numeric string.
  */
 import { at, isObject } from './inspect-json.js';

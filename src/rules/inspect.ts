@@ -1,6 +1,6 @@
 /**
  * Small pure helpers the oracle checks share: reading response bodies, request queries, links and
- * error bodies. Everything is lenient the way a conforming deployment may differ (API-NOTES.md):
+ * error bodies. Everything is lenient the way a conforming deployment may differ (docs/api-notes.md):
  * extra members, `status` as number or string, bracket encoding, parameter order, `+` as space.
  * Nothing here depends on the simulator engine: the oracle must judge any deployment.
  */

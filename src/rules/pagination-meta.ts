@@ -1,5 +1,5 @@
 /**
- * Pagination metadata and links (commerce-api.md §2.3; API-NOTES.md, "Response envelope of list
+ * Pagination metadata and links (commerce-api.md §2.3; docs/api-notes.md, "Response envelope of list
  * endpoints"). Page arithmetic is judged only from each response's own meta, never from known data.
  */
 import type { Exchange } from '../port.js';

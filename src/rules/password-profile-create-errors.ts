@@ -1,4 +1,4 @@
-/** Error answers of the create operation (API-NOTES.md, "Errors"): 400 for bad bodies, 404 for unknown parents. */
+/** Error answers of the create operation (docs/api-notes.md, "Errors"): 400 for bad bodies, 404 for unknown parents. */
 import type { Exchange } from '../port.js';
 import { describe, errorDetails, expectError, judgeEach } from './inspect.js';
 import { classifyCreateBody, judgeableCreates, parentOf } from './profile-request.js';

@@ -1,6 +1,6 @@
 /**
  * Read, list, update and delete of the password-profile record: not shown in the API document; the
- * public API has them (API-NOTES.md, "The password profile record"). All assumed.
+ * public API has them (docs/api-notes.md, "The password profile record"). All assumed.
  */
 import type { Exchange } from '../port.js';
 import {

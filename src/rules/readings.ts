@@ -1,7 +1,7 @@
 /**
  * The readings of the API document: every point commerce-api.md leaves open that a check could touch,
  * the sentence it rests on, and the answers a conforming deployment may give there. The first value of
- * each point is the public API's (API-NOTES.md) and the simulator's default; every other value is just
+ * each point is the public API's (docs/api-notes.md) and the simulator's default; every other value is just
  * as conforming. The simulator plays any combination (`serve --reading NAME=VALUE`, sim/readings.ts),
  * so the kit is proven on deployments that conform but are not alike (test/kit/readings.test.ts).
  *
@@ -214,7 +214,7 @@ export function readingValues<N extends ReadingName>(name: N): readonly ReadingV
   return Object.keys(READING_POINTS[name].values) as ReadingValue<N>[];
 }
 
-/** The public API's reading of every point (API-NOTES.md): the simulator's default. */
+/** The public API's reading of every point (docs/api-notes.md): the simulator's default. */
 export const DEFAULT_READINGS: Readings = Object.fromEntries(READING_NAMES.map((n) => [n, readingValues(n)[0]])) as unknown as Readings;
 
 export function isReadingName(text: string): text is ReadingName {

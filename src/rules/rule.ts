@@ -3,7 +3,7 @@ import type { RuleId } from './ids.js';
 
 export type { RuleId } from './ids.js';
 
-/** `documented`: the API document states it. `assumed`: the document is silent; API-NOTES.md chose. */
+/** `documented`: the API document states it. `assumed`: the document is silent; docs/api-notes.md chose. */
 export type Level = 'documented' | 'assumed';
 
 export type Family = 'create' | 'password-profile' | 'pagination' | 'settings' | 'sort-filter' | 'large-data' | 'auth' | 'errors' | 'versioning';
@@ -31,7 +31,7 @@ export interface RuleBase {
   /** Stable id: `family.subject.aspect`; `grep` for it finds the rule, its engine site and its deviation. */
   readonly id: RuleId;
   readonly family: Family;
-  /** Section of commerce-api.md, e.g. `§2.1`; assumed rules also name the API-NOTES.md heading. */
+  /** Section of commerce-api.md, e.g. `§2.1`; assumed rules also name the docs/api-notes.md heading. */
   readonly section: string;
   /** One line: what holds. */
   readonly statement: string;

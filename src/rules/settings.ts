@@ -1,4 +1,4 @@
-/** The settings endpoint (API-NOTES.md, "Settings"; commerce-api.md §8 names it). */
+/** The settings endpoint (docs/api-notes.md, "Settings"; commerce-api.md §8 names it). */
 import { at, describe, expectError, isAsideStatus, isSettingsPath, judgeEach, methodIs, pathOf, requestJson, sentWithoutAuth } from './inspect.js';
 import { fail, pass, skip, type Rule } from './rule.js';
 

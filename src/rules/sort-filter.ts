@@ -1,5 +1,5 @@
 /**
- * Sorting (commerce-api.md §4.2; API-NOTES.md, "Filter and sort grammar", "Accounts"), and the
+ * Sorting (commerce-api.md §4.2; docs/api-notes.md, "Filter and sort grammar", "Accounts"), and the
  * sort-filter family in the order of docs/rule-ids.md (filter checks live in filter-checks.ts).
  */
 import type { Exchange } from '../port.js';
@@ -77,7 +77,7 @@ const tiesById: Rule = {
     }),
 };
 
-/** Sort attributes of the resources whose table API-NOTES.md gives. */
+/** Sort attributes of the resources whose table docs/api-notes.md gives. */
 const SORTABLE: readonly { readonly path: RegExp; readonly fields: readonly string[] }[] = [{ path: /^\/v2\/accounts\/?$/, fields: ['created_at', 'id', 'name', 'updated_at'] }];
 
 const invalidSort400: Rule = {

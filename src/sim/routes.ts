@@ -18,7 +18,7 @@ import { adminRoutes } from './handlers/admin.js';
 /** What a route does, so the OpenAPI document (src/sim/openapi.ts) is generated from this table. */
 export type RouteOp = 'list' | 'create' | 'get' | 'update' | 'delete' | 'settings' | 'admin';
 
-/** The token endpoint: no bearer token, no project; it issues tokens (API-NOTES.md "Token endpoint"). */
+/** The token endpoint: no bearer token, no project; it issues tokens (docs/api-notes.md "Token endpoint"). */
 export interface TokenRouteSpec {
   readonly op: 'token';
   readonly auth: 'none';
@@ -33,7 +33,7 @@ export interface ApiRouteSpec {
   /** The resource a list/create/get/update/delete route serves. */
   readonly resource?: ResourceDef;
   readonly auth: 'bearer' | 'admin';
-  /** Writes need a read-write token (§5, API-NOTES.md "Token endpoint"). */
+  /** Writes need a read-write token (§5, docs/api-notes.md "Token endpoint"). */
   readonly write: boolean;
   /** The create operation (the one route §5 names as requiring the header). */
   readonly createsProfileInfo?: boolean;

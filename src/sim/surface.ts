@@ -1,5 +1,5 @@
 /**
- * The simulator's surfaces. `full` answers everything the public API does (API-NOTES.md); `documented`
+ * The simulator's surfaces. `full` answers everything the public API does (docs/api-notes.md); `documented`
  * answers only what commerce-api.md states (rules/surface.ts) and refuses the rest with a JSON 404, 405
  * or 400, so the kit can be proven on a deployment that implements the document and nothing more.
  * The token endpoint and the admin API stay: they are how a client and a test get in, not the API.

@@ -1,5 +1,5 @@
 /**
- * Bearer tokens (API-NOTES.md "Token endpoint"), derived from a key, the client id and a counter. In
+ * Bearer tokens (docs/api-notes.md "Token endpoint"), derived from a key, the client id and a counter. In
  * process the key is the seed, so runs and fixtures are byte-identical; a served simulator gets a random
  * key (`serve`), so nobody who knows the seed can guess a token or the admin token. Each client id is its
  * own project. A token lives LIFETIME_SECONDS of wall time (`expires_in`; in process the wall clock is
@@ -17,7 +17,7 @@ export interface Grant {
   readonly expiresAt: number;
 }
 
-/** `expires_in` of the token endpoint (API-NOTES.md: 3600). */
+/** `expires_in` of the token endpoint (docs/api-notes.md: 3600). */
 export const LIFETIME_SECONDS = 3600;
 /** Live tokens kept at most; past it the oldest is forgotten (its client re-authenticates, as after expiry). */
 export const MAX_TOKENS = 10_000;

@@ -1,6 +1,6 @@
 /**
- * The list resources the simulator serves (API-NOTES.md, "Real paths of the list endpoints the document
- * names"; commerce-api.md §4.2), with what each may be filtered and sorted by (API-NOTES.md, "Accounts",
+ * The list resources the simulator serves (docs/api-notes.md, "Real paths of the list endpoints the document
+ * names"; commerce-api.md §4.2), with what each may be filtered and sorted by (docs/api-notes.md, "Accounts",
  * "Filter and sort grammar"). Route templates use `:name` for path parameters.
  */
 import type { FilterSpec, FilterOp } from '../engine/filter.js';

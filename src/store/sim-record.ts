@@ -38,7 +38,7 @@ function compareKeys(a: SortKey, b: SortKey): number {
 
 export const compareIds = (a: SimRecord, b: SimRecord): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** How records that share the sort value are ordered: by ascending id (API-NOTES.md, Accounts), or descending (the reading `order.ties`). */
+/** How records that share the sort value are ordered: by ascending id (docs/api-notes.md, Accounts), or descending (the reading `order.ties`). */
 export type Ties = 'asc' | 'desc';
 
 const compareIdsDesc = (a: SimRecord, b: SimRecord): number => compareIds(b, a);

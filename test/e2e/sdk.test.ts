@@ -1,6 +1,6 @@
 /**
  * The real client test: the official @elasticpath/js-sdk, unmodified, against the simulator over HTTP.
- * Configured as API-NOTES.md says (host 127.0.0.1:PORT, protocol http), with in-memory storage (the
+ * Configured as docs/api-notes.md says (host 127.0.0.1:PORT, protocol http), with in-memory storage (the
  * default writes a ./localStorage directory) and Node's own fetch.
  */
 import { MemoryStorageFactory, gateway, type ElasticPath } from '@elasticpath/js-sdk';
@@ -128,7 +128,7 @@ describe('@elasticpath/js-sdk against the simulator', () => {
     await expect(ep.Settings.Update({ page_length: 5 })).rejects.toEqual({ errors: [expect.objectContaining({ status: 403 })] });
   });
 
-  it('the SDK sent what API-NOTES.md describes: form-encoded token requests, X-MOLTIN headers, JSON content type', () => {
+  it('the SDK sent what docs/api-notes.md describes: form-encoded token requests, X-MOLTIN headers, JSON content type', () => {
     const token = seen.find((r) => r.url === '/oauth/access_token');
     expect(token?.headers['content-type']).toBe('application/x-www-form-urlencoded');
     const list = seen.find((r) => r.url.startsWith('/v2/accounts?'));

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/engine/api-errors.js';
 import { FILTER_OPS, MAX_FILTER_BYTES, MAX_FILTERS, compareValues, matchesAll, parseFilter, storeClauses, type FilterClause, type FilterSpec } from '../../src/engine/filter.js';
 
-// The accounts table of API-NOTES.md, plus one field open to every operator.
+// The accounts table of docs/api-notes.md, plus one field open to every operator.
 const spec: FilterSpec = {
   id: { kind: 'string', ops: ['lt', 'le', 'eq', 'gt', 'ge', 'in'] },
   created_at: { kind: 'timestamp', ops: ['lt', 'le', 'eq', 'gt', 'ge'] },

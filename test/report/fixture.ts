@@ -20,7 +20,7 @@ export const catalogue: CatalogueEntry[] = [
     statement: 'The response echoes the type with underscores.',
     quote: 'The type is user_authentication_password_profile_info.',
   },
-  { id: 'errors.format.json-api', section: 'API-NOTES.md: Errors', level: 'assumed', statement: 'Errors are {"errors": [...]}.' },
+  { id: 'errors.format.json-api', section: 'docs/api-notes.md: Errors', level: 'assumed', statement: 'Errors are {"errors": [...]}.' },
   { id: 'pagination.limit.clamp', section: '§3.2', level: 'documented', statement: 'page[limit] above 100 is clamped to 100.' },
   { id: 'auth.token.required', section: '§1.2', level: 'documented', statement: 'Requests without a token get 401.' },
 ];

@@ -26,7 +26,7 @@ describe('renderMarkdown', () => {
     expect(md.indexOf('## Summary')).toBeLessThan(md.indexOf('## Rules'));
     const first = md.indexOf('### 1. ❌ `create.type.underscore-echo` (documented, §2.3) — password profile type echo › step 1: create password profile info');
     const second = md.indexOf('### 2. ❌ `pagination.limit.clamp` (documented, §3.2) — limit is clamped');
-    const tolerated = md.indexOf('### 3. ⚠️ `errors.format.json-api` (assumed, API-NOTES.md: Errors)');
+    const tolerated = md.indexOf('### 3. ⚠️ `errors.format.json-api` (assumed, docs/api-notes.md: Errors)');
     expect(first).toBeGreaterThan(0);
     expect(second).toBeGreaterThan(first);
     expect(tolerated).toBeGreaterThan(second);

@@ -1,4 +1,4 @@
-/** Authentication (commerce-api.md §5; API-NOTES.md "Token endpoint", "Errors"), projects, and the seeded auth objects. */
+/** Authentication (commerce-api.md §5; docs/api-notes.md "Token endpoint", "Errors"), projects, and the seeded auth objects. */
 import { describe, expect, it } from 'vitest';
 import { FIXED_NOW, at, expectErrorShape, harness, ids, items, num, profileBody, profilePath, str, type Harness } from './helpers.js';
 
@@ -9,7 +9,7 @@ function token(h: Harness, body: string, headers: Record<string, string> = FORM)
 }
 
 describe('POST /oauth/access_token', () => {
-  it('client credentials: a read-write token, answered as API-NOTES.md says (not wrapped in data)', () => {
+  it('client credentials: a read-write token, answered as docs/api-notes.md says (not wrapped in data)', () => {
     const h = harness();
     const res = token(h, 'grant_type=client_credentials&client_id=my-client&client_secret=s3cret');
     expect(res.status).toBe(200);

@@ -1,4 +1,4 @@
-/** Bad input never crashes the simulator and never gets a 5xx; every error is JSON (API-NOTES.md "Errors"). */
+/** Bad input never crashes the simulator and never gets a 5xx; every error is JSON (docs/api-notes.md "Errors"). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID } from '../../src/sim/simulator.js';

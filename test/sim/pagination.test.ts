@@ -1,8 +1,8 @@
-/** Pagination on every list endpoint (commerce-api.md §2.3, §4.2, §8; API-NOTES.md "Response envelope", "Page limits"). */
+/** Pagination on every list endpoint (commerce-api.md §2.3, §4.2, §8; docs/api-notes.md "Response envelope", "Page limits"). */
 import { describe, expect, it } from 'vitest';
 import { at, expectErrorShape, harness, ids, items, linkParams, num, str, type Harness } from './helpers.js';
 
-/** API-NOTES.md "Real paths of the list endpoints the document names", with path parameters filled in. */
+/** docs/api-notes.md "Real paths of the list endpoints the document names", with path parameters filled in. */
 const CATALOG_READS = ['/hierarchies', '/hierarchies/h-1/children', '/hierarchies/h-1/nodes', '/hierarchies/h-1/products', '/nodes', '/nodes/n-1/relationships/products', '/products'];
 const LIST_PATHS: readonly string[] = [
   '/v2/accounts',
@@ -135,7 +135,7 @@ describe('page arithmetic (§2.3)', () => {
   });
 });
 
-describe('links (API-NOTES.md "Response envelope")', () => {
+describe('links (docs/api-notes.md "Response envelope")', () => {
   const h = harness();
 
   it('first, prev, current, next and last agree with meta; other parameters are kept', () => {
@@ -273,7 +273,7 @@ describe('offset limits (§8)', () => {
   });
 });
 
-describe('settings (§8, API-NOTES.md "Settings")', () => {
+describe('settings (§8, docs/api-notes.md "Settings")', () => {
   it('GET shows page_length 25 and the read-only limits', () => {
     const h = harness();
     const res = h.get('/v2/settings');

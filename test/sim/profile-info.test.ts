@@ -1,4 +1,4 @@
-/** The password profile record (commerce-api.md §2.1, §4.1, §9; API-NOTES.md "The password profile record", "Errors"). */
+/** The password profile record (commerce-api.md §2.1, §4.1, §9; docs/api-notes.md "The password profile record", "Errors"). */
 import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/store/credentials.js';
 import { at, expectErrorShape, harness, ids, items, profileBody, profilePath, str, type Harness } from './helpers.js';
@@ -95,7 +95,7 @@ describe('create (§4.1)', () => {
   });
 });
 
-describe('create errors (API-NOTES.md "Errors")', () => {
+describe('create errors (docs/api-notes.md "Errors")', () => {
   it('refuses a password of 7 characters with 400 and the min-tag detail', () => {
     const h = harness();
     const res = create(h, { password: '1234567' });
@@ -160,7 +160,7 @@ describe('create errors (API-NOTES.md "Errors")', () => {
   });
 });
 
-describe('list, get, update, delete (API-NOTES.md "The password profile record")', () => {
+describe('list, get, update, delete (docs/api-notes.md "The password profile record")', () => {
   it('lists created records with pagination meta and /v2 self links, without passwords', () => {
     const h = harness();
     const created = [create(h, { username: 'a@example.com' }), create(h, { username: 'b@example.com' })].map((r) => str(r.json, 'data.id'));

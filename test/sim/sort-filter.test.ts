@@ -1,4 +1,4 @@
-/** Sort, filter and the large-data pattern (commerce-api.md §4.2, §4.3; API-NOTES.md "Accounts", "Filter and sort grammar"). */
+/** Sort, filter and the large-data pattern (commerce-api.md §4.2, §4.3; docs/api-notes.md "Accounts", "Filter and sort grammar"). */
 import { describe, expect, it } from 'vitest';
 import { at, expectErrorShape, harness, ids, items, num, str, type Harness } from './helpers.js';
 
@@ -83,7 +83,7 @@ describe('sort (§4.2)', () => {
   });
 });
 
-describe('filter (§4.2; API-NOTES.md "Filter and sort grammar")', () => {
+describe('filter (§4.2; docs/api-notes.md "Filter and sort grammar")', () => {
   const h = harness();
   const accounts = walk(h, '/v2/accounts');
   const customers = walk(h, '/v2/customers');

@@ -1,5 +1,5 @@
 /**
- * Account writes (API-NOTES.md "Accounts"): create, get, update, delete, so that inserts, updates and
+ * Account writes (docs/api-notes.md "Accounts"): create, get, update, delete, so that inserts, updates and
  * deletes during a traversal (commerce-api.md §4.3) can be produced on purpose.
  */
 import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';

@@ -1,5 +1,5 @@
 /**
- * user-authentication-password-profile-info (commerce-api.md §2.1, §4.1, §9; API-NOTES.md "The password
+ * user-authentication-password-profile-info (commerce-api.md §2.1, §4.1, §9; docs/api-notes.md "The password
  * profile record"): create, list, get, update, delete. The password is hashed and never returned.
  */
 import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';

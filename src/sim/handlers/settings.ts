@@ -1,4 +1,4 @@
-/** Project settings (commerce-api.md §8 "changeable globally per project through a settings endpoint"; API-NOTES.md "Settings"). */
+/** Project settings (commerce-api.md §8 "changeable globally per project through a settings endpoint"; docs/api-notes.md "Settings"). */
 import { apiError } from '../../engine/api-errors.js';
 import { MAX_PAGE_LENGTH } from '../../engine/pagination.js';
 import type { Handler, RequestContext } from '../context.js';

@@ -1,5 +1,5 @@
 /**
- * POST /oauth/access_token (API-NOTES.md "Token endpoint"): client credentials give a read-write token,
+ * POST /oauth/access_token (docs/api-notes.md "Token endpoint"): client credentials give a read-write token,
  * implicit a read-only one. Form-encoded as the SDK sends it; a JSON body is accepted too.
  */
 import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_SECRET_LENGTH } from '../../engine/field-limits.js';
