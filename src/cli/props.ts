@@ -12,10 +12,10 @@ import { createTarget, intOption } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
-import { REPORTERS, reporterFor, styleFor, type Style } from './style.js';
+import { styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
-import { checkDeviations, configFrom, credentialsFor, READING_OPTION, readingsOption, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { credentialsFor, READING_OPTION, readingsOption, runBasics, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim props [options]
 
@@ -80,13 +80,7 @@ export const props: Command = defineCommand({
 const freshSeed = (): number => (Date.now() ^ Math.floor(Math.random() * 0x1_0000_0000)) >>> 0;
 
 async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
-  const config = await configFrom(values, io);
-  const reporter = reporterFor(values.reporter, io.env);
-  if (reporter === undefined) throw new UsageError(`--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
-  const spec = values.target ?? config.baseUrl ?? 'sim';
-  const deviate = values.deviate ?? [];
-  checkDeviations('--deviate', deviate);
-  if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
+  const { config, reporter, spec, deviate } = await runBasics(values, io);
   // The suites, their runner and the reporters load here: a usage error or --help does not wait for fast-check.
   const [{ selectProperties }, { runProperties }, { buildRunReport }, { writeReports }, { renderJson }, { renderGithub }] = await Promise.all([
     import('../properties/registry.js'),

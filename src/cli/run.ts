@@ -15,9 +15,9 @@ import { guardTarget } from '../adapters/guarded.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
-import { REPORTERS, reporterFor, styleFor, type Style } from './style.js';
+import { styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
-import { checkDeviations, configFrom, credentialsFor, READING_OPTION, readingsOption, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { credentialsFor, READING_OPTION, readingsOption, runBasics, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim run [PATHS...] [options]
 
@@ -81,13 +81,7 @@ export const run: Command = defineCommand({
 });
 
 async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
-  const config = await configFrom(values, io);
-  const reporter = reporterFor(values.reporter, io.env);
-  if (reporter === undefined) throw new UsageError(`--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
-  const spec = values.target ?? config.baseUrl ?? 'sim';
-  const deviate = values.deviate ?? [];
-  checkDeviations('--deviate', deviate);
-  if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
+  const { config, reporter, spec, deviate } = await runBasics(values, io);
   const dataset = values.dataset;
   if (dataset !== undefined && spec !== 'sim') throw new UsageError('--dataset applies to --target sim only');
   if (dataset !== undefined && !DATASET_PROFILES.some((p) => p === dataset)) throw new UsageError(`--dataset takes ${DATASET_PROFILES.join(' or ')}, got '${dataset}'`);

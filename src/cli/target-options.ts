@@ -7,6 +7,7 @@ import { intOption, loadConfig, parseVarAssignments, positiveOption, readCredent
 import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
 import { parseReading, type ReadingChoice } from '../rules/readings.js';
 import type { Values } from './command.js';
+import { REPORTERS, reporterFor, type Reporter } from './style.js';
 import { UsageError, type CliIo } from './io.js';
 
 /** Names of environment variables holding the secrets: a secret itself never goes on a command line. */
@@ -99,4 +100,19 @@ export function warnWithoutCredentials(spec: string, credentials: Credentials, i
 export function checkDeviations(flag: string, ids: readonly string[]): void {
   const unknown = ids.find((id) => !isDeviationId(id));
   if (unknown !== undefined) throw new UsageError(`${flag} ${unknown}: the simulator has no such deviation (one of: ${DEVIATION_IDS.join(', ')})`);
+}
+
+/** What run and props read first, alike: the config file, the reporter, the target, deviations only for the simulator. */
+export async function runBasics(
+  values: TargetValues & { readonly target?: string | undefined; readonly reporter?: string | undefined; readonly deviate?: string[] | undefined },
+  io: CliIo,
+): Promise<{ readonly config: ConfigFile; readonly reporter: Reporter; readonly spec: string; readonly deviate: readonly string[] }> {
+  const config = await configFrom(values, io);
+  const reporter = reporterFor(values.reporter, io.env);
+  if (reporter === undefined) throw new UsageError(`--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
+  const spec = values.target ?? config.baseUrl ?? 'sim';
+  const deviate = values.deviate ?? [];
+  checkDeviations('--deviate', deviate);
+  if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
+  return { config, reporter, spec, deviate };
 }

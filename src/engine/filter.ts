@@ -26,9 +26,6 @@ export const MAX_FILTERS = 10;
 export const MAX_FILTER_BYTES = 8192;
 export const PARSE_ERROR_DETAIL = 'Could not parse the supplied filter';
 
-/** A value accessor: the record's value for a field (string, or null/undefined when absent). */
-export type FieldGetter<R> = (record: R, field: string) => string | null | undefined;
-
 const OP_SET: ReadonlySet<string> = new Set(FILTER_OPS);
 const isOp = (s: string): s is FilterOp => OP_SET.has(s);
 /** Operators whose values are instants on a timestamp field; like/ilike/contains take patterns instead. */
@@ -181,10 +178,6 @@ function utf8Length(text: string): number {
     } else bytes += 3;
   }
   return bytes;
-}
-
-export function matchesAll<R>(record: R, clauses: readonly FilterClause[], spec: FilterSpec, get: FieldGetter<R>): boolean {
-  return clauses.every((clause) => compileClause(clause, spec)(get(record, clause.field)));
 }
 
 /** A value test for one clause, with its pattern and values prepared once: a scan calls it per record. */

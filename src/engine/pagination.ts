@@ -108,6 +108,13 @@ function effectiveOffsetLimit(ctx: PageContext): number {
   return deviates(ctx.deviations, 'pagination.offset-limit.soft') ? Math.min(5_000, ctx.offsetLimit.max) : ctx.offsetLimit.max;
 }
 
+/** The page arithmetic of §2.3, written once: the simulator's meta and links, and the drift tool's expectations. */
+export const pageCount = (total: number, limit: number): number => Math.ceil(total / limit);
+export const currentPage = (offset: number, limit: number, counting: PageCounting['current'] = 'one-based'): number => Math.floor(offset / limit) + (counting === 'one-based' ? 1 : 0);
+export const recordsOnPage = (total: number, offset: number, limit: number): number => Math.min(limit, Math.max(0, total - offset));
+export const lastPageOffset = (total: number, limit: number): number => Math.max(0, (pageCount(total, limit) - 1) * limit);
+export const previousOffset = (offset: number, limit: number): number => Math.max(0, offset - limit);
+
 /** How many records to skip: §2.3, the offset counts records, zero-based. */
 export function skipCount(plan: PagePlan, deviations: Deviations): number {
   return deviates(deviations, 'pagination.offset.records') ? plan.offset * plan.limit : plan.offset;
@@ -128,10 +135,10 @@ export const PUBLIC_PAGE_COUNTING: PageCounting = { current: 'one-based', emptyT
 
 export function pageMeta(plan: PagePlan, total: number, returned: number, deviations: Deviations, counting: PageCounting = PUBLIC_PAGE_COUNTING): PageMeta {
   const reportedTotal = deviates(deviations, 'pagination.results.total') ? total + 1 : total;
-  const counted = deviates(deviations, 'pagination.page.total') ? Math.floor(reportedTotal / plan.limit) : Math.ceil(reportedTotal / plan.limit);
+  const counted = deviates(deviations, 'pagination.page.total') ? Math.floor(reportedTotal / plan.limit) : pageCount(reportedTotal, plan.limit);
   const pages = counted === 0 && reportedTotal === 0 && counting.emptyTotal === 'one' ? 1 : counted;
   const offset = deviates(deviations, 'pagination.offset.echo') ? 0 : plan.offset;
-  const current = Math.floor(plan.offset / plan.limit) + (counting.current === 'one-based' ? 1 : 0);
+  const current = currentPage(plan.offset, plan.limit, counting.current);
   const page = deviates(deviations, 'pagination.meta.present') && returned > 0 ? { limit: plan.limit, offset, total: pages } : { limit: plan.limit, offset, current, total: pages };
   return { page, results: { total: reportedTotal } };
 }
@@ -149,13 +156,12 @@ export function pageLinks(baseUrl: string, path: string, query: QueryParams, pla
   const kept = query.pairs.filter(([k]) => k !== 'page[limit]' && k !== 'page[offset]');
   const tail = kept.map(([k, v]) => `&${encodeValue(k).replace(/%5B/gi, '[').replace(/%5D/gi, ']')}=${encodeValue(v)}`).join('');
   const at = (offset: number) => `${baseUrl}${path}?page[limit]=${plan.limit}&page[offset]=${offset}${tail}`;
-  const pages = Math.ceil(total / plan.limit);
-  const lastOffset = (pages - 1) * plan.limit;
+  const pages = pageCount(total, plan.limit);
   return {
     current: at(plan.offset),
     first: at(0),
-    last: pages > 1 ? at(lastOffset) : null,
+    last: pages > 1 ? at(lastPageOffset(total, plan.limit)) : null,
     next: plan.offset + plan.limit < total ? at(plan.offset + plan.limit) : null,
-    prev: plan.offset > 0 ? at(Math.max(0, plan.offset - plan.limit)) : null,
+    prev: plan.offset > 0 ? at(previousOffset(plan.offset, plan.limit)) : null,
   };
 }

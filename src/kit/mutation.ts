@@ -58,12 +58,6 @@ export async function runSuite(scenarios: readonly Scenario[], options: { readon
   }
 }
 
-/** The suite against the faithful simulator: the baseline every deviation is compared with. */
-export async function faithfulRun(options: Omit<MutationOptions, 'deviations'> = {}): Promise<SuiteRun> {
-  const scenarios = await loadSuite(options.scenariosDir);
-  return runSuite(scenarios, options.seed === undefined ? {} : { seed: options.seed });
-}
-
 export async function runMutation(options: MutationOptions = {}): Promise<MutationRow[]> {
   const scenarios = await loadSuite(options.scenariosDir);
   const rows: MutationRow[] = [];

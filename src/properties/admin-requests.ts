@@ -6,7 +6,7 @@
 import { KitError } from '../kit-errors.js';
 import { at, isObject } from '../rules/inspect.js';
 import { accounts as accountsResource } from '../store/resources.js';
-import { parseJsonOrUndefined, type Exchange, type Target, type TargetRequest, type TargetResponse } from '../port.js';
+import { parseJsonOrUndefined, type Target, type TargetRequest, type TargetResponse } from '../port.js';
 import type { AdminAccess, PropertyEnv } from './property.js';
 
 export const adminHeaders = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
@@ -77,6 +77,3 @@ export async function restoreBaseline(target: Target, token: string, baseline: S
 
 /** The seed body of a data set on top of the baseline's other options. */
 export const seedWith = (baseline: SeedBody, changes: SeedBody): SeedBody => ({ ...baseline, ...changes });
-
-/** Whether an exchange went to the admin API and succeeded. */
-export const adminOk = (ex: Exchange): boolean => ex.request.url.startsWith('/__sim/') && ex.response.status === 200;

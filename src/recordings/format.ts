@@ -54,11 +54,6 @@ export function bodyOf(text: string): FixtureBody {
   return typeof parsed === 'object' && parsed !== null ? parsed : text;
 }
 
-/** The wire text of a fixture body (for replaying it). */
-export function bodyText(body: FixtureBody): string {
-  return typeof body === 'string' ? body : (JSON.stringify(body) ?? '');
-}
-
 export function sortedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   const names = Object.keys(headers).map((n) => [n.toLowerCase(), n] as const);

@@ -5,6 +5,7 @@
  * a list of features compared by key: relations that must hold on any data set are `behaviour`, raw
  * values that follow the data set are `data`. Ids and timestamps are compared by shape, never value.
  */
+import { currentPage, lastPageOffset, pageCount, previousOffset, recordsOnPage } from '../engine/pagination.js';
 import { MAX_PAGE_LENGTH } from '../limits.js';
 import { asList, asNumber, asString, at, decodeLenient, isObject, listQuery, queryParams, recordAttr } from '../rules/inspect.js';
 import { clauseHolds, firstDisorder, parsedClauses, readSort } from '../rules/inspect-filter.js';
@@ -108,17 +109,17 @@ function listFeatures(f: Fixture, body: unknown, data: readonly unknown[]): Feat
   const limitRule = asked === undefined ? 'pagination.limit.default' : Number(asked) > 100 ? 'pagination.limit.clamp' : 'pagination.limit.per-call';
   const out: Feature[] = [
     feature('page-size', 'meta.page.limit', String(limit ?? '(absent)'), 'behaviour', limitRule),
-    holds('page-size', 'data.length = min(limit, results.total - offset)', known ? data.length === Math.min(limit, Math.max(0, total - offset)) : undefined, 'pagination.results.total'),
+    holds('page-size', 'data.length = min(limit, results.total - offset)', known ? data.length === recordsOnPage(total, offset, limit) : undefined, 'pagination.results.total'),
     holds('page-size', 'data.length <= meta.page.limit <= 100', limit === undefined ? undefined : data.length <= limit && limit <= MAX_PAGE_LENGTH, 'pagination.limit.max'),
     feature('page-size', 'data.length', String(data.length), 'data'),
     feature('totals', 'meta.page.offset', String(offset ?? '(absent)'), 'behaviour', 'pagination.offset.echo'),
     holds(
       'totals',
       'meta.page.total = ceil(results.total / limit)',
-      limit !== undefined && total !== undefined && pages !== undefined && limit > 0 ? pages === Math.ceil(total / limit) : undefined,
+      limit !== undefined && total !== undefined && pages !== undefined && limit > 0 ? pages === pageCount(total, limit) : undefined,
       'pagination.page.total',
     ),
-    holds('totals', 'meta.page.current = floor(offset / limit) + 1', known && limit > 0 ? num('page', 'current') === Math.floor(offset / limit) + 1 : undefined, 'pagination.page.current'),
+    holds('totals', 'meta.page.current = floor(offset / limit) + 1', known && limit > 0 ? num('page', 'current') === currentPage(offset, limit) : undefined, 'pagination.page.current'),
     feature('totals', 'meta.results.total', String(total ?? '(absent)'), 'data'),
     feature('totals', 'meta.page.total', String(pages ?? '(absent)'), 'data'),
   ];
@@ -136,13 +137,13 @@ function linkFeatures(f: Fixture, links: unknown, page: Page): Feature[] {
   const names = [...new Set([...LINKS, ...Object.keys(links)])];
   const { limit, offset, total } = page;
   const known = limit !== undefined && offset !== undefined && total !== undefined && limit > 0;
-  const lastOffset = known ? Math.max(0, (Math.ceil(total / limit) - 1) * limit) : undefined;
+  const lastOffset = known ? lastPageOffset(total, limit) : undefined;
   const expected: Readonly<Record<string, number | undefined>> = {
     current: offset,
     first: 0,
     last: lastOffset,
     next: known ? offset + limit : undefined,
-    prev: offset === undefined || limit === undefined ? undefined : Math.max(0, offset - limit),
+    prev: offset === undefined || limit === undefined ? undefined : previousOffset(offset, limit),
   };
   const kept = keptParams(f.request.url);
   for (const name of names) {

@@ -11,12 +11,6 @@ export function renderJson(report: RunReport): string {
   return `${JSON.stringify(ordered(report), replacer, 2)}\n`;
 }
 
-/** The same document without `timing`: equal for two runs with the same seed and target. */
-export function renderJsonWithoutTiming(report: RunReport): string {
-  const { timing: _timing, ...rest } = ordered(report);
-  return `${JSON.stringify(rest, replacer, 2)}\n`;
-}
-
 /** expected/actual are `unknown`: keep them serialisable rather than throw on a bigint. */
 function replacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;

@@ -99,8 +99,26 @@ export interface Failure {
   readonly line?: number;
 }
 
+/**
+ * A report's figures, computed once per report and handed to every renderer (JSON, JUnit, Markdown,
+ * HTML, GitHub and the terminal all read the same lists). A report is never changed once built.
+ */
+function once<T>(compute: (report: RunReport) => T): (report: RunReport) => T {
+  const computed = new WeakMap<RunReport, T>();
+  return (report) => {
+    let value = computed.get(report);
+    if (value === undefined) {
+      value = compute(report);
+      computed.set(report, value);
+    }
+    return value;
+  };
+}
+
 /** Every failing verdict of the report: those failing the run first, then in report order. */
-export function failures(report: RunReport): Failure[] {
+export const failures: (report: RunReport) => readonly Failure[] = once(listFailures);
+
+function listFailures(report: RunReport): Failure[] {
   const rules = new Map(report.rules.map((r) => [r.id, r]));
   const out: Failure[] = [];
   const add = (where: string, verdict: Verdict, exchanges: readonly ExchangeExcerpt[], replay?: string, at?: { file: string; line: number | undefined }) => {
@@ -138,7 +156,9 @@ export interface Unjudged {
 }
 
 /** Every inconclusive verdict of the report (once per place, rule and reason), documented rules first. */
-export function inconclusives(report: RunReport): Unjudged[] {
+export const inconclusives: (report: RunReport) => readonly Unjudged[] = once(listInconclusives);
+
+function listInconclusives(report: RunReport): Unjudged[] {
   const rules = new Map(report.rules.map((r) => [r.id, r]));
   const seen = new Set<string>();
   const out: Unjudged[] = [];

@@ -36,7 +36,6 @@ export function ruleById(id: string): Rule | undefined {
 }
 
 /** Every rule id, in catalogue order. */
-export const ruleIds: readonly string[] = catalogue.map((r) => r.id);
 
 /** Ids of the `documented` rules: the ones whose failure fails conformance (exit code 1). */
 export const documentedRuleIds: readonly string[] = catalogue.filter((r) => r.level === 'documented').map((r) => r.id);

@@ -145,9 +145,3 @@ export function compareInstants(a: string, b: string): number | undefined {
   if (x === undefined || y === undefined) return undefined;
   return x < y ? -1 : x > y ? 1 : 0;
 }
-
-/** Milliseconds since the epoch (the fraction beyond them cut), for messages and clocks. */
-export function instantMs(text: string): number | undefined {
-  const ns = instantOf(text);
-  return ns === undefined ? undefined : Number(ns / 1_000_000n) - (ns < 0n && ns % 1_000_000n !== 0n ? 1 : 0);
-}

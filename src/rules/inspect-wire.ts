@@ -170,8 +170,6 @@ export function errorBodyProblem(json: unknown, status: number): string | undefi
   return matched ? undefined : `no error with status ${status}`;
 }
 
-export const isErrorBody = (json: unknown, status: number): boolean => errorBodyProblem(json, status) === undefined;
-
 /** The `detail` texts of an error body. */
 export function errorDetails(json: unknown): string[] {
   const errors = at(json, 'errors');

@@ -58,13 +58,6 @@ function failingAlone(rule: Rule, ctx: CheckContext): number[] {
 
 const NONE: ReadonlySet<Exchange> = new Set();
 
-/** Judges by id; an id outside the catalogue cannot occur in typed code, but data may carry one. */
-export function judgeRuleById(id: RuleId, ctx: CheckContext, verified: ReadonlySet<Exchange> = NONE): RuleJudgement[] {
-  const rule = ruleById(id);
-  if (rule === undefined) return [{ ruleId: id, outcome: inconclusive(`rule ${id} has no check in this catalogue`) }];
-  return judgeRule(rule, ctx, verified);
-}
-
 function runCheck(rule: Rule, ctx: CheckContext): Outcome {
   try {
     return rule.check(ctx);

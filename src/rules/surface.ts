@@ -106,9 +106,6 @@ export function classifyRequest(request: RequestShape): Classification {
   return { inside: gaps.length === 0, operation, gaps };
 }
 
-/** True when the request is inside the documented surface. */
-export const isDocumentedRequest = (request: RequestShape): boolean => classifyRequest(request).inside;
-
 /** `filter operator in (filter.operators); sort -created_at (sort.descending)` */
 export function describeGaps(gaps: readonly SurfaceGap[]): string {
   return gaps.map((g) => (g.coveredBy === undefined ? g.detail : `${g.detail} (${g.coveredBy})`)).join('; ');

@@ -5,7 +5,6 @@
  */
 
 export type ResponseSchemaName = 'list-response' | 'error-response' | 'password-profile-info' | 'token-response' | 'settings';
-export const RESPONSE_SCHEMAS: readonly ResponseSchemaName[] = ['list-response', 'error-response', 'password-profile-info', 'token-response', 'settings'];
 
 /** Scenario tags with a meaning to the runner; others are free labels for `--tag`. */
 export const TAG_WRITES = 'writes';
@@ -32,11 +31,9 @@ export type Step = RequestStep | SequenceStep | WalkStep;
  * verdicts, their expectations are preconditions. A `probe` judges: its checks and expectations name rules.
  */
 export type StepRole = 'setup' | 'probe' | 'cleanup';
-export const STEP_ROLES: readonly StepRole[] = ['setup', 'probe', 'cleanup'];
 
 /** State a cleanup step can restore; the runner verifies it and, while it is not, rules that depend on it are inconclusive. */
 export type RestorableState = 'settings';
-export const RESTORABLE_STATES: readonly RestorableState[] = ['settings'];
 
 interface StepBase {
   readonly name: string;

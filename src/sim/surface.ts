@@ -1,10 +1,10 @@
 /**
  * The simulator's surfaces. `full` answers everything the public API does (docs/api-notes.md); `documented`
- * answers only what commerce-api.md states (rules/surface.ts) and refuses the rest with a JSON 404, 405
+ * answers only what commerce-api.md states (its own reading, below) and refuses the rest with a JSON 404, 405
  * or 400, so the kit can be proven on a deployment that implements the document and nothing more.
  * The token endpoint and the admin API stay: they are how a client and a test get in, not the API.
  */
-import { classifyRequest, SHOWN_LIST_PATHS, unconditionalGaps } from '../rules/surface.js';
+import { parseInstantNs } from '../engine/instants.js';
 import type { ReadingChoice } from '../rules/readings.js';
 import { error } from './respond.js';
 import type { SimRequest, SimResponse } from './messages.js';
@@ -16,23 +16,90 @@ export function isSurface(text: string): text is Surface {
   return (SURFACES as readonly string[]).includes(text);
 }
 
+/**
+ * The simulator's own reading of what commerce-api.md shows, apart from the kit's request classifier
+ * (rules/surface.ts), so that proving the kit against this surface is not proving it against itself:
+ * GET of the three list paths the text names (§4.2), `page[limit]` and `page[offset]` as digits given
+ * once, and on /v2/accounts (§4.3's example) an ascending `sort` on id, created_at or updated_at and one
+ * `gt`/`ge` clause on those with a value of the attribute's kind; and the create (§4.1), trailing slash
+ * or not, a JSON body with the underscore type and no query. A test shows the two readings agree on
+ * every request of the shipped suite.
+ */
+const LIST_PATHS = new Set(['/v2/accounts', '/v2/orders', '/v2/files']);
+const CREATE_PATH = /^\/v2\/authentication-realms\/[^/]+\/user-authentication-info\/[^/]+\/user-authentication-password-profile-info$/;
+const SORTABLE = new Set(['id', 'created_at', 'updated_at']);
+const LIST_PARAMETERS = new Set(['page[limit]', 'page[offset]', 'sort', 'filter']);
+const DIGITS = /^\d{1,15}$/;
+const CLAUSE = /^(gt|ge)\(([a-z_]+),(.+)\)$/;
+const HYPHEN_TYPE = 'user-authentication-password-profile-info';
+
 /** The refusal of a request outside the document, or undefined when the simulator serves it. */
 export function refuseUndocumented(req: SimRequest): SimResponse | undefined {
-  const path = req.url.split('?')[0] ?? '';
-  if (path.startsWith('/__sim/') || path.startsWith('/oauth/')) return undefined;
-  const c = classifyRequest({ method: req.method, url: req.url, headers: req.headers, body: req.body });
-  // Parts the document bounds for some rules or answers are served (page[limit]=150, offsets past the hard limit).
-  const gaps = unconditionalGaps(c);
-  if (gaps.length === 0) return undefined;
-  if (c.operation === undefined) {
-    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-    if ((SHOWN_LIST_PATHS as readonly string[]).includes(trimmed)) return error('method-not-allowed', 'Use one of: GET', { allow: 'GET' });
-    if (/\/user-authentication-password-profile-info$/.test(trimmed)) return error('method-not-allowed', 'Use one of: POST', { allow: 'POST' });
-    return error('not-found', `No route for ${trimmed} on the documented surface`);
+  const q = req.url.indexOf('?');
+  const rawPath = q < 0 ? req.url : req.url.slice(0, q);
+  if (rawPath.startsWith('/__sim/') || rawPath.startsWith('/oauth/')) return undefined;
+  const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+  const method = req.method.toUpperCase();
+  const query = q < 0 ? '' : req.url.slice(q + 1);
+  if (LIST_PATHS.has(path)) {
+    if (method !== 'GET') return error('method-not-allowed', 'Use one of: GET', { allow: 'GET' });
+    const problem = listQueryProblem(path, query);
+    return problem === undefined ? undefined : error('bad-request', `Not part of the documented surface: ${problem}`);
   }
-  // A read without a bearer token is the simulator's own 401; the other parts are refused as bad input.
-  if (gaps.every((g) => g.part === 'auth')) return undefined;
-  return error('bad-request', `Not part of the documented surface: ${gaps.map((g) => g.detail).join('; ')}`);
+  if (CREATE_PATH.test(path)) {
+    if (method !== 'POST') return error('method-not-allowed', 'Use one of: POST', { allow: 'POST' });
+    const problem = query !== '' ? 'a query string on the create' : createBodyProblem(req.body);
+    return problem === undefined ? undefined : error('bad-request', `Not part of the documented surface: ${problem}`);
+  }
+  return error('not-found', `No route for ${path} on the documented surface`);
+}
+
+function decode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What of a list query the document does not show, or undefined. */
+function listQueryProblem(path: string, query: string): string | undefined {
+  const seen = new Set<string>();
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = decode(eq < 0 ? pair : pair.slice(0, eq));
+    const value = decode(eq < 0 ? '' : pair.slice(eq + 1)) ?? '';
+    if (name === undefined || !LIST_PARAMETERS.has(name)) return `query parameter ${JSON.stringify(name ?? pair)}`;
+    if (seen.has(name)) return `${name} given more than once`;
+    seen.add(name);
+    if (name === 'page[limit]' && (!DIGITS.test(value) || Number(value) === 0)) return `page[limit]=${value}`;
+    if (name === 'page[offset]' && !DIGITS.test(value)) return `page[offset]=${value}`;
+    // Past the soft limit what happens is not shown (§8); past the hard limit of orders and files "no records" is.
+    if (name === 'page[offset]' && Number(value) > 10_000 && path === '/v2/accounts') return `page[offset]=${value} past the soft limit`;
+    if ((name === 'sort' || name === 'filter') && path !== '/v2/accounts') return `${name} on ${path}`;
+    if (name === 'sort' && !SORTABLE.has(value)) return `sort=${value}`;
+    if (name === 'filter') {
+      const m = CLAUSE.exec(value);
+      // One clause: a second one (joined by ':') would leave a parenthesis in the value.
+      if (m === null || m[2] === undefined || m[3] === undefined || !SORTABLE.has(m[2]) || /[()]/.test(m[3])) return `filter=${value}`;
+      if (m[2] !== 'id' && parseInstantNs(m[3]) === undefined) return `filter value ${m[3]} is not an instant`;
+    }
+  }
+  return undefined;
+}
+
+/** What of a create body the document does not show (not JSON, the hyphenated type), or undefined; a missing body lacks the fields §2.1 requires. */
+function createBodyProblem(body: string): string | undefined {
+  if (body === '') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return 'a body that is not JSON';
+  }
+  const data = typeof json === 'object' && json !== null && 'data' in json ? json.data : undefined;
+  return typeof data === 'object' && data !== null && 'type' in data && data.type === HYPHEN_TYPE ? 'the hyphenated type' : undefined;
 }
 
 /**

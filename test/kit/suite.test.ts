@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as runCommand } from '../../src/cli/run.js';
-import { faithfulRun, loadSuite, runSuite, type SuiteRun } from '../../src/kit/mutation.js';
+import { loadSuite, runSuite, type SuiteRun } from '../../src/kit/mutation.js';
 import { catalogue, ruleById } from '../../src/rules/catalogue.js';
 import { templateRefs, type ExchangeSpec, type Scenario, type Step, type TemplateValues, type WalkSpec } from '../../src/scenarios/format.js';
 import { buildUrl, resolveRequest, type QueryPair } from '../../src/scenarios/request.js';
@@ -123,7 +123,7 @@ describe('the shipped suite against the in-process simulator', () => {
   let run: SuiteRun;
   beforeAll(async () => {
     scenarios = await loadSuite();
-    run = await faithfulRun();
+    run = await runSuite(await loadSuite());
   });
 
   it('has no failing verdict and runs every scenario', () => {

@@ -8,7 +8,6 @@ import {
   firstDisorder,
   instantOf,
   isCreatePath,
-  isErrorBody,
   linkParam,
   listQuery,
   parseFilterText,
@@ -65,8 +64,8 @@ describe('links', () => {
 
 describe('error bodies', () => {
   it('accept status as a number or a numeric string', () => {
-    expect(isErrorBody({ errors: [{ status: 400, title: 'Bad Request' }] }, 400)).toBe(true);
-    expect(isErrorBody({ errors: [{ status: '400', title: 'Bad Request', detail: 'x', source: 'y' }], extra: 1 }, 400)).toBe(true);
+    expect(errorBodyProblem({ errors: [{ status: 400, title: 'Bad Request' }] }, 400)).toBeUndefined();
+    expect(errorBodyProblem({ errors: [{ status: '400', title: 'Bad Request', detail: 'x', source: 'y' }], extra: 1 }, 400)).toBeUndefined();
   });
   it('say what is wrong', () => {
     expect(errorBodyProblem(undefined, 400)).toBe('no non-empty errors array');

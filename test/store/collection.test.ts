@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchesAll, parseFilter } from '../../src/engine/filter.js';
+import { compileClause, type FilterClause, parseFilter } from '../../src/engine/filter.js';
 import { Collection, fieldText, recordOrder, type SimRecord } from '../../src/store/collection.js';
 import { accounts } from '../../src/store/resources.js';
 
@@ -37,10 +37,12 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
 );
 
+const matchesAll = (r: SimRecord, clauses: readonly FilterClause[]): boolean => clauses.every((c) => compileClause(c, accounts.filter)(fieldText(r, c.field)));
+
 function reference(records: readonly SimRecord[], filter: string, field: string, direction: 'asc' | 'desc', offset: number, limit: number, visible?: (r: SimRecord) => boolean) {
   const parsed = parseFilter(filter, accounts.filter);
   const clauses = parsed.ok ? parsed.value : [];
-  const all = records.filter((r) => matchesAll(r, clauses, accounts.filter, fieldText) && (visible === undefined || visible(r))).sort(recordOrder(field, direction));
+  const all = records.filter((r) => matchesAll(r, clauses) && (visible === undefined || visible(r))).sort(recordOrder(field, direction));
   return { total: all.length, ids: all.slice(offset, offset + limit).map((r) => r.id) };
 }
 
