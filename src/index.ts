@@ -35,6 +35,7 @@ export { RULE_IDS, isRuleId } from './rules/ids.js';
 export { judgeRule, reviewFailure, type RuleJudgement } from './rules/judge.js';
 export { classifyRequest, describeGaps, gapsFor, type Classification, type SurfaceGap, type RequestShape } from './rules/surface.js';
 export { READING_POINTS, READING_NAMES, DEFAULT_READINGS, readingValues, parseReading, type Readings, type ReadingChoice, type ReadingName, type ReadingValue } from './rules/readings.js';
+export type { Result, Problem } from './result.js';
 export type { Surface } from './sim/surface.js';
 export type { RunReport, ScenarioResult, PropertyResult, RuleSummary, CaseStatus, LevelCounts, RuleStatus, RunSummary } from './report/model.js';
 export type { LoadOptions, ScenarioErrorCode, ScenarioProblem } from './scenarios/load.js';

@@ -89,7 +89,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   if (values.shard !== undefined) {
     const parsed = parseShard(values.shard);
     if (!parsed.ok) throw new UsageError(parsed.message);
-    shard = parsed.shard;
+    shard = parsed.value;
   }
   const targetOptions = {
     ...targetOptionsFrom(values, config, io),

@@ -4,20 +4,18 @@
  * Stops on SIGINT/SIGTERM: closes the server, exit 0. This adapter is the only place real time
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
-import { checkDeviations, readingsOption } from './target-options.js';
+import { readingsOption } from './target-options.js';
+import { intOption } from './targets.js';
 import { changedReadings, describeReadings, withDefaults, type ReadingChoice } from '../rules/readings.js';
 import { readDataFile } from '../store/dataset-file.js';
 import { isLoopback, readClients, type ClientRegistry } from '../sim/clients.js';
-import { withDataset } from '../sim/options.js';
+import { readSimulatorSettings, simulatorOptionsOf, withDataset, type SimulatorSetting } from '../sim/options.js';
 import { randomCredentials } from '../sim/tokens.js';
 import type { JournalEntry } from '../sim/journal.js';
 import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
-import { isSurface, SURFACES } from '../sim/surface.js';
 import { listen, type RunningServer } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
-import { MAX_RECORDS } from '../store/datasets.js';
-import { resourceByName } from '../store/resources.js';
 import { defineCommand, HELP_OPTION, parseOptions, type Values } from './command.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 
@@ -72,16 +70,25 @@ export interface ServeOptions {
   readonly simulator: Omit<SimulatorOptions, 'wallClock'>;
 }
 
-function whole(name: string, text: string, max: number): number {
-  if (!/^\d{1,10}$/.test(text) || Number(text) > max) throw new UsageError(`--${name} takes a whole number from 0 to ${max}, got '${text}'`);
-  return Number(text);
-}
+/** A flag's text as a number when it is digits; anything else goes to the reader as it came, to be refused there. */
+const numeric = (text: string | undefined): number | string | undefined => (text !== undefined && /^\d{1,16}$/.test(text) ? Number(text) : text);
 
-function positive(name: string, text: string, max: number): number {
-  const n = whole(name, text, max);
-  if (n < 1) throw new UsageError(`--${name} takes a whole number from 1 to ${max}, got '${text}'`);
-  return n;
-}
+/** The flag a setting comes from, for messages (`counts.orders` → `--count orders`). */
+const FLAGS: Readonly<Record<string, string>> = {
+  seed: '--seed',
+  accounts: '--accounts',
+  counts: '--count',
+  deviate: '--deviate',
+  surface: '--surface',
+  readings: '--reading',
+  clock: '--clock',
+  clockStepMs: '--clock-step',
+  clientId: '--client-id',
+  maxProjects: '--max-projects',
+  maxProjectRecords: '--max-project-records',
+  maxScan: '--max-scan',
+};
+const SERVE_SETTINGS: readonly SimulatorSetting[] = ['seed', 'accounts', 'counts', 'deviate', 'surface', 'readings', 'clock', 'clockStepMs', 'clientId', 'maxProjects', 'maxProjectRecords', 'maxScan'];
 
 /** The registered clients of `--clients FILE`, checked member by member. */
 async function loadClients(file: string, cwd: string): Promise<ClientRegistry> {
@@ -93,13 +100,13 @@ async function loadClients(file: string, cwd: string): Promise<ClientRegistry> {
   return reading.value;
 }
 
-function parseCounts(entries: readonly string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
+/** `--count NAME=N`, repeatable, as the counts object the settings reader checks. */
+function parseCounts(entries: readonly string[]): Record<string, number | string> {
+  const counts: Record<string, number | string> = {};
   for (const entry of entries) {
     const eq = entry.indexOf('=');
-    const name = entry.slice(0, Math.max(0, eq));
-    if (eq <= 0 || resourceByName(name) === undefined) throw new UsageError(`--count takes NAME=N with NAME a seeded collection (accounts, orders, files, customers, ...), got '${entry}'`);
-    counts[name] = whole('count', entry.slice(eq + 1), MAX_RECORDS);
+    if (eq <= 0) throw new UsageError(`--count takes NAME=N with NAME a seeded collection (accounts, orders, files, customers, ...), got '${entry}'`);
+    counts[entry.slice(0, eq)] = numeric(entry.slice(eq + 1)) ?? '';
   }
   return counts;
 }
@@ -137,37 +144,38 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
 }
 
 function serveOptionsFrom(values: ServeValues): ServeOptions {
-  const deviate = values.deviate ?? [];
-  checkDeviations('--deviate', deviate);
-  const surface = values.surface ?? 'full';
-  if (!isSurface(surface)) throw new UsageError(`--surface takes ${SURFACES.join(' or ')}, got '${surface}'`);
-  const clock = values.clock ?? 'virtual';
-  if (clock !== 'virtual' && clock !== 'wall') throw new UsageError(`--clock takes virtual or wall, got '${clock}'`);
-  const clientId = values['client-id'] ?? DEFAULT_CLIENT_ID;
-  if (clientId.length === 0) throw new UsageError('--client-id must not be empty');
-  const counts = parseCounts(values.count ?? []);
+  const counts = values.count === undefined ? undefined : parseCounts(values.count);
   const readings = readingsOption(values.reading);
-  const stepMs = values['clock-step'] === undefined ? undefined : whole('clock-step', values['clock-step'], 86_400_000);
-  const simulator: Omit<SimulatorOptions, 'wallClock'> = {
-    seed: values.seed === undefined ? DEFAULT_SEED : whole('seed', values.seed, 0xffffffff),
-    ...(values.accounts === undefined ? {} : { accounts: whole('accounts', values.accounts, MAX_RECORDS) }),
-    ...(Object.keys(counts).length > 0 ? { counts } : {}),
-    ...(deviate.length > 0 ? { deviate } : {}),
-    ...(surface === 'full' ? {} : { surface }),
-    ...(readings === undefined ? {} : { readings }),
-    clock: { mode: clock, ...(stepMs === undefined ? {} : { stepMs }) },
-    defaultClientId: clientId,
-    ...(values['max-projects'] === undefined ? {} : { maxProjects: positive('max-projects', values['max-projects'], 1_000_000) }),
-    ...(values['max-project-records'] === undefined ? {} : { maxProjectRecords: positive('max-project-records', values['max-project-records'], MAX_RECORDS) }),
-    ...(values['max-scan'] === undefined ? {} : { maxScan: positive('max-scan', values['max-scan'], 2 * MAX_RECORDS) }),
-  };
+  const read = readSimulatorSettings(
+    {
+      seed: numeric(values.seed) ?? DEFAULT_SEED,
+      ...(values.accounts === undefined ? {} : { accounts: numeric(values.accounts) }),
+      ...(counts === undefined ? {} : { counts }),
+      ...(values.deviate === undefined ? {} : { deviate: values.deviate }),
+      ...(values.surface === undefined ? {} : { surface: values.surface }),
+      ...(readings === undefined ? {} : { readings }),
+      clock: values.clock ?? 'virtual',
+      ...(values['clock-step'] === undefined ? {} : { clockStepMs: numeric(values['clock-step']) }),
+      clientId: values['client-id'] ?? DEFAULT_CLIENT_ID,
+      ...(values['max-projects'] === undefined ? {} : { maxProjects: numeric(values['max-projects']) }),
+      ...(values['max-project-records'] === undefined ? {} : { maxProjectRecords: numeric(values['max-project-records']) }),
+      ...(values['max-scan'] === undefined ? {} : { maxScan: numeric(values['max-scan']) }),
+    },
+    SERVE_SETTINGS,
+  );
+  if (!read.ok) {
+    const [head = '', ...rest] = read.path.split('.');
+    throw new UsageError(`${[FLAGS[head] ?? `--${head}`, ...rest].join(' ')} ${read.message}`);
+  }
+  const clientId = read.value.clientId ?? DEFAULT_CLIENT_ID;
+  const simulator = simulatorOptionsOf(read.value);
   const host = values.host ?? '127.0.0.1';
   const allowAnyClient = values['allow-any-client'] === true;
   if (!isLoopback(host) && values.clients === undefined && !allowAnyClient) {
     throw new UsageError(`--host ${host} is reachable from other machines: pass --clients FILE so only registered clients get tokens, or --allow-any-client to serve anyone`);
   }
   return {
-    port: values.port === undefined ? 4747 : whole('port', values.port, 65_535),
+    port: intOption('--port', values.port, 0, 65_535) ?? 4747,
     host,
     json: values.json === true,
     ...(values.log === true ? { log: true } : {}),

@@ -39,7 +39,7 @@ export function readingsOption(texts: readonly string[] | undefined, spec = 'sim
   for (const text of texts) {
     const parsed = parseReading(text);
     if (!parsed.ok) throw new UsageError(`--reading ${text}: ${parsed.message}`);
-    out[parsed.name] = parsed.value;
+    out[parsed.value.name] = parsed.value.value;
   }
   return out as ReadingChoice;
 }

@@ -2,6 +2,7 @@
  * Errors the simulator serves, in the API's own shape: `{"errors": [{status, title, detail?, source?}]}`
  * (docs/api-notes.md, Errors). Built from one table of templates so a status and its title are written once.
  */
+import type { Result } from '../result.js';
 
 export interface ApiError {
   readonly status: number;
@@ -51,7 +52,7 @@ export function apiError(kind: ErrorKind, detail?: string, source?: string): Api
 }
 
 /** Result of a pure decision that may be refused with an API error. */
-export type Decision<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiError };
+export type Decision<T> = Result<T, { readonly error: ApiError }>;
 
 export const ok = <T>(value: T): Decision<T> => ({ ok: true, value });
 export const refuse = (error: ApiError): Decision<never> => ({ ok: false, error });

@@ -2,6 +2,7 @@
  * Validation of password-profile-info writes (commerce-api.md §2.1, §8; docs/api-notes.md "Errors",
  * "The password profile record"). Pure: returns the accepted fields or the list of API errors.
  */
+import type { Result } from '../result.js';
 import { exceeds, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from './field-limits.js';
 import { deviates, type Deviations } from './deviations.js';
 import { apiError, type ApiError } from './api-errors.js';
@@ -31,7 +32,7 @@ export interface CreateReadings {
 
 export const PUBLIC_CREATE_READINGS: CreateReadings = { characters: 'code-points', hyphenType: 'accept', status: 400 };
 
-export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly ApiError[] };
+export type Validation<T> = Result<T, { readonly errors: readonly ApiError[] }>;
 
 const FIELDS = ['password_profile_id', 'username', 'password'] as const;
 type Field = (typeof FIELDS)[number];

@@ -4,21 +4,18 @@
  * `await using`. Options are checked: a typo or a bad value is a KitError (SIM_INVALID_OPTION), not a
  * silently different simulator.
  */
-import { isDeviationId } from '../engine/deviations.js';
-import { exceeds, MAX_CLIENT_ID_LENGTH } from '../engine/field-limits.js';
 import { isJsonObject } from '../engine/json.js';
 import { KitError } from '../kit-errors.js';
 import { resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { isLoopback } from '../sim/clients.js';
-import { withDataset } from '../sim/options.js';
+import { readSimulatorSettings, simulatorOptionsOf, withDataset, type SimulatorSetting, type SimulatorSettings } from '../sim/options.js';
 import { randomCredentials } from '../sim/tokens.js';
-import { readDatasetFields } from '../store/dataset-spec.js';
 import { DatasetError } from '../store/dataset-error.js';
 import { listen } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_SEED, Simulator, type SeededIds, type SimulatorOptions } from '../sim/simulator.js';
-import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
+import type { Surface } from '../sim/surface.js';
 import type { Snapshot } from '../sim/snapshot.js';
-import { readReadingChoice, type ReadingChoice } from '../rules/readings.js';
+import type { ReadingChoice } from '../rules/readings.js';
 
 export class SimulatorOptionError extends KitError {
   override readonly name = 'SimulatorOptionError';
@@ -78,47 +75,31 @@ export interface StartedSimulator {
 }
 
 const KNOWN = ['port', 'host', 'allowAnyClient', 'seed', 'accounts', 'counts', 'dataset', 'deviate', 'surface', 'readings', 'clientId', 'clock'] as const;
+const SETTINGS: readonly SimulatorSetting[] = ['seed', 'accounts', 'counts', 'deviate', 'surface', 'readings', 'clientId', 'clock'];
 const bad = (message: string): never => {
   throw new SimulatorOptionError(message);
 };
-const wholeIn = (name: string, v: unknown, max: number): number | undefined => {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) bad(`${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(v)}`);
-  return v as number;
-};
 
 /** The options, checked member by member (plain JavaScript callers get the same checks as TypeScript ones). */
-function check(options: unknown): StartSimulatorOptions {
-  if (options === undefined) return {};
+function check(options: unknown): { readonly o: StartSimulatorOptions; readonly settings: SimulatorSettings } {
+  if (options === undefined) return { o: {}, settings: {} };
   if (!isJsonObject(options)) return bad('options must be an object');
   const unknown = Object.keys(options).find((k) => !(KNOWN as readonly string[]).includes(k));
   if (unknown !== undefined) bad(`unknown option '${unknown}' (known: ${KNOWN.join(', ')})`);
   const o = options as StartSimulatorOptions;
-  wholeIn('port', o.port, 65_535);
-  wholeIn('seed', o.seed, 0xffffffff);
+  if (o.port !== undefined && (typeof o.port !== 'number' || !Number.isInteger(o.port) || o.port < 0 || o.port > 65_535))
+    bad(`port must be a whole number from 0 to 65535, got ${JSON.stringify(o.port)}`);
   if (o.host !== undefined && (typeof o.host !== 'string' || o.host.length === 0)) bad('host must be a non-empty string');
   if (o.host !== undefined && !isLoopback(o.host) && o.allowAnyClient !== true) bad(`host ${o.host} is reachable from other machines: pass allowAnyClient: true to serve anyone there`);
-  const fields = readDatasetFields({ ...(o.accounts === undefined ? {} : { accounts: o.accounts }), ...(o.counts === undefined ? {} : { counts: o.counts }) }, ['accounts', 'counts']);
-  if (!fields.ok) bad(`${fields.path} ${fields.message}`);
-  if (o.deviate !== undefined) {
-    if (!Array.isArray(o.deviate)) bad('deviate must be an array of documented rule ids');
-    const wrong = o.deviate.find((id) => typeof id !== 'string' || !isDeviationId(id));
-    if (wrong !== undefined) bad(`deviate: '${String(wrong)}' is not a documented rule id (see \`commerce-sim rules\`)`);
-  }
-  if (o.surface !== undefined && (typeof o.surface !== 'string' || !isSurface(o.surface))) bad(`surface must be ${SURFACES.join(' or ')}`);
-  if (o.readings !== undefined) {
-    const read = readReadingChoice(o.readings, 'readings');
-    if (!read.ok) bad(`${read.path} ${read.message}`);
-  }
-  if (o.clock !== undefined && o.clock !== 'virtual' && o.clock !== 'wall') bad("clock must be 'virtual' or 'wall'");
-  if (o.clientId !== undefined && (typeof o.clientId !== 'string' || o.clientId.length === 0 || exceeds(o.clientId, MAX_CLIENT_ID_LENGTH)))
-    bad(`clientId must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
   if (o.dataset !== undefined && typeof o.dataset !== 'string') bad('dataset must be a dataset name or a file path');
-  return o;
+  const picked = Object.fromEntries(Object.entries(options).filter(([k]) => (SETTINGS as readonly string[]).includes(k)));
+  const read = readSimulatorSettings(picked, SETTINGS);
+  if (!read.ok) bad(`${read.path} ${read.message}`);
+  return { o, settings: read.ok ? read.value : {} };
 }
 
 export async function startSimulator(options?: StartSimulatorOptions): Promise<StartedSimulator> {
-  const o = check(options);
+  const { o, settings } = check(options);
   let dataset: ResolvedDataset | undefined;
   if (o.dataset !== undefined) {
     try {
@@ -128,16 +109,9 @@ export async function startSimulator(options?: StartSimulatorOptions): Promise<S
       throw error;
     }
   }
-  const clientId = o.clientId ?? DEFAULT_CLIENT_ID;
+  const clientId = settings.clientId ?? DEFAULT_CLIENT_ID;
   const explicit: SimulatorOptions = {
-    seed: o.seed ?? DEFAULT_SEED,
-    ...(o.accounts === undefined ? {} : { accounts: o.accounts }),
-    ...(o.counts === undefined ? {} : { counts: o.counts }),
-    ...(o.deviate === undefined ? {} : { deviate: o.deviate }),
-    ...(o.surface === undefined ? {} : { surface: o.surface }),
-    ...(o.readings === undefined ? {} : { readings: o.readings }),
-    clock: { mode: o.clock ?? 'virtual' },
-    defaultClientId: clientId,
+    ...simulatorOptionsOf({ seed: DEFAULT_SEED, clock: 'virtual', clientId, ...settings }),
     // Real time only for the token's `expires` (and the clock in wall mode): the adapter's business.
     wallClock: () => Date.now(),
     // A server on a port: secrets nobody can derive from the seed.

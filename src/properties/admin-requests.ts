@@ -7,7 +7,7 @@ import { KitError } from '../kit-errors.js';
 import { at, isObject } from '../rules/inspect.js';
 import { accounts as accountsResource } from '../store/resources.js';
 import { parseJsonOrUndefined, type Target, type TargetRequest, type TargetResponse } from '../port.js';
-import type { AdminAccess, PropertyEnv } from './property.js';
+import type { AdminAccess, PropertyEnv, SeedBody } from './env.js';
 
 export const adminHeaders = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 
@@ -31,15 +31,6 @@ async function call(target: Target, token: string, method: string, path: string,
   const res = await target.send(adminRequest(token, method, path, body));
   if (res.status !== 200) throw new AdminError(`${method} ${path} answered ${res.status}: ${res.body.slice(0, 200)}`);
   return res;
-}
-
-/** Seed request of a data set: the body of POST /__sim/seed. */
-export interface SeedBody {
-  readonly seed?: number;
-  readonly accounts?: number;
-  readonly counts?: Readonly<Record<string, number>>;
-  readonly profile?: 'default' | 'shared-timestamps';
-  readonly burst?: number;
 }
 
 /** The simulator's own default burst of the shared-timestamps profile (src/sim/simulator.ts). */

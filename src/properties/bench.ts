@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { ruleById } from '../rules/catalogue.js';
 import type { Target } from '../port.js';
 import { pageArithmetic } from './page-arithmetic.js';
-import type { PropertyEnv } from './property.js';
+import type { PropertyEnv } from './env.js';
 
 export interface PropertyBench {
   readonly property: string;

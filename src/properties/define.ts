@@ -8,7 +8,8 @@ import * as fc from 'fast-check';
 import { TargetError } from '../port.js';
 import { AdminError, adminRequest } from './admin-requests.js';
 import { blocks, judge, PropertyFailure, StopRun, Trial } from './trial.js';
-import type { CheckParams, FailedRun, FindingId, PropertyDef, PropertyEnv, PropertyFailureInfo, PropertyOutcome, PropertySuite, RuleTally } from './property.js';
+import type { CheckParams, FailedRun, PropertyDef, PropertyFailureInfo, PropertyOutcome, PropertySuite, RuleTally } from './property.js';
+import type { FindingId, PropertyEnv } from './env.js';
 
 /** A property cannot run against this target (a variable it needs is missing): reported as a skip. */
 export class PropertySetupError extends KitError {

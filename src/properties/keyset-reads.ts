@@ -13,7 +13,7 @@ import { documentedListUrl, SORT_FILTER_PATH, type SortableAttribute } from '../
 import { toExchange } from '../port.js';
 import { defineProperty, PropertySetupError } from './define.js';
 import { walkById, walkByTimestamp, type WalkOptions } from './keyset.js';
-import type { PropertyEnv } from './property.js';
+import type { PropertyEnv } from './env.js';
 
 export const KEYSET_READS = 'keyset-reads';
 /** Pages one walk may read: a live target is not walked end to end from far back. */

@@ -11,7 +11,7 @@ import { asList, asString, at, idsOf, instantOf, pageMeta, PROFILE_TYPE } from '
 import type { Exchange } from '../port.js';
 import { adminRequest } from './admin-requests.js';
 import { StopRun, type Trial } from './trial.js';
-import type { FindingId } from './property.js';
+import type { FindingId } from './env.js';
 import type { RuleId } from '../rules/ids.js';
 
 export interface ModelRecord {

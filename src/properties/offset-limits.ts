@@ -10,7 +10,7 @@ import { AdminError, adminRequest, seedWith } from './admin-requests.js';
 import { HARD_LIMIT_PATHS, queryString, SOFT_LIMIT_PATHS } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import { readOffsetLimit } from './page-arithmetic.js';
-import type { AdminAccess } from './property.js';
+import type { AdminAccess } from './env.js';
 
 export const OFFSET_LIMITS = 'offset-limits';
 /** Records seeded per collection when the admin API is there: past the limit, so records exist there. */

@@ -12,7 +12,7 @@ import { parseJsonOrUndefined, type Exchange } from '../port.js';
 import { conflictingLimits, LIST_PATHS, pageParams, pageQuery, queryString, type PageParams } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
-import type { PropertyEnv } from './property.js';
+import type { PropertyEnv } from './env.js';
 
 export const PAGE_ARITHMETIC = 'page-arithmetic';
 

@@ -12,7 +12,7 @@ import { charCounts, MIN_PASSWORD_LENGTH } from '../rules/profile-request.js';
 import type { Exchange } from '../port.js';
 import { defineProperty, PropertySetupError } from './define.js';
 import type { Trial } from './trial.js';
-import type { PropertyEnv } from './property.js';
+import type { PropertyEnv } from './env.js';
 
 export const CREATE = 'create';
 export const NEEDS_IDS = 'needs the ids of a realm, a user-authentication-info and a password profile: --var realm_id=... --var user_authentication_info_id=... --var password_profile_id=...';

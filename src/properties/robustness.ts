@@ -10,7 +10,7 @@ import { isAsideStatus, varString } from '../rules/inspect.js';
 import type { TargetRequest } from '../port.js';
 import { encodeValue } from './arbitraries.js';
 import { defineProperty } from './define.js';
-import type { PropertyEnv } from './property.js';
+import type { PropertyEnv } from './env.js';
 
 export const ROBUSTNESS = 'robustness';
 /** The simulator's body limit (1 MiB): one byte more must answer 413, not crash. */

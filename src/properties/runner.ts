@@ -11,7 +11,8 @@ import { TargetError, type Exchange, type Target } from '../port.js';
 import { AdminError, readBaseline, restoreBaseline } from './admin-requests.js';
 import { PropertySetupError } from './define.js';
 import type { RuleId } from '../rules/ids.js';
-import type { AdminAccess, FailedRun, FindingId, PropertyEnv, PropertyOutcome, PropertySuite } from './property.js';
+import type { FailedRun, PropertyOutcome, PropertySuite } from './property.js';
+import type { AdminAccess, FindingId, PropertyEnv } from './env.js';
 
 import { DEFAULT_RUNS, NOT_RUN, SKIP_ADMIN, SKIP_WRITES, STOPPED } from './names.js';
 

@@ -11,7 +11,7 @@ import { classifyRequest, describeGaps, gapsFor, insideFor, type SurfaceGap } fr
 import type { Outcome, Rule } from '../rules/rule.js';
 import { inconclusive } from '../rules/rule.js';
 import { TargetError, toExchange, type Exchange, type TargetRequest } from '../port.js';
-import type { Finding, FindingId, PropertyEnv } from './property.js';
+import type { Finding, FindingId, PropertyEnv } from './env.js';
 
 /** Thrown by a run to stop early after a finding; the run is judged with what it has. */
 export class StopRun extends Error {

@@ -3,6 +3,7 @@
  * Serialised with keys in a fixed order, 2-space JSON and a trailing newline, so the same exchange is
  * the same bytes on every machine. Generated fixtures and recordings share it; diff reads it back.
  */
+import type { Result } from '../result.js';
 import { isSecretHeader, isSecretKey, redactValue, secretSpellings } from '../report/redact.js';
 import { isObject } from '../rules/inspect.js';
 import { parseJsonOrUndefined, type Exchange } from '../port.js';
@@ -105,7 +106,7 @@ export function serialiseJson(value: unknown): string {
 
 // ---------------------------------------------------------------- reading back
 
-export type FixtureParse = { readonly ok: true; readonly fixture: Fixture } | { readonly ok: false; readonly message: string };
+export type FixtureParse = Result<Fixture, { readonly message: string }>;
 
 const isStringRecord = (v: unknown): v is Readonly<Record<string, string>> => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
 const isStringList = (v: unknown): v is readonly string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -133,7 +134,7 @@ export function parseFixture(value: unknown): FixtureParse {
     },
     response: { status: response['status'], headers: response['headers'], body: response['body'] },
   };
-  return { ok: true, fixture };
+  return { ok: true, value: fixture };
 }
 
 // ---------------------------------------------------------------- secrets and stable placeholders

@@ -317,7 +317,7 @@ export async function loadRecording(dir: string): Promise<Recording> {
     if (content === undefined) throw new RecordingError('RECORDING_INVALID', `${dir}/${file} is missing`);
     const parsed = parseFixture(parseJson(content, `${dir}/${file}`));
     if (!parsed.ok) throw new RecordingError('RECORDING_INVALID', `${dir}/${file}: ${parsed.message}`);
-    observations.push({ scenario, step, stepIndex, index: exchange, rules, fixture: parsed.fixture });
+    observations.push({ scenario, step, stepIndex, index: exchange, rules, fixture: parsed.value });
   }
   const target = index['target'] === 'sim' ? 'sim' : 'http';
   return { target, baseUrl: BASE_URL, scenarios, observations };

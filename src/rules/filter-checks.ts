@@ -210,9 +210,9 @@ const FILTERABLE: readonly { readonly path: RegExp; readonly fields: readonly st
 /** Why a filter is surely refused (unparseable, or an attribute outside a known table), or undefined. */
 function badFilter(ex: Exchange, text: string): string | undefined {
   const parsed = parseFilterText(text);
-  if (!parsed.ok) return `unparseable filter: ${parsed.reason}`;
+  if (!parsed.ok) return `unparseable filter: ${parsed.message}`;
   const table = FILTERABLE.find((f) => f.path.test(pathOf(ex.request.url)));
-  const unknown = table === undefined ? undefined : parsed.clauses.find((c) => !table.fields.includes(c.field));
+  const unknown = table === undefined ? undefined : parsed.value.find((c) => !table.fields.includes(c.field));
   return unknown === undefined ? undefined : `unknown filter attribute ${unknown.field}`;
 }
 

@@ -3,6 +3,7 @@
  * the simulator engine: lenient, so a deployment is never failed for a filter it may accept, and
  * comparisons accept any reasonable collation (code units, case-insensitive, locale, numeric).
  */
+import type { Result } from '../result.js';
 import { compareInstants } from './inspect-paths.js';
 
 export const FILTER_OPERATORS: readonly string[] = ['eq', 'like', 'ilike', 'in', 'gt', 'ge', 'lt', 'le', 'is_null', 'contains'];
@@ -13,7 +14,7 @@ export interface FilterClause {
   readonly values: readonly string[];
 }
 
-export type FilterParse = { readonly ok: true; readonly clauses: readonly FilterClause[] } | { readonly ok: false; readonly reason: string };
+export type FilterParse = Result<readonly FilterClause[], { readonly message: string }>;
 
 /**
  * `op(field,value,...)` clauses joined by `:`. Values may be quoted (`"..."` or `'...'`); an unquoted
@@ -25,9 +26,9 @@ export function parseFilterText(text: string): FilterParse {
   let i = 0;
   for (;;) {
     const open = text.indexOf('(', i);
-    if (open < 0) return { ok: false, reason: `no '(' after position ${i}` };
+    if (open < 0) return { ok: false, message: `no '(' after position ${i}` };
     const op = text.slice(i, open).trim().toLowerCase();
-    if (!FILTER_OPERATORS.includes(op)) return { ok: false, reason: `unknown operator '${op.slice(0, 40)}'` };
+    if (!FILTER_OPERATORS.includes(op)) return { ok: false, message: `unknown operator '${op.slice(0, 40)}'` };
     const args: string[] = [];
     i = open + 1;
     for (;;) {
@@ -35,7 +36,7 @@ export function parseFilterText(text: string): FilterParse {
       const q = text[i];
       if (q === '"' || q === "'") {
         const close = text.indexOf(q, i + 1);
-        if (close < 0) return { ok: false, reason: 'unterminated quote' };
+        if (close < 0) return { ok: false, message: 'unterminated quote' };
         args.push(text.slice(i + 1, close));
         i = close + 1;
         while (text[i] === ' ') i++;
@@ -45,19 +46,19 @@ export function parseFilterText(text: string): FilterParse {
         args.push(text.slice(i, k).trim());
         i = k;
       }
-      if (i >= n) return { ok: false, reason: `missing ')' in ${op}(...)` };
+      if (i >= n) return { ok: false, message: `missing ')' in ${op}(...)` };
       const d = text[i];
       i++;
       if (d === ')') break;
     }
     const [field, ...values] = args;
-    if (field === undefined || field === '') return { ok: false, reason: `${op}(...) has no attribute` };
+    if (field === undefined || field === '') return { ok: false, message: `${op}(...) has no attribute` };
     const arityOk = op === 'is_null' ? values.every((v) => v === '') : values.length >= 1 && (op === 'in' || values.length === 1);
-    if (!arityOk) return { ok: false, reason: `${op}(${field},...) has ${values.length} value(s)` };
+    if (!arityOk) return { ok: false, message: `${op}(${field},...) has ${values.length} value(s)` };
     clauses.push({ op, field, values: op === 'is_null' ? [] : values });
     while (text[i] === ' ') i++;
-    if (i >= n) return { ok: true, clauses };
-    if (text[i] !== ':') return { ok: false, reason: `unexpected '${text[i] ?? ''}' after ${op}(...)` };
+    if (i >= n) return { ok: true, value: clauses };
+    if (text[i] !== ':') return { ok: false, message: `unexpected '${text[i] ?? ''}' after ${op}(...)` };
     i++;
   }
 }
@@ -65,7 +66,7 @@ export function parseFilterText(text: string): FilterParse {
 export const parsedClauses = (text: string | undefined): readonly FilterClause[] => {
   if (text === undefined) return [];
   const p = parseFilterText(text);
-  return p.ok ? p.clauses : [];
+  return p.ok ? p.value : [];
 };
 
 export const isTimestampField = (field: string): boolean => field.endsWith('_at');

@@ -8,6 +8,7 @@
  * A check that needs one of these to be answered one way must find what it needs wherever a reading may
  * put it, or say inconclusive: no documented verdict may depend on a reading.
  */
+import type { Result } from '../result.js';
 import type { RuleId } from './ids.js';
 
 interface PointSpec {
@@ -238,17 +239,17 @@ export function changedReadings(readings: Readings): ReadingChoice {
 }
 
 /** `NAME=VALUE` checked against the table; the error names the point's values. */
-export function parseReading(text: string): { ok: true; name: ReadingName; value: string } | { ok: false; message: string } {
+export function parseReading(text: string): Result<{ readonly name: ReadingName; readonly value: string }, { readonly message: string }> {
   const eq = text.indexOf('=');
   const name = eq < 0 ? text : text.slice(0, eq);
   const value = eq < 0 ? '' : text.slice(eq + 1);
   if (!isReadingName(name)) return { ok: false, message: `unknown reading '${name}' (one of: ${READING_NAMES.join(', ')})` };
   if (!isReadingValue(name, value)) return { ok: false, message: `reading ${name} takes ${readingValues(name).join(', ')}, got '${value}'` };
-  return { ok: true, name, value };
+  return { ok: true, value: { name, value } };
 }
 
 /** A reading choice from unknown data (a dataset file's `readings:`), or the path of the first bad member. */
-export function readReadingChoice(value: unknown, path: string): { ok: true; value: ReadingChoice } | { ok: false; path: string; message: string } {
+export function readReadingChoice(value: unknown, path: string): Result<ReadingChoice> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, path, message: 'must be an object of reading names and values' };
   const out: Record<string, string> = {};
   for (const [name, v] of Object.entries(value)) {

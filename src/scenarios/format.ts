@@ -3,6 +3,7 @@
  * then normalised into tagged unions (`kind`, `op`, `mode`) so consumers switch instead of probing keys.
  * Strings anywhere in requests and expectations may hold `${{ vars.NAME }}` or `${{ captures.NAME }}`.
  */
+import type { Result } from '../result.js';
 
 export type ResponseSchemaName = 'list-response' | 'error-response' | 'password-profile-info' | 'token-response' | 'settings';
 
@@ -150,7 +151,7 @@ export interface TemplateValues {
   readonly captures: Readonly<Record<string, unknown>>;
 }
 
-export type Interpolated<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly missing: TemplateRef };
+export type Interpolated<T> = Result<T, { readonly missing: TemplateRef }>;
 
 const TEMPLATE = /\$\{\{\s*(vars|captures)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const WHOLE_TEMPLATE = /^\$\{\{\s*(vars|captures)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;

@@ -3,6 +3,7 @@
  * `--shard i/n` (a stable hash of file and name, so each scenario lands in exactly one shard on
  * every machine and every run).
  */
+import type { Result } from '../result.js';
 import type { Scenario } from './format.js';
 
 export interface Shard {
@@ -17,7 +18,7 @@ export interface Selection {
   readonly shard?: Shard;
 }
 
-export type ShardParse = { readonly ok: true; readonly shard: Shard } | { readonly ok: false; readonly message: string };
+export type ShardParse = Result<Shard, { readonly message: string }>;
 
 /** `i/n` with 1 ≤ i ≤ n. */
 export function parseShard(text: string): ShardParse {
@@ -28,7 +29,7 @@ export function parseShard(text: string): ShardParse {
     return { ok: false, message: `--shard takes I/N (e.g. 2/4), got '${text}'` };
   }
   if (count < 1 || index < 1 || index > count) return { ok: false, message: `--shard ${text}: need 1 ≤ I ≤ N` };
-  return { ok: true, shard: { index, count } };
+  return { ok: true, value: { index, count } };
 }
 
 /** FNV-1a, 32 bits: small, stable across platforms and Node versions. */

@@ -1,12 +1,11 @@
 /** The simulator-wide admin operations (reseed, snapshot, restore); per-project ones live in the handlers. */
 import { apiError } from '../engine/api-errors.js';
 import { isJsonObject } from '../engine/json.js';
-import { readDatasetFields } from '../store/dataset-spec.js';
 import { changedReadings } from '../rules/readings.js';
 import type { AdminOps } from './context.js';
 import { errors } from './respond.js';
 import type { AdminPort } from './admin-port.js';
-import type { SimulatorOptions } from './options.js';
+import { readSimulatorSettings, type SimulatorOptions } from './options.js';
 import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 
 export function createAdminOps(sim: AdminPort): AdminOps {
@@ -31,7 +30,7 @@ export function createAdminOps(sim: AdminPort): AdminOps {
       evicted_projects: sim.evictedProjects,
     }),
     reseed: (body) => {
-      const fields = readDatasetFields(body, ['seed', 'accounts', 'counts', 'profile', 'burst']);
+      const fields = readSimulatorSettings(body, ['seed', 'accounts', 'counts', 'profile', 'burst']);
       if (!fields.ok) return errors([apiError('bad-request', fields.path === '' ? `The body ${fields.message}` : `${fields.path}: ${fields.message}`, fields.path || undefined)]);
       const { seed, accounts, counts, profile, burst } = fields.value;
       const nextCounts: Record<string, number> = { ...(counts ?? {}) };

@@ -3,6 +3,7 @@
  * 401 to an unknown client id, a wrong secret or a grant the client may not use, as the real API does.
  * Without one (the default on loopback) any client id gets a token: its own project.
  */
+import type { Result } from '../result.js';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_SECRET_LENGTH } from '../engine/field-limits.js';
 import { isJsonObject } from '../engine/json.js';
@@ -16,7 +17,7 @@ export interface RegisteredClient {
 
 export type ClientRegistry = ReadonlyMap<string, RegisteredClient>;
 
-export type ClientsReading = { readonly ok: true; readonly value: ClientRegistry } | { readonly ok: false; readonly path: string; readonly message: string };
+export type ClientsReading = Result<ClientRegistry>;
 
 const SCOPES: readonly Scope[] = ['read-write', 'read-only'];
 const MIN_SECRET_LENGTH = 16;

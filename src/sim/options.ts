@@ -1,8 +1,13 @@
-/** The simulator's options and defaults: one home, so the admin API and snapshots need not import the simulator. */
-import type { DatasetProfile } from '../store/datasets.js';
+/** The simulator's options, their defaults and their one reader: one home, so the admin API and snapshots need not import the simulator. */
+import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
+import { exceeds, MAX_CLIENT_ID_LENGTH } from '../engine/field-limits.js';
+import type { Result } from '../result.js';
+import { readReadingChoice } from '../rules/readings.js';
+import { readDatasetFields, type DatasetField, type DatasetFields } from '../store/dataset-spec.js';
+import { MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
 import type { ResolvedDataset } from '../store/adversity-profiles.js';
 import type { Adversity } from '../store/project.js';
-import type { Surface } from './surface.js';
+import { isSurface, SURFACES, type Surface } from './surface.js';
 import type { ClientRegistry } from './clients.js';
 import type { ReadingChoice } from '../rules/readings.js';
 
@@ -74,5 +79,108 @@ export function withDataset<O extends Pick<SimulatorOptions, 'counts' | 'adversi
     ...(dataset.burst === undefined ? {} : { burst: dataset.burst }),
     counts: { ...(dataset.counts ?? {}), ...(options.counts ?? {}) },
     adversity: { ...dataset.adversity, ...(options.adversity ?? {}) },
+  };
+}
+
+/**
+ * The simulator options a person or a program sets, in one vocabulary for every door they come in by:
+ * `serve`'s flags, `startSimulator()`'s object and the admin API's reseed body. One reader checks them
+ * all, so a bound or a message is written once.
+ */
+export interface SimulatorSettings extends DatasetFields {
+  readonly deviate?: readonly string[];
+  readonly surface?: Surface;
+  readonly readings?: ReadingChoice;
+  readonly clock?: 'virtual' | 'wall';
+  readonly clockStepMs?: number;
+  readonly clientId?: string;
+  readonly maxProjects?: number;
+  readonly maxProjectRecords?: number;
+  readonly maxScan?: number;
+}
+
+export type SimulatorSetting = Exclude<keyof SimulatorSettings, 'dataset_seed'>;
+
+const DATASET_SETTINGS: readonly SimulatorSetting[] = ['seed', 'accounts', 'counts', 'profile', 'burst'];
+
+const refuse = (path: string, message: string): Result<never> => ({ ok: false, path, message });
+
+/** A whole number in [min, max], or the refusal naming the bounds and what came. */
+function whole(path: string, v: unknown, min: number, max: number): Result<number | undefined> {
+  if (v === undefined) return { ok: true, value: undefined };
+  if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max) return { ok: true, value: v };
+  return refuse(path, `must be a whole number from ${min} to ${max}, got ${typeof v === 'string' ? `'${v}'` : JSON.stringify(v)}`);
+}
+
+/** `value`'s members among `allowed`, checked; the refusal names the path of the first bad one. */
+export function readSimulatorSettings(value: unknown, allowed: readonly SimulatorSetting[]): Result<SimulatorSettings> {
+  const datasetAllowed = DATASET_SETTINGS.filter((k) => allowed.includes(k)) as DatasetField[];
+  const dataset = readDatasetFields(
+    value,
+    datasetAllowed,
+    '',
+    allowed.filter((k) => !DATASET_SETTINGS.includes(k)),
+  );
+  if (!dataset.ok) return dataset;
+  const o = value as Record<string, unknown>;
+  const out: { -readonly [K in keyof SimulatorSettings]?: SimulatorSettings[K] } = { ...dataset.value };
+  const numbers = [
+    ['clockStepMs', 0, 86_400_000],
+    ['maxProjects', 1, 1_000_000],
+    ['maxProjectRecords', 1, MAX_RECORDS],
+    ['maxScan', 1, 2 * MAX_RECORDS],
+  ] as const;
+  for (const [key, min, max] of numbers) {
+    const n = whole(key, o[key], min, max);
+    if (!n.ok) return n;
+    if (n.value !== undefined) out[key] = n.value;
+  }
+  const deviate = o['deviate'];
+  if (deviate !== undefined) {
+    if (!Array.isArray(deviate)) return refuse('deviate', 'must be a list of documented rule ids');
+    const wrong: unknown = deviate.find((id) => typeof id !== 'string' || !isDeviationId(id));
+    if (wrong !== undefined) return refuse('deviate', `'${String(wrong)}' is not a deviation the simulator has (one of: ${DEVIATION_IDS.join(', ')})`);
+    out.deviate = deviate as string[];
+  }
+  const surface = o['surface'];
+  if (surface !== undefined) {
+    if (typeof surface !== 'string' || !isSurface(surface)) return refuse('surface', `must be ${SURFACES.join(' or ')}, got '${String(surface)}'`);
+    out.surface = surface;
+  }
+  if (o['readings'] !== undefined) {
+    const readings = readReadingChoice(o['readings'], 'readings');
+    if (!readings.ok) return readings;
+    out.readings = readings.value;
+  }
+  const clock = o['clock'];
+  if (clock !== undefined) {
+    if (clock !== 'virtual' && clock !== 'wall') return refuse('clock', `must be virtual or wall, got '${String(clock)}'`);
+    out.clock = clock;
+  }
+  const clientId = o['clientId'];
+  if (clientId !== undefined) {
+    if (typeof clientId !== 'string' || clientId.length === 0 || exceeds(clientId, MAX_CLIENT_ID_LENGTH))
+      return refuse('clientId', `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
+    out.clientId = clientId;
+  }
+  return { ok: true, value: out };
+}
+
+/** Checked settings as the simulator's options (its clock and default client in their own shapes). */
+export function simulatorOptionsOf(s: SimulatorSettings): Omit<SimulatorOptions, 'wallClock'> {
+  return {
+    ...(s.seed === undefined ? {} : { seed: s.seed }),
+    ...(s.accounts === undefined ? {} : { accounts: s.accounts }),
+    ...(s.counts === undefined || Object.keys(s.counts).length === 0 ? {} : { counts: s.counts }),
+    ...(s.profile === undefined ? {} : { profile: s.profile }),
+    ...(s.burst === undefined ? {} : { burst: s.burst }),
+    ...(s.deviate === undefined || s.deviate.length === 0 ? {} : { deviate: s.deviate }),
+    ...(s.surface === undefined || s.surface === 'full' ? {} : { surface: s.surface }),
+    ...(s.readings === undefined ? {} : { readings: s.readings }),
+    ...(s.clock === undefined && s.clockStepMs === undefined ? {} : { clock: { mode: s.clock ?? 'virtual', ...(s.clockStepMs === undefined ? {} : { stepMs: s.clockStepMs }) } }),
+    ...(s.clientId === undefined ? {} : { defaultClientId: s.clientId }),
+    ...(s.maxProjects === undefined ? {} : { maxProjects: s.maxProjects }),
+    ...(s.maxProjectRecords === undefined ? {} : { maxProjectRecords: s.maxProjectRecords }),
+    ...(s.maxScan === undefined ? {} : { maxScan: s.maxScan }),
   };
 }

@@ -1,4 +1,5 @@
 /** Response builders: JSON bodies with the right headers, and the API's error envelope. */
+import type { Result } from '../result.js';
 import { apiError, type ApiError, type ErrorKind } from '../engine/api-errors.js';
 import type { SimResponse } from './messages.js';
 
@@ -33,7 +34,7 @@ export function noContent(): SimResponse {
 export { isJsonObject } from '../engine/json.js';
 
 /** Parse a JSON request body; malformed JSON is a 400 in the API's error shape. */
-export function parseBody(body: string): { ok: true; value: unknown } | { ok: false; response: SimResponse } {
+export function parseBody(body: string): Result<unknown, { response: SimResponse }> {
   try {
     return { ok: true, value: JSON.parse(body) as unknown };
   } catch {

@@ -3,6 +3,7 @@
  * calls it with no socket and the HTTP adapter is a thin translation. Request path:
  * route → auth → rate limit → query → handler (engine decides, store answers, serializer joins JSON).
  */
+import type { Result } from '../result.js';
 import { deviates, NO_DEVIATIONS, type Deviations } from '../engine/deviations.js';
 import { parseQuery } from '../engine/query.js';
 import { DEFAULT_CLOCK_START, DEFAULT_STEP_MS } from '../store/clock.js';
@@ -214,9 +215,9 @@ export class Simulator implements AdminPort {
 
     const who = this.authenticate(req, route);
     if (!who.ok) return who.response;
-    if (route.write && who.access === 'read-only') return error('forbidden', 'This token is read-only (implicit grant); use client credentials to write');
+    if (route.write && who.value.access === 'read-only') return error('forbidden', 'This token is read-only (implicit grant); use client credentials to write');
 
-    const project = who.project;
+    const project = who.value.project;
     const limited = this.rateLimit(project, route);
     if (limited !== undefined) return limited;
     // Injected faults (adversity): never on the admin API.
@@ -225,7 +226,7 @@ export class Simulator implements AdminPort {
       const failed = error(fault.status === 500 ? 'internal' : 'unavailable', 'Injected fault (adversity error_share)');
       return fault.delayMs > 0 ? { ...failed, transport: { delayMs: fault.delayMs } } : failed;
     }
-    const answered = this.dispatch(req, route, path, trailingSlash, rawQuery, found.params, who);
+    const answered = this.dispatch(req, route, path, trailingSlash, rawQuery, found.params, who.value);
     if (fault === undefined || (fault.kind === 'none' && fault.delayMs === 0)) return answered;
     return { ...answered, transport: { delayMs: fault.delayMs, ...(fault.kind === 'reset' || fault.kind === 'truncate' ? { cut: fault.kind } : {}) } };
   }
@@ -268,24 +269,24 @@ export class Simulator implements AdminPort {
     });
   }
 
-  private authenticate(req: SimRequest, route: ApiRouteSpec): { ok: true; project: Project; access: Access } | { ok: false; response: SimResponse } {
+  private authenticate(req: SimRequest, route: ApiRouteSpec): Result<{ readonly project: Project; readonly access: Access }, { readonly response: SimResponse }> {
     const token = bearer(req.headers);
     if (route.auth === 'admin') {
       if (token !== this.adminToken) return { ok: false, response: error('unauthorized', 'The admin API needs the admin token (printed by `commerce-sim serve`)') };
       const clientId = new URLSearchParams(req.url.split('?')[1] ?? '').get('client_id') ?? this.defaultClientId;
       this.actingClient = clientId;
-      return { ok: true, project: this.project(clientId), access: 'admin' };
+      return { ok: true, value: { project: this.project(clientId), access: 'admin' } };
     }
     if (token === undefined) {
-      if (route.createsProfileInfo && deviates(this.deviations, 'auth.required')) return { ok: true, project: this.project(this.defaultClientId), access: 'read-write' };
+      if (route.createsProfileInfo && deviates(this.deviations, 'auth.required')) return { ok: true, value: { project: this.project(this.defaultClientId), access: 'read-write' } };
       // A deployment whose reads need no token (the reading auth.reads=optional): the default client's data, read-only.
-      if (req.method.toUpperCase() === 'GET' && this.play.readings['auth.reads'] === 'optional') return { ok: true, project: this.project(this.defaultClientId), access: 'read-only' };
+      if (req.method.toUpperCase() === 'GET' && this.play.readings['auth.reads'] === 'optional') return { ok: true, value: { project: this.project(this.defaultClientId), access: 'read-only' } };
       return { ok: false, response: error('unauthorized', 'An Authorization header with a Bearer token is required') };
     }
     const grant = this.tokens.lookup(token, this.now());
     if (grant === undefined) return { ok: false, response: error('unauthorized', 'The access token is invalid or has expired') };
     this.actingClient = grant.clientId;
-    return { ok: true, project: this.project(grant.clientId), access: grant.scope };
+    return { ok: true, value: { project: this.project(grant.clientId), access: grant.scope } };
   }
 
   /** Seeded 429s (adversity): a share of API requests, never the admin API. */

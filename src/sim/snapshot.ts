@@ -3,6 +3,7 @@
  * settings, clock and the positions of its random sources, so that after a restore the same requests
  * give byte-identical responses. A snapshot arrives as JSON: it is checked field by field, never cast.
  */
+import type { Result } from '../result.js';
 import { MAX_PAGE_LENGTH } from '../limits.js';
 import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from '../engine/field-limits.js';
 import { MAX_FILTERS } from '../engine/filter.js';
@@ -74,7 +75,7 @@ export function restoreSnapshot(sim: AdminPort, snapshot: Snapshot): void {
 
 // ---- Checking a snapshot that came in as JSON: the first bad member, by its path ----
 
-export type SnapshotReading = { readonly ok: true; readonly value: Snapshot } | { readonly ok: false; readonly path: string; readonly message: string };
+export type SnapshotReading = Result<Snapshot>;
 
 class Bad extends Error {
   constructor(

@@ -3,6 +3,7 @@
  * form, shared by the admin API (PUT /__sim/adversity), dataset files and scenario setup. Each profile
  * switches on one of §4.3's traps (commerce-api.md) on purpose; `hostile` switches on all of them.
  */
+import type { Result } from '../result.js';
 import { isCount, isJsonObject } from '../engine/json.js';
 import { readDatasetFile } from './dataset-file.js';
 import { readDatasetFields } from './dataset-spec.js';
@@ -104,7 +105,7 @@ export async function resolveDataset(nameOrFile: string, options: ResolveOptions
   return parsed.value;
 }
 
-type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+type Parsed<T> = Result<T, { readonly message: string }>;
 
 /** More changes per read than this would only make every read slow. */
 const MAX_PER_READ = 1000;

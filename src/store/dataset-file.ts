@@ -2,11 +2,12 @@
  * Reads a JSON or YAML file (a `--dataset FILE`, a `--clients FILE`) into a plain value; the callers
  * validate it. A thin adapter: the only file I/O of these options, nothing decided here.
  */
+import type { Result } from '../result.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DatasetError } from './dataset-error.js';
 
-export type DataFileReading = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly kind: 'unreadable' | 'invalid'; readonly message: string; readonly cause: unknown };
+export type DataFileReading = Result<unknown, { readonly kind: 'unreadable' | 'invalid'; readonly message: string; readonly cause: unknown }>;
 
 export async function readDataFile(path: string, cwd: string = process.cwd()): Promise<DataFileReading> {
   let text: string;

@@ -3,6 +3,7 @@
  * (POST /__sim/seed), snapshots, dataset files and the property suites' seed bodies. A refusal names the
  * path of the bad member.
  */
+import type { Result } from '../result.js';
 import { isCount, isJsonObject } from '../engine/json.js';
 import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from './datasets.js';
 import { listResources } from './resources.js';
@@ -20,7 +21,7 @@ export interface DatasetFields {
 
 export type DatasetField = keyof DatasetFields;
 
-export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly path: string; readonly message: string };
+export type Checked<T> = Result<T>;
 
 /** Names that would reach an object's prototype if used as keys. */
 export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);

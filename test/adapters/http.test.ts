@@ -233,9 +233,8 @@ describe('http target: transport a conforming deployment may choose', () => {
   it('retries a GET whose connection is reset, never a POST', async () => {
     let gets = 0;
     const { url, seen } = await serve((req, res) => {
-      if (req.method === 'GET' && gets++ === 0) return res.socket?.destroy();
-      if (req.method === 'POST') return res.socket?.destroy();
-      send(200, body)(res);
+      if ((req.method === 'GET' && gets++ === 0) || req.method === 'POST') res.socket?.destroy();
+      else send(200, body)(res);
     });
     const t = await target({ baseUrl: url });
     expect((await t.send({ method: 'GET', url: '/v2/accounts' })).status).toBe(200);

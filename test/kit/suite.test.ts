@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as runCommand } from '../../src/cli/run.js';
 import { loadSuite, runSuite, type SuiteRun } from '../../src/kit/mutation.js';
 import { catalogue, ruleById } from '../../src/rules/catalogue.js';
+import type { RuleId } from '../../src/rules/ids.js';
 import { templateRefs, type ExchangeSpec, type Scenario, type Step, type TemplateValues, type WalkSpec } from '../../src/scenarios/format.js';
 import { buildUrl, resolveRequest, type QueryPair } from '../../src/scenarios/request.js';
 import { classifyRequest, describeGaps, gapsFor } from '../../src/rules/surface.js';
@@ -27,7 +28,7 @@ const WALL_CLOCK = () => Date.UTC(2025, 0, 1);
 /** A step's or sequence item's role (`probe` unless it says otherwise). */
 const roleOf = (x: object): string => ('role' in x && typeof x.role === 'string' ? x.role : 'probe');
 
-const documentedIds: ReadonlySet<string> = new Set(catalogue.filter((r) => r.level === 'documented').map((r) => r.id));
+const documentedIds: ReadonlySet<string> = new Set<string>(catalogue.filter((r) => r.level === 'documented').map((r) => r.id));
 
 /** Stand-ins for every template of a step: an id-like word, or an instant for captured timestamps. */
 function placeholders(step: Step): TemplateValues {
@@ -75,7 +76,7 @@ function documentedProbesOutside(scenarios: readonly Scenario[]): string[] {
       const documentedRules = step.rules.filter((id) => documentedIds.has(id));
       for (const req of requests) {
         const c = classifyRequest(req);
-        if (!documentedRules.some((id) => gapsFor(c, id, 200).length === 0)) out.push(`${s.name} › ${step.name}: ${req.method} ${req.url}: ${describeGaps(c.gaps)}`);
+        if (!documentedRules.some((id) => gapsFor(c, id as RuleId, 200).length === 0)) out.push(`${s.name} › ${step.name}: ${req.method} ${req.url}: ${describeGaps(c.gaps)}`);
       }
     }
   }
@@ -90,7 +91,7 @@ function documentedExpectationsOnPositions(scenarios: readonly Scenario[]): stri
     for (const step of s.steps) {
       if (roleOf(step) !== 'probe') continue;
       for (const x of items(step)) {
-        if (roleOf(x) !== 'probe' || !documentedIds.has(x.expect.rule)) continue;
+        if (roleOf(x) !== 'probe' || !documentedIds.has(x.expect.rule ?? '')) continue;
         // The document places `data` (the records, their id) and the create's fields; `meta` of lists,
         // links and timestamps of list items are the public API's.
         for (const j of x.expect.json) if (/\.meta\b|\.links\b|\.timestamps\b/.test(j.path) && !/^\$\.data\.meta\./.test(j.path)) out.push(`${s.name} › ${step.name}: ${x.expect.rule} ${j.path}`);

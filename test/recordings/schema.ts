@@ -23,7 +23,7 @@ export const COMMITTED_FIXTURES = new URL('fixtures/', root);
 export function readFixture(text: string | undefined): Fixture {
   const parsed = parseFixture(JSON.parse(text ?? 'null'));
   if (!parsed.ok) throw new Error(parsed.message);
-  return parsed.fixture;
+  return parsed.value;
 }
 
 export const list = (v: unknown): readonly unknown[] => (Array.isArray(v) ? v : []);

@@ -108,9 +108,9 @@ describe('records', () => {
 
 describe('filter text and values', () => {
   it('parses clauses, quotes and timestamps', () => {
-    expect(parseFilterText('eq(name,"a,b")')).toEqual({ ok: true, clauses: [{ op: 'eq', field: 'name', values: ['a,b'] }] });
+    expect(parseFilterText('eq(name,"a,b")')).toEqual({ ok: true, value: [{ op: 'eq', field: 'name', values: ['a,b'] }] });
     const two = parseFilterText('ge(created_at,2024-01-01T00:00:00.000Z):in(id,a,b,c)');
-    expect(two.ok && two.clauses.map((c) => [c.op, c.values.length])).toEqual([
+    expect(two.ok && two.value.map((c) => [c.op, c.values.length])).toEqual([
       ['ge', 1],
       ['in', 3],
     ]);

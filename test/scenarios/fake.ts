@@ -1,6 +1,7 @@
 /** Test doubles for the runner: a tiny list endpoint over fixed records, and rules that record what they saw. */
 import { pass, fail, type CheckContext, type Rule } from '../../src/rules/rule.js';
 import type { Target, TargetRequest, TargetResponse } from '../../src/port.js';
+import type { RuleId } from '../../src/rules/ids.js';
 
 export interface FakeRecord {
   readonly id: string;
@@ -66,11 +67,12 @@ export function fakeTarget(options: { kind?: 'sim' | 'http'; vars?: Record<strin
 export function spyRule(id: string, judge: (ctx: CheckContext) => ReturnType<Rule['check']> = () => pass): Rule & { seen: CheckContext[] } {
   const seen: CheckContext[] = [];
   return {
-    id,
+    id: id as RuleId,
     family: 'pagination',
     section: '§0',
     level: 'documented',
     statement: `${id} holds`,
+    quote: `${id} holds`,
     seen,
     check(ctx) {
       seen.push(ctx);
@@ -82,6 +84,6 @@ export function spyRule(id: string, judge: (ctx: CheckContext) => ReturnType<Rul
 export const failing = (message: string) => () => fail(message, 'x', 'y');
 
 export function rulesOf(...rules: Rule[]): { ruleById: (id: string) => Rule | undefined; ruleExists: (id: string) => boolean } {
-  const map = new Map(rules.map((r) => [r.id, r]));
+  const map = new Map<string, Rule>(rules.map((r) => [r.id, r]));
   return { ruleById: (id) => map.get(id), ruleExists: (id) => map.has(id) };
 }

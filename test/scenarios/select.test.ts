@@ -44,8 +44,8 @@ describe('selectScenarios', () => {
 
 describe('parseShard', () => {
   it('accepts I/N with 1 ≤ I ≤ N', () => {
-    expect(parseShard('2/4')).toEqual({ ok: true, shard: { index: 2, count: 4 } });
-    expect(parseShard('1/1')).toEqual({ ok: true, shard: { index: 1, count: 1 } });
+    expect(parseShard('2/4')).toEqual({ ok: true, value: { index: 2, count: 4 } });
+    expect(parseShard('1/1')).toEqual({ ok: true, value: { index: 1, count: 1 } });
   });
 
   it.each(['0/4', '5/4', '1/0', 'x', '1/', '-1/3', '1.5/3'])('refuses %s', (text) => {

@@ -176,6 +176,7 @@ describe('commerce-sim serve: what it prints', () => {
     base_url: 'http://127.0.0.1:4747',
     client_id: 'commerce-sim',
     registered_clients: false,
+    readings: {},
     token: 'tok123',
     realm_id: 'realm-1',
     user_authentication_info_id: 'uai-1',

@@ -30,7 +30,7 @@ describe('the readings table', () => {
   });
 
   it('reads NAME=VALUE and a dataset file member, naming what is wrong', () => {
-    expect(parseReading('meta.position=top')).toEqual({ ok: true, name: 'meta.position', value: 'top' });
+    expect(parseReading('meta.position=top')).toEqual({ ok: true, value: { name: 'meta.position', value: 'top' } });
     expect(parseReading('meta.position=sideways')).toMatchObject({ ok: false, message: expect.stringMatching(/meta, top, nested, split/) as unknown });
     expect(parseReading('colour=red')).toMatchObject({ ok: false, message: expect.stringMatching(/unknown reading 'colour'/) as unknown });
     expect(readReadingChoice({ 'timestamps.precision': 'us' }, 'readings')).toEqual({ ok: true, value: { 'timestamps.precision': 'us' } });

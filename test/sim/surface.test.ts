@@ -59,6 +59,6 @@ describe('the documented-only surface', () => {
   it('is chosen with serve --surface, which refuses other values', () => {
     const parsed = parseServeArgs(['--surface', 'documented']);
     expect(parsed !== 'help' && parsed.simulator.surface).toBe('documented');
-    expect(() => parseServeArgs(['--surface', 'nope'])).toThrow(/--surface takes full or documented/);
+    expect(() => parseServeArgs(['--surface', 'nope'])).toThrow(/--surface must be full or documented, got 'nope'/);
   });
 });

@@ -2,6 +2,7 @@
  * Account writes (docs/api-notes.md "Accounts"): create, get, update, delete, so that inserts, updates and
  * deletes during a traversal (commerce-api.md §4.3) can be produced on purpose.
  */
+import type { Result } from '../../result.js';
 import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';
 import { deviates } from '../../engine/deviations.js';
 import { apiError, type ApiError } from '../../engine/api-errors.js';
@@ -19,7 +20,7 @@ const one = (ctx: RequestContext, r: SimRecord, status: number) => jsonText(stat
 /** The stored id of the path's account id, as the deployment shows ids (rules/readings.ts `ids.format`). */
 const storedId = (ctx: RequestContext): string => ctx.play.ids(accounts).stored(ctx.params['id'] ?? '') ?? '';
 
-function readAccount(body: unknown, requireName: boolean): { ok: true; value: Partial<Record<(typeof FIELDS)[number], string>> } | { ok: false; errors: ApiError[] } {
+function readAccount(body: unknown, requireName: boolean): Result<Partial<Record<(typeof FIELDS)[number], string>>, { errors: ApiError[] }> {
   const fields = isJsonObject(body) ? body['data'] : undefined;
   if (!isJsonObject(fields)) return { ok: false, errors: [apiError('bad-request', "The request body must be a JSON object with a 'data' object", 'data')] };
   if (fields['type'] !== 'account') return { ok: false, errors: [apiError('bad-request', "Validation failed: field 'Type' on the 'eq' tag.", 'data.type')] };

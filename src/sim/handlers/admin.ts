@@ -3,6 +3,7 @@
  * snapshot/restore, the operator-only soft offset limit, and the adversarial behaviours.
  * Per-project operations name the project with `?client_id=` (default: the simulator's own client id).
  */
+import type { Result } from '../../result.js';
 import { apiError } from '../../engine/api-errors.js';
 import { isCount, isJsonObject } from '../../engine/json.js';
 import { MAX_TIME_MS } from '../../store/clock.js';
@@ -13,7 +14,7 @@ import { errors, json, parseBody } from '../respond.js';
 
 type Body = Record<string, unknown>;
 
-function objectBody(text: string): { ok: true; value: Body } | { ok: false; response: ReturnType<typeof errors> } {
+function objectBody(text: string): Result<Body, { response: ReturnType<typeof errors> }> {
   if (text.trim().length === 0) return { ok: true, value: {} };
   const parsed = parseBody(text);
   if (!parsed.ok) return parsed;
