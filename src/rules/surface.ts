@@ -76,9 +76,6 @@ export function gapsFor(c: Classification, rule: RuleId, status: number): readon
 /** Whether an exchange is documented evidence for `rule`. */
 export const insideFor = (request: RequestShape, rule: RuleId, status: number): boolean => gapsFor(classifyRequest(request), rule, status).length === 0;
 
-/** Gaps that put a request outside the document for every rule and answer (what the documented surface refuses). */
-export const unconditionalGaps = (c: Classification): readonly SurfaceGap[] => c.gaps.filter((g) => g.when === undefined && g.insideFor === undefined && g.outsideFor === undefined);
-
 /** What the classifier reads of a request: a `TargetRequest` (a simulator request fits too). */
 export type RequestShape = Pick<TargetRequest, 'method' | 'url' | 'headers' | 'body' | 'auth'>;
 

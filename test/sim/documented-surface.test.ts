@@ -5,12 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadSuite } from '../../src/kit/mutation.js';
-import { classifyRequest, unconditionalGaps } from '../../src/rules/surface.js';
+import { classifyRequest, type Classification, type SurfaceGap } from '../../src/rules/surface.js';
 import { runScenarios } from '../../src/scenarios/runner.js';
 import { ruleById } from '../../src/rules/catalogue.js';
 import { createSimTarget } from '../../src/adapters/simulator.js';
 import { refuseUndocumented } from '../../src/sim/surface.js';
 import type { TargetRequest } from '../../src/port.js';
+
+/** Gaps that put a request outside the document for every rule and answer: what the documented surface must refuse. */
+const unconditionalGaps = (c: Classification): readonly SurfaceGap[] => c.gaps.filter((g) => g.when === undefined && g.insideFor === undefined && g.outsideFor === undefined);
 
 /** Whether the kit's classifier puts the request outside the document for every rule and answer (what a documented-only deployment may refuse). */
 const classifierRefuses = (r: TargetRequest): boolean => {
