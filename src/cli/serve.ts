@@ -10,7 +10,7 @@ import { changedReadings, describeReadings, withDefaults, type ReadingChoice } f
 import { readDataFile } from '../store/dataset-file.js';
 import { isLoopback, readClients, type ClientRegistry } from '../sim/clients.js';
 import { readSimulatorSettings, simulatorOptionsOf, withDataset, type SimulatorSetting } from '../sim/options.js';
-import { randomCredentials } from '../sim/tokens.js';
+import { randomCredentials, type Scope } from '../sim/tokens.js';
 import type { JournalEntry } from '../sim/journal.js';
 import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
 import { listen, type RunningServer } from '../sim/server.js';
@@ -195,7 +195,10 @@ export interface ServeInfo {
   readonly client_id: string;
   /** Only registered clients get tokens (`--clients`). */
   readonly registered_clients: boolean;
-  readonly token: string;
+  /** A token of `client_id`; null when a registry is given and does not hold that id (nobody unregistered gets one). */
+  readonly token: string | null;
+  /** The token's scope: read-write unless the registry grants the client only read-only. */
+  readonly token_scope: Scope | null;
   readonly realm_id: string;
   readonly user_authentication_info_id: string;
   readonly password_profile_id: string;
@@ -210,7 +213,12 @@ export function formatServeInfo(info: ServeInfo, json: boolean): string {
   if (json) return `${JSON.stringify(info)}\n`;
   const rows: [string, string][] = [
     ['base URL', info.base_url],
-    ['bearer token', `${info.token}  (client id ${info.client_id}, read-write; ${info.registered_clients ? 'registered clients' : 'any client id'} get one at POST /oauth/access_token)`],
+    [
+      'bearer token',
+      info.token === null
+        ? `none: client id ${info.client_id} is not in --clients (registered clients get one at POST /oauth/access_token; --client-id names one)`
+        : `${info.token}  (client id ${info.client_id}, ${info.token_scope ?? 'read-write'}; ${info.registered_clients ? 'registered clients' : 'any client id'} get one at POST /oauth/access_token)`,
+    ],
     ['realm_id', info.realm_id],
     ['user_authentication_info_id', info.user_authentication_info_id],
     ['password_profile_id', info.password_profile_id],
@@ -269,18 +277,22 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
   const out = io.stdout;
   const log = options.log === true && out !== undefined ? (entry: JournalEntry, ms: number) => void out.write(logLine(entry, ms, wallClock(), options.json)) : undefined;
   const server = await listen(sim, options.port, options.host, log === undefined ? {} : { log });
-  const token = sim.issueToken(options.clientId, 'read-write');
+  // With a registry, only a registered client gets the printed token, with a scope it holds.
+  const registered = clients?.get(options.clientId);
+  const scope: Scope | null = clients === undefined ? 'read-write' : registered === undefined ? null : registered.scopes.includes('read-write') ? 'read-write' : 'read-only';
+  const token = scope === null ? null : sim.issueToken(options.clientId, scope);
   const ids = sim.seededIds();
   const info: ServeInfo = {
     base_url: server.baseUrl,
     client_id: options.clientId,
     registered_clients: clients !== undefined,
     token,
+    token_scope: scope,
     ...ids,
     admin_token: sim.adminToken,
     seed: sim.seed,
     readings: changedReadings(sim.readings),
-    curl: `curl -H 'Authorization: Bearer ${token}' '${server.baseUrl}/v2/accounts?page[limit]=3'`,
+    curl: `curl -H 'Authorization: Bearer ${token ?? '<token>'}' '${server.baseUrl}/v2/accounts?page[limit]=3'`,
   };
   return { info, server };
 }

@@ -51,7 +51,8 @@ export class Simulator implements AdminPort {
   constructor(options: SimulatorOptions) {
     this.options = options;
     const key = options.tokenKey ?? String(this.seed);
-    this.tokens = new TokenStore(key);
+    // As many client ids keep tokens as keep projects: a token outlives its project's data, not its client.
+    this.tokens = new TokenStore(key, options.maxProjects ?? DEFAULT_MAX_PROJECTS);
     this.adminToken = options.adminToken ?? adminTokenFor(key);
     this.deviations = options.deviate !== undefined && options.deviate.length > 0 ? new Set(options.deviate) : NO_DEVIATIONS;
     this.router = buildRouter(this.deviations);
@@ -141,7 +142,7 @@ export class Simulator implements AdminPort {
     return [...this.projects.keys()].sort();
   }
 
-  /** Live tokens held (bounded by MAX_TOKENS). */
+  /** Live tokens held (MAX_TOKENS_PER_CLIENT per client id, for at most maxProjects client ids). */
   get tokenCount(): number {
     return this.tokens.size;
   }

@@ -3,8 +3,8 @@
  * process the key is the seed, so runs and fixtures are byte-identical; a served simulator gets a random
  * key (`serve`), so nobody who knows the seed can guess a token or the admin token. Each client id is its
  * own project. A token lives LIFETIME_SECONDS of wall time (`expires_in`; in process the wall clock is
- * pinned, so it never runs out), and the table holds at most MAX_TOKENS: a client that asks for tokens in a
- * loop cannot grow it without bound.
+ * pinned, so it never runs out), and each client id holds at most MAX_TOKENS_PER_CLIENT: a client that
+ * asks for tokens in a loop pushes out its own oldest, never another client's.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -19,21 +19,39 @@ export interface Grant {
 
 /** `expires_in` of the token endpoint (docs/api-notes.md: 3600). */
 export const LIFETIME_SECONDS = 3600;
-/** Live tokens kept at most; past it the oldest is forgotten (its client re-authenticates, as after expiry). */
-export const MAX_TOKENS = 10_000;
+/** Live tokens one client id holds at most; past it that client's own oldest is forgotten, never another's. */
+export const MAX_TOKENS_PER_CLIENT = 100;
+/** Client ids holding tokens at most (as many as projects, by default); past it the one that asked least recently loses its tokens. */
+export const DEFAULT_MAX_TOKEN_CLIENTS = 1000;
 
+/**
+ * Live tokens by client id. Each client's tokens form their own queue, so a client asking for tokens
+ * in a loop pushes out only its own oldest; the table holds at most MAX_TOKENS_PER_CLIENT × maxClients.
+ */
 export class TokenStore {
   private readonly grants = new Map<string, Grant>();
+  /** Each client id's live tokens, oldest first; the Map's order is that of the clients' latest issue. */
+  private readonly byClient = new Map<string, string[]>();
   private issued = 0;
 
   /** `key`: the seed's text in process (reproducible), random bytes in a served simulator. */
-  constructor(private readonly key: string) {}
+  constructor(
+    private readonly key: string,
+    private readonly maxClients = DEFAULT_MAX_TOKEN_CLIENTS,
+  ) {}
 
   issue(clientId: string, scope: Scope, nowMs: number): string {
     this.issued += 1;
     const token = createHash('sha256').update(`${this.key}\u0000${clientId}\u0000${scope}\u0000${this.issued}`).digest('hex').slice(0, 40);
-    if (this.grants.size >= MAX_TOKENS) this.evict(nowMs);
+    let own = this.byClient.get(clientId);
+    if (own === undefined) own = [];
+    else this.byClient.delete(clientId); // re-inserted below: the most recent asker goes last
+    this.byClient.set(clientId, own);
+    // Expired tokens first (all live as long, so they lead the queue), then the client's own oldest.
+    while (own.length > 0 && ((this.grants.get(own[0] as string)?.expiresAt ?? 0) <= nowMs || own.length >= MAX_TOKENS_PER_CLIENT)) this.grants.delete(own.shift() as string);
+    own.push(token);
     this.grants.set(token, { clientId, scope, expiresAt: nowMs + LIFETIME_SECONDS * 1000 });
+    if (this.byClient.size > this.maxClients) this.forgetClient(this.byClient.keys().next().value as string);
     return token;
   }
 
@@ -41,6 +59,10 @@ export class TokenStore {
     const grant = this.grants.get(token);
     if (grant === undefined || nowMs < grant.expiresAt) return grant;
     this.grants.delete(token);
+    const own = this.byClient.get(grant.clientId);
+    const at = own?.indexOf(token) ?? -1;
+    if (own !== undefined && at >= 0) own.splice(at, 1);
+    if (own !== undefined && own.length === 0) this.byClient.delete(grant.clientId);
     return undefined;
   }
 
@@ -48,18 +70,9 @@ export class TokenStore {
     return this.grants.size;
   }
 
-  /**
-   * Every token lives as long, so the oldest (a Map iterates in insertion order) expire first: drop the
-   * expired ones from the front, and if none has expired, the oldest.
-   */
-  private evict(nowMs: number): void {
-    for (const [token, grant] of this.grants) {
-      if (grant.expiresAt > nowMs) break;
-      this.grants.delete(token);
-    }
-    if (this.grants.size < MAX_TOKENS) return;
-    const oldest = this.grants.keys().next();
-    if (oldest.done !== true) this.grants.delete(oldest.value);
+  private forgetClient(clientId: string): void {
+    for (const token of this.byClient.get(clientId) ?? []) this.grants.delete(token);
+    this.byClient.delete(clientId);
   }
 }
 

@@ -212,6 +212,36 @@ describe("a served simulator's secrets", () => {
     }
   });
 
+  it('with --clients, print a token only for a registered client id, with a scope it holds', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { parseServeArgs, startServer, formatServeInfo } = await import('../../src/cli/serve.js');
+    const dir = mkdtempSync(join(tmpdir(), 'clients-'));
+    writeFileSync(join(dir, 'clients.json'), JSON.stringify({ clients: [{ client_id: 'ci', client_secret: 'a-long-enough-secret', scopes: ['read-only'] }] }));
+    const start = async (argv: string[]) => {
+      const options = parseServeArgs(['--port', '0', '--clients', 'clients.json', ...argv]);
+      if (options === 'help') throw new Error('help');
+      return startServer(options, { cwd: dir }, () => 0);
+    };
+    const unregistered = await start([]);
+    const registered = await start(['--client-id', 'ci']);
+    try {
+      expect(unregistered.info.token).toBeNull();
+      expect(formatServeInfo(unregistered.info, false)).toMatch(/bearer token\s+none: client id commerce-sim is not in --clients/);
+      expect(registered.info).toMatchObject({ client_id: 'ci', token_scope: 'read-only' });
+      const write = await fetch(`${registered.info.base_url}/v2/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${registered.info.token ?? ''}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ data: { type: 'account', name: 'x', legal_name: 'x' } }),
+      });
+      expect(write.status).toBe(403);
+    } finally {
+      await unregistered.server.close();
+      await registered.server.close();
+    }
+  });
+
   it('come from the environment variables serve is told to read', async () => {
     const { parseServeArgs, startServer } = await import('../../src/cli/serve.js');
     const options = parseServeArgs(['--port', '0', '--admin-token-env', 'KIT_ADMIN', '--token-key-env', 'KIT_KEY']);
@@ -231,9 +261,9 @@ describe("a served simulator's secrets", () => {
 });
 
 describe('token lifetime and the token table', () => {
-  it('refuses a token once expires_in has passed in wall time, and keeps the table bounded', async () => {
+  it('refuses a token once expires_in has passed in wall time', async () => {
     const { Simulator } = await import('../../src/sim/simulator.js');
-    const { LIFETIME_SECONDS, MAX_TOKENS } = await import('../../src/sim/tokens.js');
+    const { LIFETIME_SECONDS } = await import('../../src/sim/tokens.js');
     let now = Date.UTC(2026, 0, 1);
     const sim = new Simulator({ seed: 1, wallClock: () => now });
     const token = sim.issueToken('c', 'read-write');
@@ -242,7 +272,33 @@ describe('token lifetime and the token table', () => {
     expect(read()).toBe(200);
     now += 2000;
     expect(read()).toBe(401);
-    for (let i = 0; i < MAX_TOKENS + 50; i++) sim.issueToken('c', 'read-only');
-    expect(sim.tokenCount).toBeLessThanOrEqual(MAX_TOKENS);
+  });
+
+  it("lets no client push out another's token: a client asking in a loop loses only its own oldest", async () => {
+    const { Simulator } = await import('../../src/sim/simulator.js');
+    const { MAX_TOKENS_PER_CLIENT } = await import('../../src/sim/tokens.js');
+    const sim = new Simulator({ seed: 1, wallClock: () => 0 });
+    const read = (token: string) => sim.handle({ method: 'GET', url: '/v2/accounts?page[limit]=1', headers: { authorization: `Bearer ${token}` }, body: '' }).status;
+    const other = sim.issueToken('other', 'read-write');
+    const first = sim.issueToken('greedy', 'read-only');
+    let last = first;
+    for (let i = 0; i < 10_000; i++) last = sim.issueToken('greedy', 'read-only');
+    expect(read(other)).toBe(200);
+    expect(read(last)).toBe(200);
+    expect(read(first)).toBe(401);
+    expect(sim.tokenCount).toBe(MAX_TOKENS_PER_CLIENT + 1);
+  });
+
+  it('keeps tokens for at most maxProjects client ids, forgetting the one that asked least recently', async () => {
+    const { Simulator } = await import('../../src/sim/simulator.js');
+    const sim = new Simulator({ seed: 1, wallClock: () => 0, maxProjects: 3 });
+    const read = (token: string) => sim.handle({ method: 'GET', url: '/v2/accounts?page[limit]=1', headers: { authorization: `Bearer ${token}` }, body: '' }).status;
+    const a = sim.issueToken('a', 'read-write');
+    const b = sim.issueToken('b', 'read-write');
+    sim.issueToken('c', 'read-write');
+    sim.issueToken('a', 'read-write');
+    sim.issueToken('d', 'read-write');
+    expect(read(a)).toBe(200);
+    expect(read(b)).toBe(401);
   });
 });

@@ -178,6 +178,7 @@ describe('commerce-sim serve: what it prints', () => {
     registered_clients: false,
     readings: {},
     token: 'tok123',
+    token_scope: 'read-write',
     realm_id: 'realm-1',
     user_authentication_info_id: 'uai-1',
     password_profile_id: 'pp-1',
