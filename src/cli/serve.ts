@@ -13,7 +13,7 @@ import { readSimulatorSettings, simulatorOptionsOf, withDataset, type SimulatorS
 import { randomCredentials, type Scope } from '../sim/tokens.js';
 import type { JournalEntry } from '../sim/journal.js';
 import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
-import { listen, type RunningServer } from '../sim/server.js';
+import { DEFAULT_SHUTDOWN_GRACE_MS, listen, type RunningServer } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { defineCommand, HELP_OPTION, parseOptions, type Values } from './command.js';
@@ -47,6 +47,9 @@ const USAGE = `usage: commerce-sim serve [options]
   --max-project-records N  records one project may write before creates answer 422 (default ${DEFAULT_MAX_PROJECT_RECORDS})
   --max-scan N        records one list read may examine one by one (a filter no index answers)
                       before it answers 400 (default ${DEFAULT_MAX_SCAN})
+  --shutdown-grace MS  on SIGINT/SIGTERM, how long answers still being written may take before their
+                      connections are cut (default ${DEFAULT_SHUTDOWN_GRACE_MS}); every request read before the signal is
+                      answered (injected latency cut short), later ones get a JSON 503, all with Connection: close
   --log               one line per request on stdout: time, method, path, status, ms, client id
                       (secrets redacted; JSON lines with --json)
   --json              print one JSON line instead of text (for scripts)`;
@@ -57,6 +60,8 @@ export interface ServeOptions {
   readonly json: boolean;
   /** `--log`: a line per request. */
   readonly log?: boolean;
+  /** `--shutdown-grace`: ms answers still being written may take after a stop signal. */
+  readonly graceMs?: number;
   readonly clientId: string;
   readonly dataset?: string;
   /** Environment variables holding the admin token and the token key (never the secrets on a command line). */
@@ -131,6 +136,7 @@ const OPTIONS = {
   'max-projects': { type: 'string' },
   'max-project-records': { type: 'string' },
   'max-scan': { type: 'string' },
+  'shutdown-grace': { type: 'string' },
   json: { type: 'boolean' },
   log: { type: 'boolean' },
 } as const;
@@ -179,6 +185,7 @@ function serveOptionsFrom(values: ServeValues): ServeOptions {
     host,
     json: values.json === true,
     ...(values.log === true ? { log: true } : {}),
+    ...(values['shutdown-grace'] === undefined ? {} : { graceMs: intOption('--shutdown-grace', values['shutdown-grace'], 0, 600_000) }),
     allowAnyClient,
     ...(values.clients === undefined ? {} : { clientsFile: values.clients }),
     clientId,
@@ -276,7 +283,7 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
   const sim = new Simulator({ ...withDataset(options.simulator, dataset), wallClock, ...credentials, ...(clients === undefined ? {} : { clients }) });
   const out = io.stdout;
   const log = options.log === true && out !== undefined ? (entry: JournalEntry, ms: number) => void out.write(logLine(entry, ms, wallClock(), options.json)) : undefined;
-  const server = await listen(sim, options.port, options.host, log === undefined ? {} : { log });
+  const server = await listen(sim, options.port, options.host, { ...(log === undefined ? {} : { log }), ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }) });
   // With a registry, only a registered client gets the printed token, with a scope it holds.
   const registered = clients?.get(options.clientId);
   const scope: Scope | null = clients === undefined ? 'read-write' : registered === undefined ? null : registered.scopes.includes('read-write') ? 'read-write' : 'read-only';

@@ -4,7 +4,7 @@
  * (write-gate.ts), and shuts down gracefully. Nothing else happens here.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import type { JournalEntry } from './journal.js';
@@ -25,19 +25,8 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function send(res: ServerResponse, response: SimResponse, close = false): ServerResponse {
-  const transport = response.transport;
-  if (transport !== undefined && transport.delayMs > 0) {
-    // Injected latency: a timer, never a wait on the event loop; the gate holds later answers meanwhile.
-    setTimeout(() => write(res, response, close, transport.cut), transport.delayMs).unref();
-    return res;
-  }
-  write(res, response, close, transport?.cut);
-  return res;
-}
-
 function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 'reset' | 'truncate' | undefined): void {
-  if (res.destroyed) return;
+  if (res.destroyed || res.headersSent) return;
   if (cut === 'reset') {
     res.socket?.destroy();
     return;
@@ -69,9 +58,63 @@ function limitOf(sim: Simulator, req: IncomingMessage): number {
   return authorization === undefined || bearer({ authorization }) !== sim.adminToken ? MAX_BODY_BYTES : limit;
 }
 
-/** Whether the server is shutting down: every answer then closes its connection. */
-export interface Lifecycle {
-  closing: boolean;
+/**
+ * Where the server is in its life: serving, or shutting down. From the moment shutdown begins every answer
+ * closes its connection, answers held by injected latency go at once, and a request read after that
+ * moment is answered 503; `drain()` resolves once every request read before it has its answer.
+ */
+export class Lifecycle {
+  closing = false;
+  private inFlight = 0;
+  private readonly delayed = new Set<() => void>();
+  private idle: (() => void) | undefined;
+  private readonly bySocket = new WeakMap<Socket, Set<() => void>>();
+
+  /** A request read while serving: shutdown waits for its answer, or for its connection to close. */
+  received(req: IncomingMessage, res: ServerResponse): void {
+    this.inFlight++;
+    let open = true;
+    const done = () => {
+      if (!open) return;
+      open = false;
+      pending?.delete(done);
+      this.inFlight--;
+      if (this.closing && this.inFlight === 0) this.idle?.();
+    };
+    res.once('close', done);
+    // Node never closes the answers queued behind a pipelined one when the connection goes: the socket's close ends them.
+    const socket = req.socket;
+    let pending = this.bySocket.get(socket);
+    if (pending === undefined) {
+      const created = new Set<() => void>();
+      pending = created;
+      this.bySocket.set(socket, created);
+      socket.once('close', () => {
+        for (const end of [...created]) end();
+      });
+    }
+    pending.add(done);
+  }
+
+  /** Run `fire` after `ms` (injected latency), or at once when shutdown begins. */
+  delay(ms: number, fire: () => void): void {
+    const run = () => {
+      clearTimeout(timer);
+      this.delayed.delete(run);
+      fire();
+    };
+    const timer = setTimeout(run, ms);
+    timer.unref();
+    this.delayed.add(run);
+  }
+
+  /** Begin shutdown; resolves when every request read before now is answered. */
+  drain(): Promise<void> {
+    this.closing = true;
+    for (const run of [...this.delayed]) run();
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.idle = resolve));
+  }
 }
 
 /** `serve --log`: one line per request (the journal's entry and the time taken), secrets already redacted. */
@@ -79,10 +122,20 @@ export type RequestLog = (entry: JournalEntry, ms: number) => void;
 
 export interface ServerOptions {
   readonly log?: RequestLog;
+  /** How long shutdown waits for answers still being written (slow readers) before cutting; default 5,000 ms. */
+  readonly graceMs?: number;
 }
 
-export function createSimServer(sim: Simulator, lifecycle: Lifecycle = { closing: false }, options: ServerOptions = {}): Server {
-  const reply = (res: ServerResponse, response: SimResponse, close = false) => send(res, response, close || lifecycle.closing);
+const SHUTTING_DOWN = error('unavailable', 'The simulator is shutting down; this request was not processed');
+
+export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifecycle(), options: ServerOptions = {}): Server {
+  // Whether to close is read when the answer is written: an answer held by latency past the start of shutdown closes too.
+  const reply = (res: ServerResponse, response: SimResponse, close = false): ServerResponse => {
+    const transport = response.transport;
+    if (transport !== undefined && transport.delayMs > 0) lifecycle.delay(transport.delayMs, () => write(res, response, close || lifecycle.closing, transport.cut));
+    else write(res, response, close || lifecycle.closing, transport?.cut);
+    return res;
+  };
   const { log } = options;
   const answer = (req: IncomingMessage, res: ServerResponse, body: string) =>
     whenWritable(req.socket, () => {
@@ -99,6 +152,13 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = { closing
       return sent;
     });
   const server = createServer((req, res) => {
+    if (lifecycle.closing) {
+      // Read after shutdown began: a clear answer, not a silent close.
+      req.resume();
+      whenWritable(req.socket, () => reply(res, SHUTTING_DOWN, true));
+      return;
+    }
+    lifecycle.received(req, res);
     // No body announced (a GET, say): answer now instead of a tick later, after the stream's 'end'.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       req.resume();
@@ -139,14 +199,18 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = { closing
   return server;
 }
 
-/** How long close() waits for requests in flight before cutting their connections. */
-const CLOSE_GRACE_MS = 2_000;
+/** How long close() waits, by default, for answers still being written before cutting their connections. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 
 export interface RunningServer {
   readonly server: Server;
   readonly baseUrl: string;
   readonly port: number;
-  /** Stop: answers in flight complete (with Connection: close), idle connections close, the rest is cut after a grace period. */
+  /**
+   * Stop: every request read before now gets its whole answer with Connection: close (injected latency cut
+   * short), requests read after it a JSON 503 with Connection: close, idle connections close at once;
+   * whatever is still being written when the grace runs out is cut. Resolves when the port is closed.
+   */
   close(): Promise<void>;
   /** Cut every connection now (a second Ctrl-C during close()). */
   cut(): void;
@@ -154,7 +218,7 @@ export interface RunningServer {
 
 /** Listen (port 0 picks a free one), then point the simulator's links at the real address. */
 export async function listen(sim: Simulator, port: number, host: string, options: ServerOptions = {}): Promise<RunningServer> {
-  const lifecycle: Lifecycle = { closing: false };
+  const lifecycle = new Lifecycle();
   const server = createSimServer(sim, lifecycle, options);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -164,23 +228,34 @@ export async function listen(sim: Simulator, port: number, host: string, options
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const baseUrl = `http://${shownHost}:${address.port}`;
   sim.baseUrl = baseUrl;
+  let closed: Promise<void> | undefined;
   return {
     server,
     baseUrl,
     port: address.port,
     cut: () => server.closeAllConnections(),
     close: () =>
-      new Promise<void>((resolve) => {
-        // Answers still to come say Connection: close, so no client sends a next request into a closing socket.
-        lifecycle.closing = true;
-        // A client holding a request open must not hold the shutdown: what is left is cut after a grace period.
-        const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-        cut.unref();
-        server.close(() => {
-          clearTimeout(cut);
-          resolve();
+      (closed ??= (async () => {
+        let grace: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          let stopping = false;
+          const stop = () => {
+            if (stopping) return;
+            stopping = true;
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          };
+          // The port stays open while answers are owed, so a request arriving meanwhile is told 503, not refused.
+          void lifecycle.drain().then(stop);
+          // Past the grace, whatever is still being written (a client that does not read) is cut.
+          grace = setTimeout(() => {
+            server.closeAllConnections();
+            stop();
+          }, options.graceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
+          grace.unref();
+          server.closeIdleConnections();
         });
-        server.closeIdleConnections();
-      }),
+        clearTimeout(grace);
+      })()),
   };
 }

@@ -6,11 +6,20 @@
  * queued behind an unsent one wait in memory.
  */
 
-/** What the gate needs of a socket. */
+/** What the gate needs of a socket: pause and resume stop and restart reading its requests. */
 export interface Writable {
   readonly writableNeedDrain: boolean;
   once(event: 'drain' | 'close', listener: () => void): unknown;
+  pause?(): unknown;
+  resume?(): unknown;
 }
+
+/**
+ * Requests of one connection read and waiting for their answer at most: past it the gate stops reading
+ * the connection until its queue is half empty, so a client that pipelines thousands of requests keeps
+ * a few in the server at a time and everyone else's requests are read between them.
+ */
+export const MAX_PIPELINED = 16;
 
 /** What the gate needs of an answer: whether it has been handed to the socket whole. */
 export interface Sent {
@@ -20,6 +29,8 @@ export interface Sent {
 
 interface Gate {
   readonly queue: (() => Sent)[];
+  /** Reading stopped by the gate (not by node's own back-pressure). */
+  paused: boolean;
   /** Waiting for the socket to drain or the last answer to finish. */
   waiting: boolean;
   last: Sent | undefined;
@@ -30,7 +41,7 @@ const gates = new WeakMap<Writable, Gate>();
 export function whenWritable(socket: Writable, run: () => Sent): void {
   let gate = gates.get(socket);
   if (gate === undefined) {
-    const created: Gate = { queue: [], waiting: false, last: undefined };
+    const created: Gate = { queue: [], paused: false, waiting: false, last: undefined };
     gate = created;
     gates.set(socket, created);
     socket.once('close', () => {
@@ -38,6 +49,10 @@ export function whenWritable(socket: Writable, run: () => Sent): void {
     });
   }
   gate.queue.push(run);
+  if (gate.queue.length >= MAX_PIPELINED && !gate.paused && socket.pause !== undefined) {
+    gate.paused = true;
+    socket.pause();
+  }
   pump(socket, gate);
 }
 
@@ -63,6 +78,10 @@ function pump(socket: Writable, gate: Gate): void {
       return;
     }
     gate.last = (gate.queue.shift() as () => Sent)();
+    if (gate.paused && gate.queue.length <= MAX_PIPELINED / 2) {
+      gate.paused = false;
+      socket.resume?.();
+    }
   }
 }
 

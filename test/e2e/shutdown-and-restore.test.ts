@@ -67,6 +67,68 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('a shutdown that answers everyone', () => {
+  /** A served simulator whose client `a` gets every answer `latencyMs` late. */
+  async function slow(latencyMs: number, graceMs?: number) {
+    const s = sim();
+    const token = s.issueToken('a', 'read-write');
+    const set = s.handle({ method: 'PUT', url: '/__sim/adversity?client_id=a', headers: { authorization: `Bearer ${s.adminToken}` }, body: JSON.stringify({ latency_ms: latencyMs }) });
+    expect(set.status).toBe(200);
+    const server = await listen(s, 0, '127.0.0.1', graceMs === undefined ? {} : { graceMs });
+    return { s, token, server };
+  }
+  const get = (token: string) => `GET /v2/accounts?page[limit]=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`;
+
+  it('answers held by injected latency longer than the grace go out at once, whole and with Connection: close', async () => {
+    const { token, server } = await slow(60_000, 200);
+    const sockets = await Promise.all(Array.from({ length: 20 }, () => open(server.port)));
+    const received = sockets.map((socket) => collect(socket, 10_000));
+    for (const socket of sockets) socket.write(get(token));
+    await new Promise((r) => setTimeout(r, 100));
+    await server.close();
+    for (const text of await Promise.all(received)) {
+      expect(text).toMatch(/^HTTP\/1\.1 200/);
+      expect(text.toLowerCase()).toContain('connection: close');
+      const length = Number(/content-length: (\d+)/i.exec(text)?.[1]);
+      expect(Buffer.byteLength(text.slice(text.indexOf('\r\n\r\n') + 4), 'latin1')).toBe(length);
+    }
+  });
+
+  it('a request read after shutdown began gets a JSON 503 with Connection: close, not a silent close', async () => {
+    // A request held open (half its body sent) keeps the port open while the other client asks.
+    const { token, server } = await slow(0);
+    const holder = await open(server.port);
+    const held = collect(holder, 10_000);
+    const body = JSON.stringify({ data: { type: 'account', name: 'Held' } });
+    holder.write(`POST /v2/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    const late = await open(server.port);
+    const lateText = collect(late, 10_000);
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = server.close();
+    await new Promise((r) => setTimeout(r, 50));
+    late.write(get(token));
+    const text = await lateText;
+    expect(text).toMatch(/^HTTP\/1\.1 503/);
+    expect(text.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ errors: [{ status: 503 }] });
+    holder.write(body.slice(5));
+    expect(await held).toMatch(/^HTTP\/1\.1 201/);
+    await closed;
+  });
+
+  it('ends within the grace when a client pipelines and never reads', async () => {
+    const { token, server } = await slow(0, 300);
+    const socket = await open(server.port);
+    socket.pause();
+    socket.write(get(token).replace('page[limit]=1', 'page[limit]=100').repeat(500));
+    await new Promise((r) => setTimeout(r, 200));
+    // Answers are owed that the client will never take: the grace (300 ms) ends them, well inside this bound.
+    const outcome = await Promise.race([server.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 5_000))]);
+    expect(outcome).toBe('closed');
+    socket.destroy();
+  });
+});
+
 describe('restore bodies', () => {
   /** A valid restore body of well over 1 MiB: a snapshot with thousands of written accounts. */
   function bigSnapshot(): string {

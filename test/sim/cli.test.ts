@@ -140,6 +140,10 @@ describe('commerce-sim serve: options', () => {
     expect(parseServeArgs(['--help'])).toBe('help');
   });
 
+  it('--shutdown-grace MS', () => {
+    expect(parseServeArgs(['--shutdown-grace', '250'])).toMatchObject({ graceMs: 250 });
+  });
+
   it('a non-loopback host is accepted with --clients or --allow-any-client; loopback hosts need neither', () => {
     expect(parseServeArgs(['--host', '0.0.0.0', '--clients', 'c.json'])).toMatchObject({ host: '0.0.0.0', clientsFile: 'c.json' });
     expect(parseServeArgs(['--host', '0.0.0.0', '--allow-any-client'])).toMatchObject({ host: '0.0.0.0', allowAnyClient: true });
@@ -160,6 +164,7 @@ describe('commerce-sim serve: options', () => {
     [['--client-id', '']],
     [['--max-projects', '0']],
     [['--max-project-records', 'many']],
+    [['--shutdown-grace', 'soon']],
     // Reachable from other machines with any client id welcome: only when asked for by name.
     [['--host', '0.0.0.0']],
     [['--host', '192.168.1.5']],

@@ -8,11 +8,18 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { listen } from '../../src/sim/server.js';
 import { Simulator } from '../../src/sim/simulator.js';
-import { whenWritable, type Sent, type Writable } from '../../src/sim/write-gate.js';
+import { MAX_PIPELINED, whenWritable, type Sent, type Writable } from '../../src/sim/write-gate.js';
 import { FIXED_NOW } from './helpers.js';
 
 class FakeSocket extends EventEmitter implements Writable {
   writableNeedDrain = false;
+  reading = true;
+  pause(): void {
+    this.reading = false;
+  }
+  resume(): void {
+    this.reading = true;
+  }
 }
 class FakeAnswer extends EventEmitter implements Sent {
   writableFinished = false;
@@ -37,6 +44,24 @@ describe('answers wait for the connection', () => {
     expect(answers).toHaveLength(2);
     answers[1]?.finish();
     expect(answers).toHaveLength(3);
+  });
+
+  it('stops reading a connection with MAX_PIPELINED requests waiting, and reads again once half are answered', () => {
+    const socket = new FakeSocket();
+    const answers: FakeAnswer[] = [];
+    const build = () => {
+      const a = new FakeAnswer();
+      answers.push(a);
+      return a;
+    };
+    // The first is built at once; the ones behind it wait.
+    for (let i = 0; i < MAX_PIPELINED; i++) whenWritable(socket, build);
+    expect(socket.reading).toBe(true);
+    whenWritable(socket, build);
+    expect(socket.reading).toBe(false);
+    while (socket.reading === false) answers[answers.length - 1]?.finish();
+    expect(answers.length).toBeGreaterThan(MAX_PIPELINED / 2);
+    expect(MAX_PIPELINED + 1 - answers.length).toBeLessThanOrEqual(MAX_PIPELINED / 2);
   });
 
   it('a backed-up socket holds the next answer until it drains', () => {
