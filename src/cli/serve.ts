@@ -268,7 +268,7 @@ export function logLine(entry: JournalEntry, ms: number, at: number, json: boole
   return `${time} ${entry.method} ${entry.url} ${entry.status} ${ms.toFixed(1)}ms ${entry.client_id ?? '-'}\n`;
 }
 
-export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> & Partial<Pick<CliIo, 'env' | 'stdout'>>, wallClock: () => number): Promise<ServeSession> {
+export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> & Partial<Pick<CliIo, 'env' | 'stdout' | 'stderr'>>, wallClock: () => number): Promise<ServeSession> {
   const credentials = serverCredentials(options, io.env ?? {});
   let dataset: ResolvedDataset | undefined;
   if (options.dataset !== undefined) {
@@ -283,7 +283,12 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
   const sim = new Simulator({ ...withDataset(options.simulator, dataset), wallClock, ...credentials, ...(clients === undefined ? {} : { clients }) });
   const out = io.stdout;
   const log = options.log === true && out !== undefined ? (entry: JournalEntry, ms: number) => void out.write(logLine(entry, ms, wallClock(), options.json)) : undefined;
-  const server = await listen(sim, options.port, options.host, { ...(log === undefined ? {} : { log }), ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }) });
+  const stderr = io.stderr;
+  const server = await listen(sim, options.port, options.host, {
+    ...(log === undefined ? {} : { log }),
+    ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
+    ...(stderr === undefined ? {} : { progress: (line: string) => void stderr.write(`commerce-sim serve: ${line}\n`) }),
+  });
   // With a registry, only a registered client gets the printed token, with a scope it holds.
   const registered = clients?.get(options.clientId);
   const scope: Scope | null = clients === undefined ? 'read-write' : registered === undefined ? null : registered.scopes.includes('read-write') ? 'read-write' : 'read-only';

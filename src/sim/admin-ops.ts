@@ -3,13 +3,13 @@ import { apiError } from '../engine/api-errors.js';
 import { isJsonObject } from '../engine/json.js';
 import { changedReadings } from '../rules/readings.js';
 import type { AdminOps } from './context.js';
-import { errors } from './respond.js';
+import { error, errors, json } from './respond.js';
 import type { AdminPort } from './admin-port.js';
 import { readSimulatorSettings, type SimulatorOptions } from './options.js';
-import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
+import { readSnapshot, restoredOptions, restoreSnapshot, takeSnapshot } from './snapshot.js';
 
 export function createAdminOps(sim: AdminPort): AdminOps {
-  return {
+  const ops: AdminOps = {
     reset: () => {
       sim.reconfigure(sim.settings);
       sim.journal.clear();
@@ -45,8 +45,20 @@ export function createAdminOps(sim: AdminPort): AdminOps {
         ...(burst === undefined ? {} : { burst }),
       };
       // A new seed would change tokens and the admin token; the dataset seed changes, the credentials stay.
-      sim.reconfigure(seed === undefined ? next : { ...next, datasetSeed: seed });
-      return undefined;
+      const options = seed === undefined ? next : { ...next, datasetSeed: seed };
+      const slicer = sim.slicer;
+      const prepared = slicer === undefined ? undefined : sim.prepare(options);
+      if (slicer === undefined || prepared === undefined) {
+        sim.reconfigure(options);
+        return undefined;
+      }
+      // Served: the new records are built between other requests, which see the old data until the swap.
+      const deferred = slicer(prepared.steps).then((done) => {
+        if (!done) return error('unavailable', 'The simulator is shutting down; the reseed was not applied');
+        sim.reconfigure(options, prepared);
+        return json(200, { data: ops.describe() });
+      });
+      return { ...json(200, {}), deferred };
     },
     snapshot: () => takeSnapshot(sim),
     restore: (body) => {
@@ -61,8 +73,22 @@ export function createAdminOps(sim: AdminPort): AdminOps {
         const shown = dropped.slice(0, 5).join(', ') + (dropped.length > 5 ? `, and ${dropped.length - 5} more` : '');
         return errors([apiError('conflict', `This restore would drop projects with changes that the snapshot lacks (${shown}); send "drop_projects": true to drop them`, 'drop_projects')]);
       }
-      restoreSnapshot(sim, reading.value);
-      return undefined;
+      const slicer = sim.slicer;
+      const prepared = slicer === undefined ? undefined : sim.prepare(restoredOptions(sim, reading.value));
+      if (slicer === undefined || prepared === undefined) {
+        restoreSnapshot(sim, reading.value);
+        return undefined;
+      }
+      // Served: the snapshot's seeded records are built between other requests first; the written ones
+      // it carries are loaded (and indexed) at once, in proportion to the body.
+      const snapshot = reading.value;
+      const deferred = slicer(prepared.steps).then((done) => {
+        if (!done) return error('unavailable', 'The simulator is shutting down; the restore was not applied');
+        restoreSnapshot(sim, snapshot, prepared);
+        return json(200, { data: ops.describe() });
+      });
+      return { ...json(200, {}), deferred };
     },
   };
+  return ops;
 }

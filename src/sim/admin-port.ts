@@ -4,6 +4,7 @@
  */
 import type { Deviations } from '../engine/deviations.js';
 import type { Project } from '../store/project.js';
+import type { Steps } from '../store/steps.js';
 import type { Journal } from './journal.js';
 import type { Readings } from '../rules/readings.js';
 import type { SeededIds, SimulatorOptions } from './options.js';
@@ -27,6 +28,16 @@ export interface AdminPort {
   existingProject(clientId: string): Project | undefined;
   /** The project of a client id, made when missing. */
   project(clientId: string): Project;
-  /** Replace the dataset options and forget every project. */
-  reconfigure(options: SimulatorOptions): void;
+  /** Replace the dataset options and forget every project; `prepared`: their data, built by `prepare`. */
+  reconfigure(options: SimulatorOptions, prepared?: PreparedData): void;
+  /** The seeded records of these options built off to the side, as steps; undefined when nothing is to build. */
+  prepare(options: SimulatorOptions): PreparedData | undefined;
+  /** Runs steps in slices between requests (a served simulator); undefined in process. */
+  readonly slicer: ((steps: Steps<unknown>) => Promise<boolean>) | undefined;
+}
+
+/** Seeded data built off to the side (`prepare`): run its steps, then hand it to `reconfigure`. */
+export interface PreparedData {
+  /** The building, a few thousand records a step; returns how many records it built. */
+  readonly steps: Steps<number>;
 }

@@ -19,6 +19,11 @@ export interface SimResponse {
   readonly transport?: { readonly delayMs: number; readonly cut?: 'reset' | 'truncate' };
   /** The HTTP adapter sends the body gzip-coded (the reading `compression`, sim/readings.ts). */
   readonly compress?: true;
+  /**
+   * The answer proper, once work running in slices between other requests is done (a served simulator's
+   * reseed): the HTTP adapter sends that instead. Only ever set when the simulator has a slicer.
+   */
+  readonly deferred?: Promise<SimResponse>;
 }
 
 /** Bodies above this size answer 413 (checked by the HTTP adapter while reading, and again here). */

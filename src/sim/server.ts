@@ -13,6 +13,7 @@ import { error } from './respond.js';
 import type { Simulator } from './simulator.js';
 import { bodyLimit, MAX_BODY_BYTES, type SimResponse } from './messages.js';
 import { bearer } from './tokens.js';
+import type { Steps } from '../store/steps.js';
 
 /** Header names arrive lower-cased from node:http; repeated ones are joined (the simulator reads single values). */
 function headersOf(req: IncomingMessage): Record<string, string> {
@@ -122,6 +123,8 @@ export type RequestLog = (entry: JournalEntry, ms: number) => void;
 
 export interface ServerOptions {
   readonly log?: RequestLog;
+  /** Lines saying how building the seeded data goes, when it takes long (serve prints them on stderr). */
+  readonly progress?: (line: string) => void;
   /** How long shutdown waits for answers still being written (slow readers) before cutting; default 5,000 ms. */
   readonly graceMs?: number;
 }
@@ -131,6 +134,11 @@ const SHUTTING_DOWN = error('unavailable', 'The simulator is shutting down; this
 export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifecycle(), options: ServerOptions = {}): Server {
   // Whether to close is read when the answer is written: an answer held by latency past the start of shutdown closes too.
   const reply = (res: ServerResponse, response: SimResponse, close = false): ServerResponse => {
+    // Work done in slices between other requests (a reseed): its answer comes when the work is done.
+    if (response.deferred !== undefined) {
+      void response.deferred.then((done) => reply(res, done, close));
+      return res;
+    }
     const transport = response.transport;
     if (transport !== undefined && transport.delayMs > 0) lifecycle.delay(transport.delayMs, () => write(res, response, close || lifecycle.closing, transport.cut));
     else write(res, response, close || lifecycle.closing, transport?.cut);
@@ -216,9 +224,48 @@ export interface RunningServer {
   cut(): void;
 }
 
-/** Listen (port 0 picks a free one), then point the simulator's links at the real address. */
+/** Work in slices of about this many ms, each followed by whatever requests are waiting. */
+const SLICE_MS = 10;
+
+/** Run steps between other requests; false when shutdown began first (the work is then dropped). */
+function sliced(lifecycle: Lifecycle): (steps: Steps<unknown>) => Promise<boolean> {
+  return (steps) =>
+    new Promise((resolve) => {
+      const run = () => {
+        if (lifecycle.closing) return resolve(false);
+        const until = performance.now() + SLICE_MS;
+        for (;;) {
+          if (steps.next().done === true) return resolve(true);
+          if (performance.now() >= until) break;
+        }
+        setImmediate(run);
+      };
+      setImmediate(run);
+    });
+}
+
+/** Every seeded record and index built before the port opens, so no first read pays for them. */
+function warm(sim: Simulator, progress: ((line: string) => void) | undefined): void {
+  const started = performance.now();
+  const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+  let nextLine = started + 2000;
+  const steps = sim.warm();
+  let step = steps.next();
+  while (step.done !== true) {
+    if (progress !== undefined && performance.now() >= nextLine) {
+      progress(`seeding the data and its indexes… ${seconds()} s`);
+      nextLine += 2000;
+    }
+    step = steps.next();
+  }
+  if (progress !== undefined && performance.now() - started >= 500) progress(`seeded ${step.value.toLocaleString('en-US')} records and their indexes in ${seconds()} s`);
+}
+
+/** Build the seeded data, listen (port 0 picks a free one), then point the simulator's links at the real address. */
 export async function listen(sim: Simulator, port: number, host: string, options: ServerOptions = {}): Promise<RunningServer> {
   const lifecycle = new Lifecycle();
+  warm(sim, options.progress);
+  sim.slicer = sliced(lifecycle);
   const server = createSimServer(sim, lifecycle, options);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -8,10 +8,12 @@ import { deviates, NO_DEVIATIONS, type Deviations } from '../engine/deviations.j
 import { parseQuery } from '../engine/query.js';
 import { DEFAULT_CLOCK_START, DEFAULT_STEP_MS } from '../store/clock.js';
 import { NO_ADVERSITY, Project, type ProjectOptions } from '../store/project.js';
-import { accounts } from '../store/resources.js';
+import { accounts, listResources } from '../store/resources.js';
+import type { DatasetOptions } from '../store/datasets.js';
+import type { Steps } from '../store/steps.js';
 import { SeededBases } from '../store/seeded-bases.js';
 import type { ClientRegistry } from './clients.js';
-import type { AdminPort } from './admin-port.js';
+import type { AdminPort, PreparedData } from './admin-port.js';
 import { DEFAULT_JOURNAL_SIZE, Journal, redactUrl, type JournalEntry } from './journal.js';
 
 const ADMIN_PREFIX = '/__sim/';
@@ -40,7 +42,12 @@ export class Simulator implements AdminPort {
   baseUrl: string;
   private readonly adminOps: AdminOps;
   /** The seeded records, generated once and shared by every project (each keeps only its writes). */
-  private readonly bases: SeededBases;
+  private bases: SeededBases;
+  /**
+   * Runs long work in slices between other requests; resolves false when shutdown stopped it. The HTTP
+   * adapter installs one; in process there is none and such work runs at once.
+   */
+  slicer: ((steps: Steps<unknown>) => Promise<boolean>) | undefined;
   private lastUsed: string | undefined;
   /** The client id the request being answered acts for (journal). */
   private actingClient: string | null = null;
@@ -86,11 +93,31 @@ export class Simulator implements AdminPort {
     return this.options;
   }
 
-  /** Replace the dataset options and forget every project (admin seed/reset). */
-  reconfigure(options: SimulatorOptions): void {
+  /** Replace the dataset options and forget every project (admin seed/reset); `prepared`: their data, built by `prepare`. */
+  reconfigure(options: SimulatorOptions, prepared?: PreparedData): void {
     this.options = options;
+    const bases = prepared === undefined ? undefined : preparedBases.get(prepared);
+    if (bases !== undefined) this.bases = bases;
     this.projects.clear();
     this.lastUsed = undefined;
+  }
+
+  /** Every seeded record and index of the current dataset built now, as steps: no read pays for them. */
+  warm(): Steps<number> {
+    return this.bases.warmSteps(listResources, datasetOf(this.options, this.seed));
+  }
+
+  /**
+   * The seeded records of `options`' dataset built off to the side, as steps, for `reconfigure` to take
+   * once done (reads meanwhile see the current data); undefined when the current bases already hold it.
+   */
+  prepare(options: SimulatorOptions): PreparedData | undefined {
+    const dataset = datasetOf(options, options.seed ?? DEFAULT_SEED);
+    if (this.bases.holds(dataset)) return undefined;
+    const bases = new SeededBases(this.ties);
+    const prepared: PreparedData = { steps: bases.warmSteps(listResources, dataset) };
+    preparedBases.set(prepared, bases);
+    return prepared;
   }
 
   /**
@@ -302,12 +329,7 @@ export class Simulator implements AdminPort {
     const o = this.options;
     return {
       clientId,
-      dataset: {
-        seed: o.datasetSeed ?? this.seed,
-        profile: o.profile ?? 'default',
-        counts: { ...(o.counts ?? {}), ...(o.accounts === undefined ? {} : { [accounts.name]: o.accounts }) },
-        burst: o.burst ?? 150,
-      },
+      dataset: datasetOf(o, this.seed),
       clock: { mode: o.clock?.mode ?? 'virtual', start: o.clock?.start ?? DEFAULT_CLOCK_START, stepMs: o.clock?.stepMs ?? DEFAULT_STEP_MS, read: o.wallClock },
       adversity: { ...NO_ADVERSITY, ...(o.adversity ?? {}) },
       bases: this.bases,
@@ -315,4 +337,16 @@ export class Simulator implements AdminPort {
       ...(o.maxProjectRecords === undefined ? {} : { maxRecords: o.maxProjectRecords }),
     };
   }
+}
+
+const preparedBases = new WeakMap<PreparedData, SeededBases>();
+
+/** The dataset a simulator's options describe (the data's own seed over the simulator's). */
+function datasetOf(o: SimulatorOptions, seed: number): DatasetOptions {
+  return {
+    seed: o.datasetSeed ?? seed,
+    profile: o.profile ?? 'default',
+    counts: { ...(o.counts ?? {}), ...(o.accounts === undefined ? {} : { [accounts.name]: o.accounts }) },
+    burst: o.burst ?? 150,
+  };
 }

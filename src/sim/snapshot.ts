@@ -15,7 +15,7 @@ import { PROTOTYPE_KEYS, readDatasetFields, type DatasetFields } from '../store/
 import { NO_ADVERSITY, type ListDelta, type ProjectState, type StoredRecord } from '../store/project.js';
 import { listResources, passwordProfileInfo, type ResourceDef } from '../store/resources.js';
 import { isRandomState, type RandomState } from '../store/random.js';
-import type { AdminPort } from './admin-port.js';
+import type { AdminPort, PreparedData } from './admin-port.js';
 import type { SimulatorOptions } from './options.js';
 
 /** 2: each project holds only its changes over the seeded records (copy-on-write); 1 held every record. */
@@ -52,8 +52,19 @@ export function takeSnapshot(sim: AdminPort): Snapshot {
   return { version: SNAPSHOT_VERSION, options, projects };
 }
 
-/** Replace the whole state: projects absent from the snapshot start afresh. Tokens stay valid. */
-export function restoreSnapshot(sim: AdminPort, snapshot: Snapshot): void {
+/** Replace the whole state: projects absent from the snapshot start afresh. Tokens stay valid. `prepared`: the snapshot's seeded data, built by `prepare`. */
+export function restoreSnapshot(sim: AdminPort, snapshot: Snapshot, prepared?: PreparedData): void {
+  sim.reconfigure(restoredOptions(sim, snapshot), prepared);
+  for (const state of snapshot.projects) {
+    const project = sim.project(state.clientId);
+    project.restore(state);
+    if (state.random !== undefined) project.random.load(state.random);
+    if (state.adversityRandom !== undefined) project.adversityRandom.load(state.adversityRandom);
+  }
+}
+
+/** The simulator's options once the snapshot is restored: its dataset over everything else as it is. */
+export function restoredOptions(sim: AdminPort, snapshot: Snapshot): SimulatorOptions {
   const { accounts: _a, counts: _c, profile: _p, burst: _b, datasetSeed: _d, ...kept } = sim.settings;
   const o = snapshot.options;
   const next: SimulatorOptions = {
@@ -64,13 +75,7 @@ export function restoreSnapshot(sim: AdminPort, snapshot: Snapshot): void {
     ...(o.profile === undefined ? {} : { profile: o.profile }),
     ...(o.burst === undefined ? {} : { burst: o.burst }),
   };
-  sim.reconfigure(next);
-  for (const state of snapshot.projects) {
-    const project = sim.project(state.clientId);
-    project.restore(state);
-    if (state.random !== undefined) project.random.load(state.random);
-    if (state.adversityRandom !== undefined) project.adversityRandom.load(state.adversityRandom);
-  }
+  return next;
 }
 
 // ---- Checking a snapshot that came in as JSON: the first bad member, by its path ----

@@ -8,7 +8,8 @@
  */
 import type { FilterClause, FilterSpec } from '../engine/filter.js';
 import type { Direction, SortSpec } from '../engine/sort.js';
-import { compareIds, copyRecord, recordOrder, type SimRecord, type Ties } from './sim-record.js';
+import { compareIds, copyRecord, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
+import { drain, sortSteps, type Steps } from './steps.js';
 import { compareKeys, compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type RangeField } from './record-filter.js';
 
 export { fieldText, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
@@ -102,8 +103,31 @@ export class Collection {
 
   /** Bulk load for seeding and restores: indexes are dropped and rebuilt on demand. */
   load(records: readonly SimRecord[]): void {
-    for (const r of records) this.put(r);
+    drain(this.loadSteps(records));
+  }
+
+  /** The same load as steps (a reseed of a million records runs it in slices). */
+  *loadSteps(records: readonly SimRecord[]): Steps<void> {
+    for (let i = 0; i < records.length; i++) {
+      this.put(records[i] as SimRecord);
+      if ((i & 4095) === 4095) yield;
+    }
     this.indexes.clear();
+  }
+
+  /**
+   * The ascending index of each field built now, as steps, instead of on the first read that needs it
+   * (a second at a million records); a descending one is derived from it in one pass when first read.
+   */
+  *warmSteps(fields: readonly string[]): Steps<void> {
+    for (const field of fields) {
+      const key = `${field}:asc`;
+      if (this.indexes.has(key)) continue;
+      const all = [...this.byId.values()];
+      yield;
+      const index = field === 'id' ? yield* sortSteps(all, compareIds) : yield* sortSteps(all, recordOrder(field, 'asc', this.ties));
+      this.indexes.set(key, index);
+    }
   }
 
   insert(record: SimRecord): void {
@@ -368,9 +392,13 @@ export class Collection {
     const key = `${field}:${direction}`;
     let index = this.indexes.get(key);
     if (index === undefined) {
-      const records = [...this.byId.values()];
-      index = field === 'id' ? sortById(records) : records.sort(recordOrder(field, direction, this.ties));
-      if (field === 'id' && direction === 'desc') index.reverse();
+      const ascending = direction === 'desc' ? this.indexes.get(`${field}:asc`) : undefined;
+      if (ascending !== undefined) index = descendingOf(ascending, field);
+      else {
+        const records = [...this.byId.values()];
+        index = field === 'id' ? sortById(records) : records.sort(recordOrder(field, direction, this.ties));
+        if (field === 'id' && direction === 'desc') index.reverse();
+      }
       this.indexes.set(key, index);
     }
     return index;
@@ -418,6 +446,24 @@ function cut(ordered: readonly SimRecord[], field: RangeField, direction: Direct
   const lo = first === undefined ? 0 : partitionPoint(ordered, direction === 'asc' ? below : above);
   const hi = last === undefined ? ordered.length : partitionPoint(ordered, (r) => !(direction === 'asc' ? above(r) : below(r)), lo);
   return { ordered, lo, hi };
+}
+
+/**
+ * The descending index from the ascending one in one pass: runs of equal values in reverse order, each
+ * run kept in its own order, since ties are ordered by id the same way in both directions.
+ */
+function descendingOf(ascending: readonly SimRecord[], field: string): SimRecord[] {
+  const n = ascending.length;
+  const out = new Array<SimRecord>(n);
+  let o = 0;
+  for (let end = n; end > 0;) {
+    let start = end - 1;
+    const key = keyOf(ascending[start] as SimRecord, field);
+    while (start > 0 && keyOf(ascending[start - 1] as SimRecord, field) === key) start--;
+    for (let k = start; k < end; k++) out[o++] = ascending[k] as SimRecord;
+    end = start;
+  }
+  return out;
 }
 
 const HEX8 = /^[0-9a-f]{8}/;

@@ -2,6 +2,7 @@
  * Seeded data for the list collections. Each collection draws from its own sub-seed, so the data of
  * one resource does not depend on which others were generated first.
  */
+import { drain, type Steps } from './steps.js';
 import type { SimRecord } from './collection.js';
 import { createRandom, deriveSeed, type Random } from './random.js';
 import type { ResourceDef } from './resources.js';
@@ -49,6 +50,11 @@ export function countFor(resource: ResourceDef, options: DatasetOptions): number
 }
 
 export function generateRecords(resource: ResourceDef, options: DatasetOptions, label = resource.name): SimRecord[] {
+  return drain(generateSteps(resource, options, label));
+}
+
+/** The same records as steps, yielding every few thousand (a reseed of a million builds them in slices). */
+export function* generateSteps(resource: ResourceDef, options: DatasetOptions, label = resource.name): Steps<SimRecord[]> {
   const random = createRandom(deriveSeed(options.seed, label));
   const count = countFor(resource, options);
   const bursty = options.profile === 'shared-timestamps';
@@ -58,6 +64,7 @@ export function generateRecords(resource: ResourceDef, options: DatasetOptions, 
     // Updates land later than creation; in bursts they share the burst's time too.
     const updatedMs = bursty ? createdMs : createdMs + random.int(20) * SPACING_MS;
     records[i] = { id: random.uuid(), createdMs, updatedMs, attrs: attributes(resource, random, i) };
+    if ((i & 4095) === 4095) yield;
   }
   return records;
 }

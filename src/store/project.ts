@@ -7,7 +7,8 @@ import { SeededBases } from './seeded-bases.js';
 import { virtualClock, wallClock, type Clock } from './clock.js';
 import { generateRecords, type DatasetOptions } from './datasets.js';
 import { createRandom, deriveSeed, type Random } from './random.js';
-import { listResources, passwordProfileInfo, realms, userAuthenticationInfo, type ResourceDef } from './resources.js';
+import { indexedFields, listResources, passwordProfileInfo, realms, userAuthenticationInfo, type ResourceDef } from './resources.js';
+import { drain } from './steps.js';
 import { DEFAULT_PAGE_LENGTH, OFFSET_LIMIT } from '../engine/pagination.js';
 
 export interface Settings {
@@ -285,6 +286,8 @@ export class Project {
       const coll = this.list(resource);
       coll.load(delta.upserts.map(cloneRecord));
       for (const id of delta.deletes) coll.hide(id);
+      // The restored records' indexes now, with the restore, rather than on the first read after it.
+      drain(coll.warmSteps(indexedFields(resource)));
     }
     this.profileInfos.clear();
     for (const [key, records] of Object.entries(state.profileInfos)) {

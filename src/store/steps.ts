@@ -1,0 +1,57 @@
+/**
+ * Long work as steps: a generator that yields every few thousand elements, so a driver decides whether to
+ * run it to the end at once (`drain`: in process, at start-up) or in slices that let other requests in
+ * between (the served simulator's reseed). The work itself never looks at a clock.
+ */
+
+export type Steps<T> = Generator<void, T, void>;
+
+/** Run the steps to the end now. */
+export function drain<T>(steps: Steps<T>): T {
+  let next = steps.next();
+  while (next.done !== true) next = steps.next();
+  return next.value;
+}
+
+/** Elements moved between yields: a fraction of a millisecond of work. */
+const STEP = 4096;
+
+/**
+ * `items` in the order of `compare` (stable), as a new array: runs of STEP sorted natively, then merged
+ * pairwise; a pair already in order is copied, so sorted input costs one pass per level.
+ */
+export function* sortSteps<T>(items: readonly T[], compare: (a: T, b: T) => number): Steps<T[]> {
+  const n = items.length;
+  let src: T[] = new Array<T>(n);
+  for (let lo = 0; lo < n; lo += STEP) {
+    const run = items.slice(lo, lo + STEP).sort(compare);
+    for (let k = 0; k < run.length; k++) src[lo + k] = run[k] as T;
+    yield;
+  }
+  let dst: T[] = new Array<T>(n);
+  for (let width = STEP; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      if (mid >= hi || compare(src[mid - 1] as T, src[mid] as T) <= 0) {
+        for (let k = lo; k < hi; k++) {
+          dst[k] = src[k] as T;
+          if ((k & (STEP - 1)) === 0) yield;
+        }
+        continue;
+      }
+      let i = lo;
+      let j = mid;
+      for (let k = lo; k < hi; k++) {
+        // Ties take the left run first: stable.
+        if (i < mid && (j >= hi || compare(src[i] as T, src[j] as T) <= 0)) dst[k] = src[i++] as T;
+        else dst[k] = src[j++] as T;
+        if ((k & (STEP - 1)) === 0) yield;
+      }
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  return src;
+}
