@@ -8,6 +8,7 @@ export { startSimulator, SimulatorOptionError, SimulatorAdminError, type StartSi
 export { KitError, CodedKitError, isKitError, ERROR_CODES, type KitErrorCode } from './kit-errors.js';
 export { Simulator, DEFAULT_SEED, DEFAULT_CLIENT_ID, type SimulatorOptions, type SeededIds } from './sim/simulator.js';
 export type { PreparedData } from './sim/admin-port.js';
+export type { BodyParts } from './sim/body-parts.js';
 export type { Steps } from './store/steps.js';
 export { listen, createSimServer, type RunningServer, type Lifecycle, type RequestLog, type ServerOptions } from './sim/server.js';
 export { Journal, type JournalEntry, type JournalFilter } from './sim/journal.js';

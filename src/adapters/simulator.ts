@@ -69,8 +69,7 @@ export function simTargetOf(sim: Simulator, clientId = DEFAULT_CLIENT_ID): Targe
       const cut = response.transport?.cut;
       if (cut !== undefined)
         return Promise.reject(new TargetError('TARGET_UNREACHABLE', `${request.method} ${request.url}: connection ${cut === 'reset' ? 'reset' : 'closed mid-answer'} (injected fault)`));
-      const { transport: _transport, compress: _compress, ...plain } = response;
-      return Promise.resolve(plain);
+      return Promise.resolve({ status: response.status, headers: response.headers, body: response.body });
     },
     close: () => Promise.resolve(),
   };

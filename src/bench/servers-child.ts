@@ -1,14 +1,17 @@
 /**
- * Child process of the bench: the simulator server or the baseline server (one per process, so neither's
- * heap or collector weighs on the other), on the same seeded records.
+ * Child process of the bench: the simulator server, the raw-slicer baseline or the static floor (one per
+ * process, so no heap or collector weighs on another), on the same seeded records. The floor answers
+ * every request with bytes the simulator gave for it, fetched once: node:http's own cost, nothing else.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Simulator } from '../sim/simulator.js';
 import { listen } from '../sim/server.js';
 import { accounts } from '../store/resources.js';
 import { iso } from '../store/clock.js';
 import { startBaseline, type PlainAccount } from './baseline.js';
 
-const mode = process.argv[2] === 'baseline' ? 'baseline' : 'sim';
+const mode = process.argv[2] === 'baseline' ? 'baseline' : process.argv[2] === 'static' ? 'static' : 'sim';
 const count = Number(process.argv[3] ?? 100_000);
 
 async function simulator(): Promise<Record<string, string>> {
@@ -42,7 +45,35 @@ async function baseline(): Promise<Record<string, string>> {
   return { origin: server.origin, deep: records[Math.floor(records.length * 0.9)]?.id ?? '' };
 }
 
-process.send?.(mode === 'sim' ? await simulator() : await baseline());
+/** argv[3]: JSON `{origin, token, answers: [{key, method, path, body?}]}` — what to fetch from the simulator. */
+async function staticFloor(): Promise<Record<string, string>> {
+  const spec = JSON.parse(process.argv[3] ?? '{}') as { origin: string; token: string; answers: { key: string; method: string; path: string; body?: string }[] };
+  const answers = new Map<string, { status: number; headers: string[]; body: Buffer }>();
+  for (const a of spec.answers) {
+    const res = await fetch(`${spec.origin}${a.path}`, {
+      method: a.method,
+      headers: { authorization: `Bearer ${spec.token}`, 'content-type': 'application/json' },
+      ...(a.body === undefined ? {} : { body: a.body }),
+    });
+    const body = Buffer.from(await res.arrayBuffer());
+    answers.set(a.key, { status: res.status, headers: ['content-type', res.headers.get('content-type') ?? 'application/json', 'content-length', String(body.length)], body });
+  }
+  const server = createServer((req, res) => {
+    const answer = answers.get(`${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0] ?? '/'}`) ?? { status: 404, headers: ['content-length', '0'], body: Buffer.alloc(0) };
+    const send = () => {
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+    };
+    if (req.method === 'POST') {
+      req.resume();
+      req.on('end', send);
+    } else send();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+process.send?.(mode === 'sim' ? await simulator() : mode === 'static' ? await staticFloor() : await baseline());
 process.on('message', (m) => {
   if (m === 'stop') process.exit(0);
   if (m === 'cpu') {

@@ -25,6 +25,8 @@ export interface RequestContext {
   readonly maxScan: number;
   /** What the simulator answers where the document is silent (rules/readings.ts). */
   readonly play: ReadingsPlay;
+  /** Answers go to a socket: build list pages as bytes (body-parts.ts), not text. */
+  readonly wire: boolean;
 }
 
 export type Handler = (ctx: RequestContext) => SimResponse;

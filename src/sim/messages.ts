@@ -1,4 +1,5 @@
 /** The simulator's plain request and response values: the HTTP adapter and the in-process target translate to these. */
+import type { BodyParts } from './body-parts.js';
 export interface SimRequest {
   readonly method: string;
   /** Path plus raw query, e.g. `/v2/accounts?page[limit]=3`. */
@@ -12,6 +13,8 @@ export interface SimResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** The body as parts when it was built so (list pages): the HTTP adapter copies these, not the text. */
+  readonly parts?: BodyParts;
   /**
    * What the transport does to this answer when a fault is injected (the adversity's latency, reset and
    * truncate): the HTTP adapter waits, cuts the connection, or sends half the body.

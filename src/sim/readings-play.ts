@@ -112,7 +112,8 @@ export class ReadingsPlay {
     else if (json && r['media-type'] !== 'application/json') headers['content-type'] = r['media-type'];
     if (r.connection === 'close') headers['connection'] = 'close';
     const compress = body.length > 0 && (r.compression === 'always' || (r.compression === 'on-request' && /\bgzip\b/i.test(req.headers['accept-encoding'] ?? '')));
-    return { ...res, headers, body, ...(compress ? { compress: true as const } : {}) };
+    // The body is text from here on: parts built for the old one must not be sent.
+    return { status: res.status, headers, body, ...(res.transport === undefined ? {} : { transport: res.transport }), ...(compress ? { compress: true as const } : {}) };
   }
 }
 

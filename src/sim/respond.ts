@@ -2,11 +2,47 @@
 import type { Result } from '../result.js';
 import { apiError, type ApiError, type ErrorKind } from '../engine/api-errors.js';
 import type { SimResponse } from './messages.js';
+import { partsText, type BodyParts } from './body-parts.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
 export function jsonText(status: number, body: string, headers: Readonly<Record<string, string>> = {}): SimResponse {
   return { status, headers: { ...JSON_HEADERS, ...headers }, body };
+}
+
+/**
+ * A JSON answer made of parts (a served list page): see body-parts.ts. `body`, the text, is decoded only
+ * if read (a reading that reshapes the body), once. A class, not an object literal with a getter: a
+ * closure per answer kept each page alive long enough to cost garbage collection per read. Copy it with
+ * `withMembers`, never with a spread.
+ */
+class PartsResponse implements SimResponse {
+  readonly headers = JSON_HEADERS;
+  private text: string | undefined;
+  constructor(
+    readonly status: number,
+    readonly parts: BodyParts,
+  ) {}
+  get body(): string {
+    return (this.text ??= partsText(this.parts));
+  }
+}
+
+export function jsonParts(status: number, parts: BodyParts): SimResponse {
+  return new PartsResponse(status, parts);
+}
+
+/** A response with more members (transport, headers): a plain copy, its body read out if it is built lazily. */
+export function withMembers(res: SimResponse, more: Partial<SimResponse>): SimResponse {
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: res.body,
+    ...(res.parts === undefined ? {} : { parts: res.parts }),
+    ...(res.compress === undefined ? {} : { compress: res.compress }),
+    ...(res.transport === undefined ? {} : { transport: res.transport }),
+    ...more,
+  };
 }
 
 export function json(status: number, value: unknown, headers: Readonly<Record<string, string>> = {}): SimResponse {

@@ -61,16 +61,28 @@ function shapedHead(record: SimRecord, resource: ResourceDef, shape: RecordShape
 }
 
 /**
- * A list item, cached whole together with the self-link prefix it was built with: a page of a
- * collection read through the same path joins ready strings.
+ * A list item, cached whole together with the self-link prefix it was built with, as text (in process)
+ * or as UTF-8 bytes (over HTTP): a page of a collection read through the same path joins or copies
+ * ready items. Each form is cached only once something asks for it.
  */
 export function listItemJson(record: SimRecord, resource: ResourceDef, selfPrefix: string, shape: RecordShape = PUBLIC_SHAPE): string {
-  const key = shape.key === '' ? selfPrefix : `${selfPrefix}\u0000${shape.key}`;
-  if (record.item !== undefined && record.itemPrefix === key) return record.item;
-  const item = flat(recordJson(record, resource, selfPrefix + shape.ids.shown(record.id), shape));
-  record.item = item;
+  const key = itemKey(selfPrefix, shape);
+  if (record.itemPrefix !== key) forget(record, key);
+  return (record.itemText ??= flat(recordJson(record, resource, selfPrefix + shape.ids.shown(record.id), shape)));
+}
+
+export function listItemBytes(record: SimRecord, resource: ResourceDef, selfPrefix: string, shape: RecordShape = PUBLIC_SHAPE): Buffer {
+  const key = itemKey(selfPrefix, shape);
+  if (record.itemPrefix !== key) forget(record, key);
+  return (record.itemBytes ??= Buffer.from(record.itemText ?? recordJson(record, resource, selfPrefix + shape.ids.shown(record.id), shape), 'utf8'));
+}
+
+const itemKey = (selfPrefix: string, shape: RecordShape): string => (shape.key === '' ? selfPrefix : `${selfPrefix}\u0000${shape.key}`);
+
+function forget(record: SimRecord, key: string): void {
+  record.itemText = undefined;
+  record.itemBytes = undefined;
   record.itemPrefix = key;
-  return item;
 }
 
 /**

@@ -12,6 +12,7 @@ import { whenWritable } from './write-gate.js';
 import { error } from './respond.js';
 import type { Simulator } from './simulator.js';
 import { bodyLimit, MAX_BODY_BYTES, type SimResponse } from './messages.js';
+import { BufferPool, writeParts } from './body-parts.js';
 import { bearer } from './tokens.js';
 import type { Steps } from '../store/steps.js';
 
@@ -26,6 +27,9 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
+/** Buffers list pages are assembled in, back in the pool once their answer is handed to the socket. */
+const pool = new BufferPool();
+
 function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 'reset' | 'truncate' | undefined): void {
   if (res.destroyed || res.headersSent) return;
   if (cut === 'reset') {
@@ -35,18 +39,27 @@ function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 
   // Flat header array: node skips building and re-validating a header object.
   const headers: string[] = [];
   for (const k in response.headers) headers.push(k, response.headers[k] ?? '');
-  const text = Buffer.from(response.body, 'utf8');
+  const parts = response.parts;
+  let pooled: Buffer | undefined;
+  let text: Buffer;
+  if (parts !== undefined) {
+    pooled = pool.take(parts.size);
+    text = pooled.subarray(0, writeParts(parts, pooled));
+  } else text = Buffer.from(response.body, 'utf8');
   const body = response.compress === true ? gzipSync(text) : text;
   if (response.compress === true) headers.push('content-encoding', 'gzip', 'vary', 'accept-encoding');
   headers.push('content-length', String(body.length));
   if (close && response.headers['connection'] === undefined) headers.push('connection', 'close');
   res.writeHead(response.status, headers);
+  // 'finish': node has handed the bytes to the socket, so the buffer may take the next answer.
+  const done = pooled === undefined ? undefined : () => pool.give(pooled);
   if (cut === 'truncate') {
     // The Content-Length promises the whole body; half comes, then the connection ends.
     res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
     return;
   }
-  res.end(body);
+  if (done === undefined) res.end(body);
+  else res.end(body, done);
 }
 
 /** The body limit of this request: the restore route's larger one only for the admin token. */
@@ -266,6 +279,7 @@ export async function listen(sim: Simulator, port: number, host: string, options
   const lifecycle = new Lifecycle();
   warm(sim, options.progress);
   sim.slicer = sliced(lifecycle);
+  sim.wire = true;
   const server = createSimServer(sim, lifecycle, options);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -19,7 +19,7 @@ import { DEFAULT_JOURNAL_SIZE, Journal, redactUrl, type JournalEntry } from './j
 const ADMIN_PREFIX = '/__sim/';
 import { createAdminOps } from './admin-ops.js';
 import type { Access, AdminOps, Handler } from './context.js';
-import { error, errors } from './respond.js';
+import { error, errors, withMembers } from './respond.js';
 import { buildRouter, type ApiRouteSpec, type RouteSpec } from './routes.js';
 import type { Router } from './router.js';
 import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
@@ -48,6 +48,8 @@ export class Simulator implements AdminPort {
    * adapter installs one; in process there is none and such work runs at once.
    */
   slicer: ((steps: Steps<unknown>) => Promise<boolean>) | undefined;
+  /** Answers go to sockets (set by the HTTP adapter): list pages are built as bytes, not text. */
+  wire = false;
   private lastUsed: string | undefined;
   /** The client id the request being answered acts for (journal). */
   private actingClient: string | null = null;
@@ -196,7 +198,7 @@ export class Simulator implements AdminPort {
 
   /**
    * Answer one request. API requests are journaled (admin ones are not); `observe` (the HTTP adapter's
-   * `--log`) sees every one.
+   * `--log`) sees every one. Served (`wire`), a list page's body comes as bytes in parts (body-parts.ts).
    */
   handle(req: SimRequest, observe?: (entry: JournalEntry) => void): SimResponse {
     this.actingClient = null;
@@ -256,7 +258,7 @@ export class Simulator implements AdminPort {
     }
     const answered = this.dispatch(req, route, path, trailingSlash, rawQuery, found.params, who.value);
     if (fault === undefined || (fault.kind === 'none' && fault.delayMs === 0)) return answered;
-    return { ...answered, transport: { delayMs: fault.delayMs, ...(fault.kind === 'reset' || fault.kind === 'truncate' ? { cut: fault.kind } : {}) } };
+    return withMembers(answered, { transport: { delayMs: fault.delayMs, ...(fault.kind === 'reset' || fault.kind === 'truncate' ? { cut: fault.kind } : {}) } });
   }
 
   private dispatch(
@@ -294,6 +296,7 @@ export class Simulator implements AdminPort {
       admin: this.adminOps,
       maxScan: this.options.maxScan ?? DEFAULT_MAX_SCAN,
       play: this.play,
+      wire: this.wire,
     });
   }
 

@@ -166,7 +166,8 @@ export class Collection {
     for (const [key, index] of this.indexes) this.detach(key, index, record);
     change(record);
     // Assign rather than delete: deleting would turn every record into a slow dictionary object.
-    record.item = undefined;
+    record.itemText = undefined;
+    record.itemBytes = undefined;
     for (const [key, index] of this.indexes) index.splice(this.position(key, index, record), 0, record);
     return record;
   }

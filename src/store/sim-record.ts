@@ -9,8 +9,9 @@ export interface SimRecord {
   readonly attrs: Record<string, string | null>;
   /** Salted password hash of profile-info records; never serialised, never snapshotted in clear. */
   credential?: string;
-  /** Cached JSON of the whole list item, and the self-link prefix it was built with. */
-  item?: string | undefined;
+  /** Cached JSON of the whole list item, as text and as UTF-8 bytes (each made on first use), and the self-link prefix they were built with. */
+  itemText?: string | undefined;
+  itemBytes?: Buffer | undefined;
   itemPrefix?: string | undefined;
 }
 

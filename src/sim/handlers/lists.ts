@@ -9,9 +9,10 @@ import type { Collection, SimRecord } from '../../store/collection.js';
 import { keyOf } from '../../store/collection.js';
 import type { ResourceDef } from '../../store/resources.js';
 import type { RequestContext } from '../context.js';
-import { errors, jsonText } from '../respond.js';
+import { errors, jsonParts, jsonText } from '../respond.js';
+import { bodyParts } from '../body-parts.js';
 import type { SimResponse } from '../messages.js';
-import { listItemJson } from '../serialize.js';
+import { listItemBytes, listItemJson } from '../serialize.js';
 
 export interface ListSource {
   readonly resource: ResourceDef;
@@ -51,20 +52,22 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
   }
   const total = plan.totalIgnoresFilter ? collection.size : result.total;
 
-  // join, not +=: one flat string, where += would leave a tree of fragments to flatten at write time.
+  // Each record's cached item, taken now (the caveats below may change records): served as bytes copied
+  // into the answer (sim/body-parts.ts), in process as text joined into it.
   const shape = play.shape(resource);
-  const items: string[] = new Array<string>(records.length);
-  for (let i = 0; i < records.length; i++) items[i] = listItemJson(records[i] as SimRecord, resource, source.selfPrefix, shape);
-  const data = items.join(',');
+  const prefix = source.selfPrefix;
+  const bytes = ctx.wire && play.plain ? records.map((r) => listItemBytes(r, resource, prefix, shape)) : undefined;
+  const data = bytes === undefined ? records.map((r) => listItemJson(r, resource, prefix, shape)).join(',') : '';
 
   // §4.3's caveats between reads (updates, inserts, deletes), when the project's adversity asks for them.
   project.afterListRead(resource, collection);
 
-  if (plan.envelope === 'data-only' || (plan.envelope === 'data-only-when-empty' && records.length === 0)) return jsonText(200, `{"data":[${data}]}`);
+  const page = (tail: string) => (bytes === undefined ? jsonText(200, `{"data":[${data}${tail}`) : jsonParts(200, bodyParts('{"data":[', bytes, tail)));
+  if (plan.envelope === 'data-only' || (plan.envelope === 'data-only-when-empty' && records.length === 0)) return page(']}');
   const meta = pageMeta(plan.page, total, records.length, deviations, play.counting);
   const links = pageLinks(ctx.baseUrl, ctx.path, query, plan.page, total);
   if (!play.plain) return jsonText(200, play.envelope(data, meta, links));
-  return jsonText(200, `{"data":[${data}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`);
+  return page(`],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`);
 }
 
 function uniform(records: readonly SimRecord[], field: string): boolean {
