@@ -3,7 +3,7 @@
  * request to the simulator, writes the plain response in order as the connection takes it
  * (write-gate.ts), and shuts down gracefully. Nothing else happens here.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
@@ -16,22 +16,22 @@ import { BufferPool, writeParts } from './body-parts.js';
 import { bearer } from './tokens.js';
 import type { Steps } from '../store/steps.js';
 
-/** Header names arrive lower-cased from node:http; repeated ones are joined (the simulator reads single values). */
-function headersOf(req: IncomingMessage): Record<string, string> {
-  const raw = req.headers;
-  const out: Record<string, string> = {};
-  for (const k in raw) {
-    const v = raw[k];
-    if (v !== undefined) out[k] = typeof v === 'string' ? v : v.join(', ');
-  }
-  return out;
+/**
+ * Header names arrive lower-cased from node:http, repeated ones already joined or dropped by node; only
+ * `set-cookie` comes as a list, and the simulator reads it nowhere. So node's own object is passed, not copied.
+ */
+function headersOf(raw: IncomingHttpHeaders): Record<string, string> {
+  return raw as Record<string, string>;
 }
 
 /** Buffers list pages are assembled in, back in the pool once their answer is handed to the socket. */
 const pool = new BufferPool();
 
-function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 'reset' | 'truncate' | undefined): void {
-  if (res.destroyed || res.headersSent) return;
+function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 'reset' | 'truncate' | undefined, lifecycle: Lifecycle): void {
+  if (res.destroyed || res.headersSent) {
+    lifecycle.answered(res);
+    return;
+  }
   if (cut === 'reset') {
     res.socket?.destroy();
     return;
@@ -51,15 +51,17 @@ function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 
   headers.push('content-length', String(body.length));
   if (close && response.headers['connection'] === undefined) headers.push('connection', 'close');
   res.writeHead(response.status, headers);
-  // 'finish': node has handed the bytes to the socket, so the buffer may take the next answer.
-  const done = pooled === undefined ? undefined : () => pool.give(pooled);
   if (cut === 'truncate') {
-    // The Content-Length promises the whole body; half comes, then the connection ends.
+    // The Content-Length promises the whole body; half comes, then the connection ends (and settles what it owed).
     res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
     return;
   }
-  if (done === undefined) res.end(body);
-  else res.end(body, done);
+  // 'finish': node has handed the bytes to the socket, so the buffer may take the next answer and shutdown
+  // may count this one answered (a connection that goes first settles it instead).
+  res.end(body, () => {
+    if (pooled !== undefined) pool.give(pooled);
+    lifecycle.answered(res);
+  });
 }
 
 /** The body limit of this request: the restore route's larger one only for the admin token. */
@@ -72,42 +74,62 @@ function limitOf(sim: Simulator, req: IncomingMessage): number {
   return authorization === undefined || bearer({ authorization }) !== sim.adminToken ? MAX_BODY_BYTES : limit;
 }
 
+/** Requests of one connection read and not yet answered; `open` false once the connection closed. */
+interface Owed {
+  count: number;
+  open: boolean;
+}
+const OWED = Symbol('owed');
+type Tracked = ServerResponse & { [OWED]?: Owed | undefined };
+
 /**
  * Where the server is in its life: serving, or shutting down. From the moment shutdown begins every answer
  * closes its connection, answers held by injected latency go at once, and a request read after that
- * moment is answered 503; `drain()` resolves once every request read before it has its answer.
+ * moment is answered 503; `drain()` resolves once every request read before it has had its answer handed
+ * to node (or lost its connection). Counted per connection, not with listeners per request: this runs on
+ * every request.
  */
 export class Lifecycle {
   closing = false;
   private inFlight = 0;
   private readonly delayed = new Set<() => void>();
   private idle: (() => void) | undefined;
-  private readonly bySocket = new WeakMap<Socket, Set<() => void>>();
+  private readonly owed = new WeakMap<Socket, Owed>();
 
-  /** A request read while serving: shutdown waits for its answer, or for its connection to close. */
+  /** A request read while serving: shutdown waits until `answered(res)`, or until its connection closes. */
   received(req: IncomingMessage, res: ServerResponse): void {
-    this.inFlight++;
-    let open = true;
-    const done = () => {
-      if (!open) return;
-      open = false;
-      pending?.delete(done);
-      this.inFlight--;
-      if (this.closing && this.inFlight === 0) this.idle?.();
-    };
-    res.once('close', done);
-    // Node never closes the answers queued behind a pipelined one when the connection goes: the socket's close ends them.
     const socket = req.socket;
-    let pending = this.bySocket.get(socket);
-    if (pending === undefined) {
-      const created = new Set<() => void>();
-      pending = created;
-      this.bySocket.set(socket, created);
+    let owed = this.owed.get(socket);
+    if (owed === undefined) {
+      const created: Owed = { count: 0, open: true };
+      owed = created;
+      this.owed.set(socket, created);
+      // Node never closes the answers queued behind a pipelined one when the connection goes: the socket's close settles them.
       socket.once('close', () => {
-        for (const end of [...created]) end();
+        created.open = false;
+        this.settle(created.count);
+        created.count = 0;
       });
     }
-    pending.add(done);
+    owed.count++;
+    this.inFlight++;
+    (res as Tracked)[OWED] = owed;
+  }
+
+  /** The answer to `res` is handed to node (or will never be); idempotent. */
+  answered(res: ServerResponse): void {
+    const tracked = res as Tracked;
+    const owed = tracked[OWED];
+    if (owed === undefined) return;
+    tracked[OWED] = undefined;
+    if (!owed.open) return;
+    owed.count--;
+    this.settle(1);
+  }
+
+  private settle(n: number): void {
+    this.inFlight -= n;
+    if (this.closing && this.inFlight === 0) this.idle?.();
   }
 
   /** Run `fire` after `ms` (injected latency), or at once when shutdown begins. */
@@ -153,14 +175,14 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
       return res;
     }
     const transport = response.transport;
-    if (transport !== undefined && transport.delayMs > 0) lifecycle.delay(transport.delayMs, () => write(res, response, close || lifecycle.closing, transport.cut));
-    else write(res, response, close || lifecycle.closing, transport?.cut);
+    if (transport !== undefined && transport.delayMs > 0) lifecycle.delay(transport.delayMs, () => write(res, response, close || lifecycle.closing, transport.cut, lifecycle));
+    else write(res, response, close || lifecycle.closing, transport?.cut, lifecycle);
     return res;
   };
   const { log } = options;
   const answer = (req: IncomingMessage, res: ServerResponse, body: string) =>
     whenWritable(req.socket, () => {
-      const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req), body };
+      const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req.headers), body };
       // Simulator.handle never throws: whatever goes wrong inside is already a JSON error.
       if (log === undefined) return reply(res, sim.handle(request));
       const started = performance.now();
@@ -214,7 +236,10 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
       chunks.length = 0;
       answer(req, res, body);
     });
-    req.on('error', () => res.destroy());
+    req.on('error', () => {
+      res.destroy();
+      lifecycle.answered(res);
+    });
   });
   server.keepAliveTimeout = 5_000;
   return server;
