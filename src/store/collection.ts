@@ -118,15 +118,15 @@ export class Collection {
     yield* this.byId.values();
   }
 
-  /** Characters of the longest value of `field` a read may meet (computed once per field, then kept up to date). */
-  longest(field: string): number {
+  /** Characters of the longest value of `field` in this layer (measured once per field, then kept up to date). */
+  private layerLongest(field: string): number {
     let n = this.longestText.get(field);
     if (n === undefined) {
       n = 0;
       for (const r of this.byId.values()) n = Math.max(n, textLength(r, field));
       this.longestText.set(field, n);
     }
-    return this.base === undefined ? n : Math.max(n, this.base.longest(field));
+    return n;
   }
 
   /** What this collection holds beyond its base: own records and hidden base ids. */
@@ -287,10 +287,14 @@ export class Collection {
     const { field: sortField, direction } = query.sort;
     const length = (run: Run | undefined) => (run === undefined ? 0 : run.hi - run.lo);
     const runSize = length(own) + length(base);
-    const tests = testCost(filter.tested, (f) => this.longest(f), query.visible !== undefined);
-    const inSortOrder = visitCost(sortField, direction, true) + tests;
+    // Each layer's records are tested by the longest values of that layer: a project's long writes make
+    // its own records dear to search, not the seed's.
+    const visible = query.visible !== undefined;
+    const ownTests = testCost(filter.tested, (f) => this.layerLongest(f), visible);
+    const baseTests = this.base === undefined ? ownTests : testCost(filter.tested, (f) => (this.base as Collection).layerLongest(f), visible);
+    const sortVisit = visitCost(sortField, direction, true);
     const plans: Plan[] = [];
-    if (walkable === undefined) plans.push({ kind: 'scan', cost: runSize * inSortOrder });
+    if (walkable === undefined) plans.push({ kind: 'scan', cost: length(own) * (sortVisit + ownTests) + length(base) * (sortVisit + baseTests) });
     else {
       // Every record outside the interval may come before the page's: the worst such a walk can meet.
       const walked = Math.min(runSize, runSize - walkable.total + query.offset + query.limit);
@@ -301,15 +305,20 @@ export class Collection {
       // Over a base, the driver's candidates are the base's in its interval and every own record of the sort field's run.
       const ownToo = this.base === undefined ? 0 : length(own);
       const found = walkable?.total ?? length(driver.run) + ownToo;
-      const cost = length(driver.run) * (visitCost(driver.field, 'asc', true) + tests) + ownToo * inSortOrder + sortCost(sortField, found);
+      const cost = length(driver.run) * (visitCost(driver.field, 'asc', true) + baseTests) + ownToo * (sortVisit + ownTests) + sortCost(sortField, found);
       plans.push({ kind: 'driver', cost, run: driver.run });
     }
     for (const lookup of filter.lookups) {
       const runs = this.lookupRuns(lookup);
       const layers = this.base === undefined ? 1 : 2;
-      const found = lookup.field === 'id' ? lookup.keys.length : runs.reduce((n, r) => n + length(r.run), 0);
-      const reach = lookup.field === 'id' ? tests : visitCost(lookup.field, 'asc', true) + tests;
-      plans.push({ kind: 'lookup', cost: lookupCost(lookup.field, lookup.keys.length, layers, this.size) + found * reach + sortCost(sortField, found), lookup, runs });
+      let found = lookup.keys.length;
+      // An id may name a record of either layer.
+      let reach = found * Math.max(ownTests, baseTests);
+      if (lookup.field !== 'id') {
+        found = runs.reduce((n, r) => n + length(r.run), 0);
+        reach = runs.reduce((n, r) => n + length(r.run) * (visitCost(lookup.field, 'asc', true) + (r.fromBase ? baseTests : ownTests)), 0);
+      }
+      plans.push({ kind: 'lookup', cost: lookupCost(lookup.field, lookup.keys.length, layers, this.size) + reach + sortCost(sortField, found), lookup, runs });
     }
     return plans.reduce((best, p) => (p.cost < best.cost ? p : best));
   }
