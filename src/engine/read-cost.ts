@@ -24,6 +24,8 @@ const WALK_LOOP_NS = 20;
  */
 const REACH_NS: Readonly<Record<string, number>> = { 'created_at:asc': 0, 'created_at:desc': 25, 'updated_at:asc': 130, 'updated_at:desc': 130 };
 const REACH_SCATTERED_NS = 1000;
+/** A walk over a project's own records and the shared seed beneath them: a comparison and a hidden-record test per step. */
+const MERGE_NS = 50;
 /** The consistency window's test, which hashes the id when the window is staggered. */
 const VISIBILITY_NS = 90;
 /** One id of `in(id,…)` looked up: hashing text the map has never seen, a miss in a large map, reaching the record. */
@@ -69,9 +71,12 @@ export function clauseCost(clause: FilterClause, longest: number): number {
   }
 }
 
-/** Units of reaching one record in the order of `field`'s index and, when `tested`, handing it to its tests. */
-export function visitCost(field: string, direction: 'asc' | 'desc', tested: boolean): number {
-  return units((tested ? SCAN_LOOP_NS : WALK_LOOP_NS) + (REACH_NS[`${field}:${direction}`] ?? REACH_SCATTERED_NS));
+/**
+ * Units of reaching one record in the order of `field`'s index and, when `tested`, handing it to its
+ * tests; `merged` when the walk merges a project's own records with the seed's.
+ */
+export function visitCost(field: string, direction: 'asc' | 'desc', tested: boolean, merged = false): number {
+  return units((tested ? SCAN_LOOP_NS : WALK_LOOP_NS) + (REACH_NS[`${field}:${direction}`] ?? REACH_SCATTERED_NS) + (merged ? MERGE_NS : 0));
 }
 
 /** Units of the tests of one record: every clause tested on it, and the consistency window. */

@@ -88,6 +88,11 @@ export class Collection {
   private readonly indexes = new Map<string, SimRecord[]>();
   /** Base ids deleted here or replaced by a copy in `byId`. */
   private readonly hidden = new Set<string>();
+  /**
+   * The same base records, as objects: a walk over the base asks of every record whether it is hidden,
+   * and a record's identity is at hand where its id would be one more read from memory.
+   */
+  private readonly hiddenRecords = new Set<SimRecord>();
   /** Positions of the hidden base records in each base index, cached until `hidden` changes. */
   private hiddenAt = new Map<string, Float64Array>();
   /**
@@ -276,7 +281,7 @@ export class Collection {
     const others = [...filter.intervals.keys()].filter((f) => f !== field);
     if (filter.residual !== undefined || query.visible !== undefined || others.length !== 1 || filter.intervals.has(field as RangeField)) return undefined;
     const other = others[0] as RangeField;
-    return { total: this.countIn(other, filter.intervals.get(other) as Interval), visit: visitCost(field, direction, false) };
+    return { total: this.countIn(other, filter.intervals.get(other) as Interval), visit: visitCost(field, direction, false, this.base !== undefined) };
   }
 
   /**
@@ -292,7 +297,7 @@ export class Collection {
     const visible = query.visible !== undefined;
     const ownTests = testCost(filter.tested, (f) => this.layerLongest(f), visible);
     const baseTests = this.base === undefined ? ownTests : testCost(filter.tested, (f) => (this.base as Collection).layerLongest(f), visible);
-    const sortVisit = visitCost(sortField, direction, true);
+    const sortVisit = visitCost(sortField, direction, true, base !== undefined);
     const plans: Plan[] = [];
     if (walkable === undefined) plans.push({ kind: 'scan', cost: length(own) * (sortVisit + ownTests) + length(base) * (sortVisit + baseTests) });
     else {
@@ -341,7 +346,7 @@ export class Collection {
     const found: SimRecord[] = [];
     for (let i = run.lo; i < run.hi; i++) {
       const r = run.ordered[i] as SimRecord;
-      if ((!fromBase || !this.hidden.has(r.id)) && check(r)) found.push(r);
+      if ((!fromBase || !this.hiddenRecords.has(r)) && check(r)) found.push(r);
     }
     if (fromBase) for (let i = own.lo; i < own.hi; i++) if (check(own.ordered[i] as SimRecord)) found.push(own.ordered[i] as SimRecord);
     return found;
@@ -372,7 +377,7 @@ export class Collection {
     for (const { run, fromBase } of runs) {
       for (let i = run.lo; i < run.hi; i++) {
         const r = run.ordered[i] as SimRecord;
-        if ((!fromBase || !this.hidden.has(r.id)) && check(r)) found.push(r);
+        if ((!fromBase || !this.hiddenRecords.has(r)) && check(r)) found.push(r);
       }
     }
     return found;
@@ -439,7 +444,7 @@ export class Collection {
     const bhi = base?.hi ?? 0;
     let left = skip;
     for (;;) {
-      while (base !== undefined && b < bhi && this.hidden.has((base.ordered[b] as SimRecord).id)) b++;
+      while (base !== undefined && b < bhi && this.hiddenRecords.has(base.ordered[b] as SimRecord)) b++;
       const fromOwn = o < own.hi ? (own.ordered[o] as SimRecord) : undefined;
       const fromBase = base !== undefined && b < bhi ? (base.ordered[b] as SimRecord) : undefined;
       let next: SimRecord;
@@ -485,6 +490,8 @@ export class Collection {
 
   private hideBase(id: string): void {
     this.hidden.add(id);
+    const record = this.base?.get(id);
+    if (record !== undefined) this.hiddenRecords.add(record);
     this.hiddenAt = new Map();
   }
 
