@@ -48,7 +48,7 @@ const USAGE = `usage: commerce-sim serve [options]
   --max-scan N        the work one list read may do before it answers 400, counted in records
                       examined with one simple test; costlier tests (patterns of many parts, long
                       values, many clauses) count each record as more (default ${DEFAULT_MAX_SCAN},
-                      about 20 ms)
+                      about 12 ms)
   --log               one line per request on stdout: time, method, path, status, ms, client id
                       (secrets redacted; JSON lines with --json)
   --json              print one JSON line instead of text (for scripts)`;
