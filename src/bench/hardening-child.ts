@@ -1,7 +1,9 @@
 /**
  * Child process of the bench's hardening section: a served simulator, alone in its process so that its
- * RSS is what a served simulator costs. Answers 'rss' (after a full collection) and 'cpu'.
+ * RSS is what a served simulator costs. Answers 'rss' (after a full collection), 'cpu', and 'lag' (the
+ * longest event-loop delay since the last 'lag', in ms).
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Simulator } from '../sim/simulator.js';
 import { listen } from '../sim/server.js';
 
@@ -9,6 +11,9 @@ const count = Number(process.argv[2] ?? 1_000_000);
 const sim = new Simulator({ seed: 42, accounts: count, wallClock: () => Date.now(), tokenKey: 'bench-token-key-0123456789', maxProjects: 1000 });
 const running = await listen(sim, 0, '127.0.0.1');
 const gc = (globalThis as { gc?: () => void }).gc;
+// The longest the event loop was held since the last 'lag' question: what one request can make every other client wait.
+const delay = monitorEventLoopDelay({ resolution: 5 });
+delay.enable();
 
 process.send?.({ origin: running.baseUrl, token: sim.issueToken('bench', 'read-write'), adminToken: sim.adminToken });
 process.on('message', (m) => {
@@ -16,6 +21,13 @@ process.on('message', (m) => {
   if (m === 'rss') {
     gc?.();
     process.send?.(process.memoryUsage().rss);
+  }
+  if (m === 'lag') {
+    // A timer's turn first: a delay is recorded when the held-up timer finally runs.
+    setTimeout(() => {
+      process.send?.(delay.max / 1e6);
+      delay.reset();
+    }, 20);
   }
   if (m === 'cpu') {
     const { user, system } = process.cpuUsage();

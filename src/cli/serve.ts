@@ -45,8 +45,10 @@ const USAGE = `usage: commerce-sim serve [options]
   --max-projects N    client ids (projects) kept at most; the least recently used is forgotten
                       (default ${DEFAULT_MAX_PROJECTS})
   --max-project-records N  records one project may write before creates answer 422 (default ${DEFAULT_MAX_PROJECT_RECORDS})
-  --max-scan N        records one list read may examine one by one (a filter no index answers)
-                      before it answers 400 (default ${DEFAULT_MAX_SCAN})
+  --max-scan N        the work one list read may do before it answers 400, counted in records
+                      examined with one simple test; costlier tests (patterns of many parts, long
+                      values, many clauses) count each record as more (default ${DEFAULT_MAX_SCAN},
+                      about 12 ms)
   --shutdown-grace MS  on SIGINT/SIGTERM, how long answers still being written may take before their
                       connections are cut (default ${DEFAULT_SHUTDOWN_GRACE_MS}); every request read before the signal is
                       answered (injected latency cut short), later ones get a JSON 503, all with Connection: close

@@ -21,7 +21,7 @@ export interface RequestContext {
   readonly deviations: Deviations;
   /** Admin handlers act on the simulator itself. */
   readonly admin: AdminOps;
-  /** Most records a list read may examine one by one (a filter no index answers). */
+  /** The work budget of one list read (engine/read-cost.ts units: records examined with one simple test). */
   readonly maxScan: number;
   /** What the simulator answers where the document is silent (rules/readings.ts). */
   readonly play: ReadingsPlay;

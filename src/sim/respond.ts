@@ -1,6 +1,7 @@
 /** Response builders: JSON bodies with the right headers, and the API's error envelope. */
 import type { Result } from '../result.js';
 import { apiError, type ApiError, type ErrorKind } from '../engine/api-errors.js';
+import { bodyShapeProblem } from '../engine/field-limits.js';
 import type { SimResponse } from './messages.js';
 import { partsText, type BodyParts } from './body-parts.js';
 
@@ -69,7 +70,21 @@ export function noContent(): SimResponse {
 
 export { isJsonObject } from '../engine/json.js';
 
-/** Parse a JSON request body; malformed JSON is a 400 in the API's error shape. */
+/**
+ * Parse a JSON request body of the API or the admin API: measured first, so a body past the shape limits
+ * (engine/field-limits.ts MAX_BODY_DEPTH, MAX_BODY_VALUES) is a 400 naming the limit before any parse;
+ * malformed JSON is a 400 too.
+ */
+export function parseJsonBody(body: string): Result<unknown, { response: SimResponse }> {
+  const problem = bodyShapeProblem(body);
+  return problem === undefined ? parseBody(body) : { ok: false, response: error('bad-request', problem) };
+}
+
+/**
+ * Parse a JSON request body with no bound on its shape: only for POST /__sim/restore (admin token),
+ * whose snapshots are large by nature and are checked by their own reader. Every other route reads
+ * its body with parseJsonBody.
+ */
 export function parseBody(body: string): Result<unknown, { response: SimResponse }> {
   try {
     return { ok: true, value: JSON.parse(body) as unknown };

@@ -4,6 +4,7 @@
  * or 400, so the kit can be proven on a deployment that implements the document and nothing more.
  * The token endpoint and the admin API stay: they are how a client and a test get in, not the API.
  */
+import { bodyShapeProblem } from '../engine/field-limits.js';
 import { parseInstantNs } from '../engine/instants.js';
 import type { ReadingChoice } from '../rules/readings.js';
 import { error } from './respond.js';
@@ -91,7 +92,8 @@ function listQueryProblem(path: string, query: string): string | undefined {
 
 /** What of a create body the document does not show (not JSON, the hyphenated type), or undefined; a missing body lacks the fields §2.1 requires. */
 function createBodyProblem(body: string): string | undefined {
-  if (body === '') return undefined;
+  // A body past the shape limits is not parsed here: the create handler refuses it, naming the limit.
+  if (body === '' || bodyShapeProblem(body) !== undefined) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(body);

@@ -7,10 +7,11 @@
  * deleted or replaced (copy-on-write), and reads merge the two layers in order.
  */
 import type { FilterClause, FilterSpec } from '../engine/filter.js';
+import { lookupCost, sortCost, testCost, visitCost } from '../engine/read-cost.js';
 import type { Direction, SortSpec } from '../engine/sort.js';
 import { compareIds, copyRecord, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
 import { drain, sortSteps, type Steps } from './steps.js';
-import { compareKeys, compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type RangeField } from './record-filter.js';
+import { compareKeys, compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type Lookup, type RangeField } from './record-filter.js';
 
 export { fieldText, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
 
@@ -31,15 +32,17 @@ export interface PageQuery {
   readonly limit: number;
   /** Records hidden from reads (eventual consistency); undefined when all are visible. */
   readonly visible?: ((record: SimRecord) => boolean) | undefined;
-  /** Most records a read may examine one by one (what no index answers); past it the read is refused. */
+  /** The most a read may cost, in the units of engine/read-cost.ts (`serve --max-scan`); past it the read is refused. */
   readonly maxScan?: number | undefined;
 }
 
 export interface PageResult {
   readonly total: number;
   readonly records: readonly SimRecord[];
-  /** Set when the read would have examined more than `maxScan` records one by one: how many. */
-  readonly refused?: { readonly scan: number };
+  /** What the read was estimated to cost before it ran (units of engine/read-cost.ts); 0 for index arithmetic. */
+  readonly cost: number;
+  /** Set when that cost is over `maxScan`: nothing was read. */
+  readonly refused?: { readonly cost: number };
 }
 
 /** A run [lo, hi) of an ordered index. */
@@ -50,19 +53,54 @@ interface Run {
 }
 
 /**
- * Another field's index is used to find candidates when its interval holds this many times fewer
- * records than the sort field's run: sorting k candidates costs about k·log k comparisons, a scan one
- * cheap check per record.
+ * How a read that index arithmetic alone does not answer finds its records, and what that is estimated
+ * to cost before it starts (engine/read-cost.ts). The cheapest is taken; past the budget, none is.
+ *
+ * - `scan`: every record of the sort field's run, tested one by one.
+ * - `first-matches`: one interval off the sort field and nothing else, so the total is counted from that
+ *   field's index; the run is walked in sort order until the page is full. At worst it meets every
+ *   record of the run outside the interval before the page's.
+ * - `driver`: the records in another range field's interval, read from its index, tested and sorted.
+ * - `lookup`: the records an `in` clause on a range field names, looked up one by one, tested and sorted.
  */
-const DRIVER_ADVANTAGE = 16;
+type Plan =
+  | { readonly kind: 'scan'; readonly cost: number }
+  | { readonly kind: 'first-matches'; readonly cost: number }
+  | { readonly kind: 'driver'; readonly cost: number; readonly run: Run }
+  | { readonly kind: 'lookup'; readonly cost: number; readonly lookup: Lookup; readonly runs: readonly LookupRun[] };
+
+/**
+ * A read with one interval off the sort field and nothing else: its total is index arithmetic, and its
+ * page the first matching records in sort order. `visit`: what each record its walk meets costs.
+ */
+interface Walkable {
+  readonly total: number;
+  readonly visit: number;
+}
+
+/** Records of one lookup key in one layer's index; those of the base may be hidden by this layer. */
+interface LookupRun {
+  readonly run: Run;
+  readonly fromBase: boolean;
+}
 
 export class Collection {
   private readonly byId = new Map<string, SimRecord>();
   private readonly indexes = new Map<string, SimRecord[]>();
   /** Base ids deleted here or replaced by a copy in `byId`. */
   private readonly hidden = new Set<string>();
+  /**
+   * The same base records, as objects: a walk over the base asks of every record whether it is hidden,
+   * and a record's identity is at hand where its id would be one more read from memory.
+   */
+  private readonly hiddenRecords = new Set<SimRecord>();
   /** Positions of the hidden base records in each base index, cached until `hidden` changes. */
   private hiddenAt = new Map<string, Float64Array>();
+  /**
+   * The longest value of each field asked about so far, by this layer's records: what a pattern search
+   * may have to read per record. Raised on writes, never lowered on deletes (an upper bound is enough).
+   */
+  private readonly longestText = new Map<string, number>();
 
   /** `base`: shared records this collection starts from and never writes (its ties are this one's). */
   constructor(
@@ -84,6 +122,17 @@ export class Collection {
   *values(): IterableIterator<SimRecord> {
     if (this.base !== undefined) for (const r of this.base.values()) if (!this.hidden.has(r.id)) yield r;
     yield* this.byId.values();
+  }
+
+  /** Characters of the longest value of `field` in this layer (measured once per field, then kept up to date). */
+  private layerLongest(field: string): number {
+    let n = this.longestText.get(field);
+    if (n === undefined) {
+      n = 0;
+      for (const r of this.byId.values()) n = Math.max(n, textLength(r, field));
+      this.longestText.set(field, n);
+    }
+    return n;
   }
 
   /** What this collection holds beyond its base: own records and hidden base ids. */
@@ -165,6 +214,7 @@ export class Collection {
     }
     for (const [key, index] of this.indexes) this.detach(key, index, record);
     change(record);
+    this.noteLengths(record);
     // Assign rather than delete: deleting would turn every record into a slow dictionary object.
     record.itemText = undefined;
     record.itemBytes = undefined;
@@ -184,7 +234,7 @@ export class Collection {
     // A collection that changed nothing of its base reads the base as it is (the common case: readers).
     if (this.base !== undefined && this.byId.size === 0 && this.hidden.size === 0) return this.base.page(query);
     const filter = compileFilter(query.clauses, this.filterSpec);
-    if (filter.empty) return { total: 0, records: [] };
+    if (filter.empty) return { total: 0, records: [], cost: 0 };
     const { field, direction } = query.sort;
     const order = recordOrder(field, direction, this.ties);
     const own = this.run(this, filter, field, direction);
@@ -193,51 +243,169 @@ export class Collection {
     for (const f of filter.intervals.keys()) if (f !== field) sortOnly = false;
     if (sortOnly) return this.pageByArithmetic(own, base, order, query);
 
+    const walkable = this.walkable(filter, query);
+    if (walkable !== undefined && (walkable.total <= query.offset || query.limit <= 0)) return { total: walkable.total, records: [], cost: 0 };
+    const plan = this.plan(filter, query, own, base, walkable);
+    const { cost } = plan;
     const inIntervals = intervalTest(filter);
     const { residual } = filter;
     const { visible } = query;
     const check = (r: SimRecord) => inIntervals(r) && (residual === undefined || residual(r)) && (visible === undefined || visible(r));
-    const others = [...filter.intervals.keys()].filter((f) => f !== field);
-    // One interval off the sort field and nothing else: the total is index arithmetic, and the page is
-    // the first matching records in sort order, found by a scan that stops once it has them (or by the
-    // interval's own index, when the matches are too sparse for that scan to be short).
-    if (filter.residual === undefined && query.visible === undefined && others.length === 1 && !filter.intervals.has(field as RangeField)) {
-      const other = others[0] as RangeField;
-      const total = this.countIn(other, filter.intervals.get(other) as Interval);
-      if (total <= query.offset || query.limit <= 0) return { total, records: [] };
-      const want = query.offset + query.limit;
-      const scanCost = (want * this.size) / total;
-      const driverCost = total * Math.log2(total + 2);
-      if (driverCost < scanCost) {
-        const driven =
-          base === undefined
-            ? this.pageByDriver(this, filter, field, own, check, order, query, undefined, true)
-            : this.pageByDriver(this.base as Collection, filter, field, base, check, order, query, own, true);
-        if (driven !== undefined) return { total, records: driven.records };
-      }
-      const records: SimRecord[] = [];
-      let seen = 0;
-      this.merge(own, base, order, 0, (r) => {
-        if (!check(r)) return true;
-        if (seen++ >= query.offset) records.push(r);
-        return seen < want;
-      });
-      return { total, records };
+    if (query.maxScan !== undefined && cost > query.maxScan) {
+      // Its worst case is over the budget, but a walk usually meets its page early: it may walk the
+      // budget's worth of records, and the read is refused only if the page is not full by then.
+      const records = walkable === undefined ? undefined : this.firstMatches(own, base, order, check, query, Math.floor(query.maxScan / walkable.visit));
+      if (walkable === undefined || records === undefined) return { total: 0, records: [], cost, refused: { cost } };
+      return { total: walkable.total, records, cost };
     }
-    const driven = base === undefined ? this.pageByDriver(this, filter, field, own, check, order, query) : this.pageByDriver(this.base as Collection, filter, field, base, check, order, query, own);
-    if (driven !== undefined) return driven;
-    // A scan of the sort field's run: what no index answers. Bounded by maxScan when the caller sets one.
-    const toScan = own.hi - own.lo + (base === undefined ? 0 : base.hi - base.lo);
-    if (query.maxScan !== undefined && toScan > query.maxScan) return { total: 0, records: [], refused: { scan: toScan } };
+    switch (plan.kind) {
+      case 'driver': {
+        const found = this.collectDriven(plan.run, own, check);
+        found.sort(order);
+        return { total: walkable?.total ?? found.length, records: found.slice(query.offset, query.offset + query.limit), cost };
+      }
+      case 'lookup': {
+        const found = this.collectLookedUp(plan.lookup, plan.runs, check);
+        found.sort(order);
+        return { total: found.length, records: found.slice(query.offset, query.offset + query.limit), cost };
+      }
+      case 'first-matches':
+        return { total: (walkable as Walkable).total, records: this.firstMatches(own, base, order, check, query, Infinity) as SimRecord[], cost };
+      case 'scan': {
+        const records: SimRecord[] = [];
+        let total = 0;
+        this.merge(own, base, order, 0, (r) => {
+          if (!check(r)) return true;
+          if (total >= query.offset && records.length < query.limit) records.push(r);
+          total++;
+          return true;
+        });
+        return { total, records, cost };
+      }
+    }
+  }
+
+  /** The page's records, the first matching ones in sort order; undefined when `cap` records were met first. */
+  private firstMatches(own: Run, base: Run | undefined, order: (a: SimRecord, b: SimRecord) => number, check: (r: SimRecord) => boolean, query: PageQuery, cap: number): SimRecord[] | undefined {
+    const want = query.offset + query.limit;
     const records: SimRecord[] = [];
-    let total = 0;
+    let seen = 0;
+    let met = 0;
     this.merge(own, base, order, 0, (r) => {
+      if (met++ >= cap) return false;
       if (!check(r)) return true;
-      if (total >= query.offset && records.length < query.limit) records.push(r);
-      total++;
-      return true;
+      if (seen++ >= query.offset) records.push(r);
+      return seen < want;
     });
-    return { total, records };
+    return seen >= want || met <= cap ? records : undefined;
+  }
+
+  /** Whether the read is one interval off the sort field and nothing else, and if so its total (index arithmetic). */
+  private walkable(filter: CompiledFilter, query: PageQuery): Walkable | undefined {
+    const { field, direction } = query.sort;
+    const others = [...filter.intervals.keys()].filter((f) => f !== field);
+    if (filter.residual !== undefined || query.visible !== undefined || others.length !== 1 || filter.intervals.has(field as RangeField)) return undefined;
+    const other = others[0] as RangeField;
+    return { total: this.countIn(other, filter.intervals.get(other) as Interval), visit: visitCost(field, direction, false, this.base !== undefined) };
+  }
+
+  /**
+   * The cheapest way to answer a read that index arithmetic alone does not, with its estimated cost: the
+   * records each way would examine are counted from the indexes (binary searches), before any is read.
+   */
+  private plan(filter: CompiledFilter, query: PageQuery, own: Run, base: Run | undefined, walkable: Walkable | undefined): Plan {
+    const { field: sortField, direction } = query.sort;
+    const length = (run: Run | undefined) => (run === undefined ? 0 : run.hi - run.lo);
+    const runSize = length(own) + length(base);
+    // Each layer's records are tested by the longest values of that layer: a project's long writes make
+    // its own records dear to search, not the seed's.
+    const visible = query.visible !== undefined;
+    const ownTests = testCost(filter.tested, (f) => this.layerLongest(f), visible);
+    const baseTests = this.base === undefined ? ownTests : testCost(filter.tested, (f) => (this.base as Collection).layerLongest(f), visible);
+    const sortVisit = visitCost(sortField, direction, true, base !== undefined);
+    const plans: Plan[] = [];
+    if (walkable === undefined) plans.push({ kind: 'scan', cost: length(own) * (sortVisit + ownTests) + length(base) * (sortVisit + baseTests) });
+    else {
+      // Every record outside the interval may come before the page's: the worst such a walk can meet.
+      const walked = Math.min(runSize, runSize - walkable.total + query.offset + query.limit);
+      plans.push({ kind: 'first-matches', cost: walked * walkable.visit });
+    }
+    const driver = this.driverRun(filter, sortField);
+    if (driver !== undefined) {
+      // Over a base, the driver's candidates are the base's in its interval and every own record of the sort field's run.
+      const ownToo = this.base === undefined ? 0 : length(own);
+      const found = walkable?.total ?? length(driver.run) + ownToo;
+      const cost = length(driver.run) * (visitCost(driver.field, 'asc', true) + baseTests) + ownToo * (sortVisit + ownTests) + sortCost(sortField, found);
+      plans.push({ kind: 'driver', cost, run: driver.run });
+    }
+    for (const lookup of filter.lookups) {
+      const runs = this.lookupRuns(lookup);
+      const layers = this.base === undefined ? 1 : 2;
+      let found = lookup.keys.length;
+      // An id may name a record of either layer.
+      let reach = found * Math.max(ownTests, baseTests);
+      if (lookup.field !== 'id') {
+        found = runs.reduce((n, r) => n + length(r.run), 0);
+        reach = runs.reduce((n, r) => n + length(r.run) * (visitCost(lookup.field, 'asc', true) + (r.fromBase ? baseTests : ownTests)), 0);
+      }
+      plans.push({ kind: 'lookup', cost: lookupCost(lookup.field, lookup.keys.length, layers, this.size) + reach + sortCost(sortField, found), lookup, runs });
+    }
+    return plans.reduce((best, p) => (p.cost < best.cost ? p : best));
+  }
+
+  /** The run of the interval (off the sort field) holding the fewest records, in the index a driver reads. */
+  private driverRun(filter: CompiledFilter, sortField: string): { readonly field: RangeField; readonly run: Run } | undefined {
+    const source = this.base ?? this;
+    let best: { field: RangeField; run: Run } | undefined;
+    for (const [field, iv] of filter.intervals) {
+      if (field === sortField) continue;
+      const run = cut(source.ownIndex(field, 'asc'), field, 'asc', iv);
+      if (best === undefined || run.hi - run.lo < best.run.hi - best.run.lo) best = { field, run };
+    }
+    return best;
+  }
+
+  /** A driver's matches, unsorted: its run's records (less hidden base ones) and, over a base, the own run's. */
+  private collectDriven(run: Run, own: Run, check: (r: SimRecord) => boolean): SimRecord[] {
+    const fromBase = this.base !== undefined;
+    const found: SimRecord[] = [];
+    for (let i = run.lo; i < run.hi; i++) {
+      const r = run.ordered[i] as SimRecord;
+      if ((!fromBase || !this.hiddenRecords.has(r)) && check(r)) found.push(r);
+    }
+    if (fromBase) for (let i = own.lo; i < own.hi; i++) if (check(own.ordered[i] as SimRecord)) found.push(own.ordered[i] as SimRecord);
+    return found;
+  }
+
+  /** For a timestamp lookup, each key's run in each layer's index (binary searches); ids need none. */
+  private lookupRuns(lookup: Lookup): LookupRun[] {
+    if (lookup.field === 'id') return [];
+    const runs: LookupRun[] = [];
+    for (const key of lookup.keys) {
+      const point: Interval = { lo: key, loIncl: true, hi: key, hiIncl: true };
+      runs.push({ run: cut(this.ownIndex(lookup.field, 'asc'), lookup.field, 'asc', point), fromBase: false });
+      if (this.base !== undefined) runs.push({ run: cut(this.base.ownIndex(lookup.field, 'asc'), lookup.field, 'asc', point), fromBase: true });
+    }
+    return runs;
+  }
+
+  /** A lookup's matches, unsorted: the keys are distinct, so no record comes twice. */
+  private collectLookedUp(lookup: Lookup, runs: readonly LookupRun[], check: (r: SimRecord) => boolean): SimRecord[] {
+    const found: SimRecord[] = [];
+    if (lookup.field === 'id') {
+      for (const id of lookup.keys) {
+        const r = this.get(id as string);
+        if (r !== undefined && check(r)) found.push(r);
+      }
+      return found;
+    }
+    for (const { run, fromBase } of runs) {
+      for (let i = run.lo; i < run.hi; i++) {
+        const r = run.ordered[i] as SimRecord;
+        if ((!fromBase || !this.hiddenRecords.has(r)) && check(r)) found.push(r);
+      }
+    }
+    return found;
   }
 
   /** Records whose `field` lies in the interval: binary searches, less the hidden base records in it. */
@@ -259,13 +427,13 @@ export class Collection {
   private pageByArithmetic(own: Run, base: Run | undefined, order: (a: SimRecord, b: SimRecord) => number, query: PageQuery): PageResult {
     if (base === undefined) {
       const start = own.lo + query.offset;
-      return { total: own.hi - own.lo, records: start < own.hi ? own.ordered.slice(start, Math.min(own.hi, start + query.limit)) : [] };
+      return { total: own.hi - own.lo, records: start < own.hi ? own.ordered.slice(start, Math.min(own.hi, start + query.limit)) : [], cost: 0 };
     }
     const hiddenAt = this.hiddenPositions(base.ordered, order, query.sort);
     const hiddenBefore = (b: number) => partitionPoint(hiddenAt, (p) => p < b);
     const hiddenIn = hiddenBefore(base.hi) - hiddenBefore(base.lo);
     const total = base.hi - base.lo - hiddenIn + (own.hi - own.lo);
-    if (query.offset >= total || query.limit <= 0) return { total, records: [] };
+    if (query.offset >= total || query.limit <= 0) return { total, records: [], cost: 0 };
     // How many merged records come before base position b: a non-decreasing function of b.
     const ownBefore = (b: number) => (b >= base.hi ? own.hi : partitionPoint(own.ordered, (r) => order(r, base.ordered[b] as SimRecord) < 0, own.lo, own.hi));
     const before = (b: number) => b - base.lo - (hiddenBefore(b) - hiddenBefore(base.lo)) + (ownBefore(b) - own.lo);
@@ -288,40 +456,7 @@ export class Collection {
       records.push(r);
       return records.length < query.limit;
     });
-    return { total, records };
-  }
-
-  /**
-   * When another range field's interval holds far fewer base records than the sort field's run, read
-   * those from that field's index and sort them, instead of scanning the run. Undefined: scan instead.
-   */
-  private pageByDriver(
-    source: Collection,
-    filter: CompiledFilter,
-    sortField: string,
-    run: Run,
-    check: (r: SimRecord) => boolean,
-    order: (a: SimRecord, b: SimRecord) => number,
-    query: PageQuery,
-    own?: Run,
-    always = false,
-  ): PageResult | undefined {
-    let best: Run | undefined;
-    for (const [field, iv] of filter.intervals) {
-      if (field === sortField) continue;
-      const candidate = cut(source.ownIndex(field, 'asc'), field, 'asc', iv);
-      if (best === undefined || candidate.hi - candidate.lo < best.hi - best.lo) best = candidate;
-    }
-    if (best === undefined || (!always && (best.hi - best.lo) * DRIVER_ADVANTAGE >= run.hi - run.lo)) return undefined;
-    const fromBase = own !== undefined;
-    const found: SimRecord[] = [];
-    for (let i = best.lo; i < best.hi; i++) {
-      const r = best.ordered[i] as SimRecord;
-      if ((!fromBase || !this.hidden.has(r.id)) && check(r)) found.push(r);
-    }
-    if (own !== undefined) for (let i = own.lo; i < own.hi; i++) if (check(own.ordered[i] as SimRecord)) found.push(own.ordered[i] as SimRecord);
-    found.sort(order);
-    return { total: found.length, records: found.slice(query.offset, query.offset + query.limit) };
+    return { total, records, cost: 0 };
   }
 
   /**
@@ -334,7 +469,7 @@ export class Collection {
     const bhi = base?.hi ?? 0;
     let left = skip;
     for (;;) {
-      while (base !== undefined && b < bhi && this.hidden.has((base.ordered[b] as SimRecord).id)) b++;
+      while (base !== undefined && b < bhi && this.hiddenRecords.has(base.ordered[b] as SimRecord)) b++;
       const fromOwn = o < own.hi ? (own.ordered[o] as SimRecord) : undefined;
       const fromBase = base !== undefined && b < bhi ? (base.ordered[b] as SimRecord) : undefined;
       let next: SimRecord;
@@ -380,12 +515,22 @@ export class Collection {
 
   private hideBase(id: string): void {
     this.hidden.add(id);
+    const record = this.base?.get(id);
+    if (record !== undefined) this.hiddenRecords.add(record);
     this.hiddenAt = new Map();
   }
 
   private put(record: SimRecord): void {
     if (this.base !== undefined && !this.hidden.has(record.id) && this.base.get(record.id) !== undefined) this.hideBase(record.id);
     this.byId.set(record.id, record);
+    this.noteLengths(record);
+  }
+
+  private noteLengths(record: SimRecord): void {
+    for (const [field, n] of this.longestText) {
+      const length = textLength(record, field);
+      if (length > n) this.longestText.set(field, length);
+    }
   }
 
   /** This collection's own records ordered by (field, direction), ties by id; a base's are all of it. */
@@ -419,6 +564,11 @@ export class Collection {
       if (found >= 0) index.splice(found, 1);
     }
   }
+}
+
+function textLength(record: SimRecord, field: string): number {
+  const v = field === 'id' ? record.id : record.attrs[field];
+  return typeof v === 'string' ? v.length : 0;
 }
 
 /** The intervals as one test, built per read: no Map iteration per record (a scan makes a million calls). */

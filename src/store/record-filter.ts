@@ -3,7 +3,7 @@
  * interval per field (ten clauses on one field are one interval), answered from the ordered indexes;
  * the rest becomes one predicate. Timestamps compare as numbers, never as text parsed per record.
  */
-import { compileClause, type FilterClause, type FilterSpec } from '../engine/filter.js';
+import { compileClause, parseInstant, type FilterClause, type FilterSpec } from '../engine/filter.js';
 import type { SimRecord } from './sim-record.js';
 
 export type RangeField = 'id' | 'created_at' | 'updated_at';
@@ -26,8 +26,18 @@ export interface CompiledFilter {
   readonly intervals: ReadonlyMap<RangeField, Interval>;
   /** The clauses no interval holds (patterns, `in`, other attributes); undefined when none. */
   readonly residual: ((record: SimRecord) => boolean) | undefined;
+  /** The clauses `residual` tests on each record it is given: what a record costs (engine/read-cost.ts). */
+  readonly tested: readonly FilterClause[];
+  /** `in` clauses on a range field, as the distinct keys they accept: each can be answered by lookups. */
+  readonly lookups: readonly Lookup[];
   /** Some interval is empty: nothing matches, nothing needs reading. */
   readonly empty: boolean;
+}
+
+/** The records of one `in` clause on a range field: those whose key is one of `keys` (distinct). */
+export interface Lookup {
+  readonly field: RangeField;
+  readonly keys: readonly Key[];
 }
 
 export function rangeKey(record: SimRecord, field: RangeField): Key {
@@ -87,15 +97,33 @@ function isEmpty(iv: Interval): boolean {
 const attrText = (r: SimRecord, field: string): string | null | undefined => (field === 'id' ? r.id : r.attrs[field]);
 
 const OPEN: Interval = { lo: undefined, loIncl: true, hi: undefined, hiIncl: true };
-const NO_FILTER: CompiledFilter = { intervals: new Map(), residual: undefined, empty: false };
+const NO_FILTER: CompiledFilter = { intervals: new Map(), residual: undefined, tested: [], lookups: [], empty: false };
+
+/**
+ * The keys an `in` clause on a range field accepts. Ids by text; timestamps by instant, as the engine
+ * compares them (a stored instant never equals text that is not one, so such values match nothing).
+ */
+function lookupOf(clause: FilterClause & { field: RangeField }): Lookup {
+  const keys = new Set<Key>();
+  for (const v of clause.values) {
+    const key = clause.field === 'id' ? v : parseInstant(v);
+    if (key !== undefined) keys.add(key);
+  }
+  return { field: clause.field, keys: [...keys] };
+}
 
 /** Clauses are already parsed: timestamp values are canonical ISO text (engine/filter.ts normaliseValue). */
 export function compileFilter(clauses: readonly FilterClause[], spec: FilterSpec): CompiledFilter {
   if (clauses.length === 0) return NO_FILTER;
   const intervals = new Map<RangeField, Interval>();
   const rest: FilterClause[] = [];
+  const lookups: Lookup[] = [];
   for (const clause of clauses) {
     const raw = clause.values[0];
+    if (isRangeField(clause.field) && clause.op === 'in') {
+      lookups.push(lookupOf(clause as FilterClause & { field: RangeField }));
+      continue;
+    }
     if (!isRangeField(clause.field) || !RANGE_OPS.has(clause.op) || raw === undefined) {
       rest.push(clause);
       continue;
@@ -111,7 +139,15 @@ export function compileFilter(clauses: readonly FilterClause[], spec: FilterSpec
   for (const iv of intervals.values()) if (isEmpty(iv)) empty = true;
   // What is left never names a timestamp instant (those are all intervals), so text compares are exact.
   // Each clause prepared once (patterns split, values parsed), then tested per record.
-  const tests = rest.map((c) => ({ field: c.field, test: compileClause(c, spec) }));
-  const residual = tests.length === 0 ? undefined : (r: SimRecord) => tests.every((t) => t.test(attrText(r, t.field)));
-  return { intervals, residual, empty };
+  const tests: ((r: SimRecord) => boolean)[] = rest.map((c) => {
+    const test = compileClause(c, spec);
+    return (r: SimRecord) => test(attrText(r, c.field));
+  });
+  for (const { field, keys } of lookups) {
+    const accepted = new Set(keys);
+    tests.push((r) => accepted.has(rangeKey(r, field)));
+  }
+  const residual = tests.length === 0 ? undefined : (r: SimRecord) => tests.every((t) => t(r));
+  const tested = [...rest, ...clauses.filter((c) => c.op === 'in' && isRangeField(c.field))];
+  return { intervals, residual, tested, lookups, empty };
 }

@@ -247,6 +247,33 @@ describe('matchesAll', () => {
     expect(matches('le(created_at,2024-01-01T00:00:00.5Z)', acme)).toBe(true);
   });
 
+  it('in holds when some value is equal as compareValues judges it (a hash lookup, by instant on a timestamp, by text when it is none)', () => {
+    const instants = ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000Z', '2024-01-01T01:00:00+01:00', '2024-01-01T00:00:00.0009Z', '2024-01-02', 'garbage', 'Garbage', '', 'a'];
+    const value = fc.constantFrom(...instants);
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 5 }), value, fc.constantFrom('note', 'seen_at'), (values, actual, field) => {
+        const kind = field === 'seen_at' ? 'timestamp' : 'string';
+        const want = values.some((v) => compareValues(kind, actual, v) === 0);
+        expect(compileClause({ op: 'in', field, values }, spec)(actual)).toBe(want);
+      }),
+    );
+    // The parser refuses text that is no instant in a timestamp's in(); stored text that is none still matches itself.
+    const isIn = (values: string[], actual: string) => compileClause({ op: 'in', field: 'seen_at', values }, spec)(actual);
+    expect([isIn(['garbage', '2024-01-01T01:00:00+01:00'], '2024-01-01T00:00:00.000Z'), isIn(['garbage'], 'garbage'), isIn(['2024-01-01'], 'garbage')]).toEqual([true, true, false]);
+  });
+
+  it('runs of * in a like pattern match as one *', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ab*]{0,8}$/), fc.stringMatching(/^[ab]{0,8}$/), (pattern, value) => {
+        const collapsed = pattern.replace(/\*+/g, '*');
+        expect(compileClause({ op: 'like', field: 'note', values: [pattern] }, spec)(value)).toBe(compileClause({ op: 'like', field: 'note', values: [collapsed] }, spec)(value));
+        // And as a regular expression reads the pattern.
+        const regex = new RegExp(`^${collapsed.replace(/\*/g, '.*')}$`, 's');
+        expect(compileClause({ op: 'like', field: 'note', values: [pattern] }, spec)(value)).toBe(regex.test(value));
+      }),
+    );
+  });
+
   it('every clause must hold (AND)', () => {
     expect(matches('gt(id,a):eq(name,"Acme, Inc")', acme)).toBe(true);
     expect(matches('gt(id,a):eq(name,Acme)', acme)).toBe(false);

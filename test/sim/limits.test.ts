@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_CLIENT_ID_LENGTH, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from '../../src/engine/field-limits.js';
+import { parseFilter } from '../../src/engine/filter.js';
 import { Collection, type SimRecord } from '../../src/store/collection.js';
 import { accounts } from '../../src/store/resources.js';
 import { at, expectErrorShape, harness, num, profileBody, profilePath } from './helpers.js';
@@ -127,6 +128,110 @@ describe('filters are answered from the ordered indexes', () => {
     expect(page.total).toBe(99);
     // 99 matches: the reads look at those, not at the 50,000 records a scan would.
     expect(visits() - before).toBeLessThan(500);
+  });
+});
+
+/** A base of `n` accounts whose reads count the distinct records they look at (any field). */
+function touchingBase(n: number): { base: Collection; records: SimRecord[]; touched: Set<SimRecord> } {
+  const touched = new Set<SimRecord>();
+  const records: SimRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const record: SimRecord = {
+      id: `${((i * 2654435761) >>> 0).toString(16).padStart(8, '0')}-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      createdMs: Date.UTC(2024, 0, 1) + i * 30_000,
+      updatedMs: Date.UTC(2024, 0, 1) + ((i * 7919) % n) * 30_000,
+      attrs: { name: `N${i}` },
+    };
+    const counted: SimRecord = new Proxy(record, {
+      get(target, key, receiver) {
+        touched.add(counted);
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    records.push(counted);
+  }
+  const base = new Collection(accounts.filter);
+  base.load(records);
+  return { base, records, touched };
+}
+
+describe('a work budget per list read (--max-scan is its unit)', () => {
+  const T0 = Date.UTC(2024, 0, 1);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  /** 4,000 values in 8 KiB, as the found defect sent them, with `real` ids among them. */
+  const manyIds = (real: readonly string[]) => [...real, ...Array.from({ length: 4000 - real.length }, (_, i) => (i % 36).toString(36))].join(',');
+
+  it('in(id, 4,000 values) inside a created_at range is answered by looking the ids up, not by testing each record of the range', () => {
+    const { base, records, touched } = touchingBase(20_000);
+    const wanted = [records[5], records[17_000], records[9_999]].map((r) => (r as SimRecord).id);
+    const clauses = parseFilter(`ge(created_at,${iso(T0)}):lt(created_at,${iso(T0 + 20_000 * 30_000)}):in(id,${manyIds(wanted)})`, accounts.filter);
+    if (!clauses.ok) throw new Error('filter');
+    const read = { clauses: clauses.value, sort: { field: 'created_at', direction: 'asc' as const }, offset: 0, limit: 100 };
+    base.page({ ...read, clauses: [] }); // builds the index
+    touched.clear();
+    const page = base.page(read);
+    expect(page.refused).toBeUndefined();
+    expect(page.records.map((r) => r.id)).toEqual([wanted[0], wanted[2], wanted[1]]);
+    // Three found records and the index cuts' binary searches: not the 20,000 of the range.
+    expect(touched.size).toBeLessThan(200);
+  });
+
+  it("over HTTP: the found defect's filter answers 200 with the right page under a budget its scan would pass many times over", () => {
+    const h = harness({ accounts: 5000, maxScan: 1000 });
+    const some = (h.get('/v2/accounts?page[limit]=3&page[offset]=2000').json as { data: { id: string }[] }).data.map((r) => r.id);
+    const res = h.get(`/v2/accounts?filter=ge(created_at,${iso(T0)}):lt(created_at,${iso(T0 + 5000 * 30_000)}):in(id,${manyIds(some)})`);
+    expect(res.status).toBe(200);
+    expect(num(res.json, 'meta.results.total')).toBe(3);
+    expect((res.json as { data: { id: string }[] }).data.map((r) => r.id)).toEqual(some);
+  });
+
+  it('costly tests weigh more: the same 900 records pass with one simple pattern, and are refused with a pattern of many parts or ten patterns', () => {
+    const h = harness({ accounts: 5000, maxScan: 1000 });
+    const range = `ge(created_at,${iso(T0)}):lt(created_at,${iso(T0 + 900 * 30_000)})`;
+    expect(h.get(`/v2/accounts?filter=${range}:like(name,*1*)`).status).toBe(200);
+    for (const costly of [`like(name,${'*e'.repeat(40)}*)`, Array.from({ length: 8 }, () => 'like(name,*1*)').join(':')]) {
+      const res = h.get(`/v2/accounts?filter=${range}:${costly}`);
+      expectErrorShape(res, 400);
+      expect(at(res.json, 'errors.0.source')).toBe('filter');
+      expect(res.body).toContain('--max-scan');
+      expect(res.body).toContain('1000');
+    }
+  });
+
+  it("long values cost a pattern search by their length, in the layer that holds them: the seed's reads cost the same after long writes", () => {
+    const written = (name: string) => {
+      const h = harness({ accounts: 5000, maxScan: 1000 });
+      for (let i = 0; i < 100; i++) expect(h.post('/v2/accounts', { data: { type: 'account', name } }).status).toBe(201);
+      return h;
+    };
+    const long = written('a'.repeat(MAX_TEXT_LENGTH));
+    const short = written('a');
+    // 100 written records (the clock starts after the seed): a search may read each long one whole.
+    const ofWritten = '/v2/accounts?filter=ge(created_at,2025-01-01T00:00:00Z):like(name,*aaaaaaaab*)';
+    expect(short.get(ofWritten).status).toBe(200);
+    const refused = long.get(ofWritten);
+    expectErrorShape(refused, 400);
+    expect(refused.body).toContain('--max-scan');
+    // The seed's 900 records with one simple pattern cost what they cost beside short writes.
+    const ofSeed = parseFilter(`ge(created_at,${iso(T0)}):lt(created_at,${iso(T0 + 900 * 30_000)}):like(name,*1*)`, accounts.filter);
+    if (!ofSeed.ok) throw new Error('filter');
+    const cost = (h: ReturnType<typeof harness>) =>
+      h.sim
+        .project(h.sim.defaultClientId)
+        .list(accounts)
+        .page({ clauses: ofSeed.value, sort: { field: 'created_at', direction: 'asc' }, offset: 0, limit: 25 }).cost;
+    expect(cost(long)).toBe(cost(short));
+  });
+
+  it("a read led by another field's index is bounded too: 2,000 records of an updated_at range with a pattern, sorted by created_at", () => {
+    const h = harness({ accounts: 50_000, maxScan: 1000 });
+    const from = iso(T0 + 20_000 * 30_000);
+    const to = iso(T0 + 22_000 * 30_000);
+    const res = h.get(`/v2/accounts?filter=ge(updated_at,${from}):lt(updated_at,${to}):like(name,*1*)`);
+    expectErrorShape(res, 400);
+    expect(res.body).toContain('--max-scan');
+    // With room for it, the same read is answered.
+    expect(harness({ accounts: 50_000, maxScan: 250_000 }).get(`/v2/accounts?filter=ge(updated_at,${from}):lt(updated_at,${to}):like(name,*1*)`).status).toBe(200);
   });
 });
 

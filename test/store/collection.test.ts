@@ -1,17 +1,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileClause, type FilterClause, parseFilter } from '../../src/engine/filter.js';
+import { FILTER_OPS, compileClause, type FilterClause, type FilterSpec, parseFilter } from '../../src/engine/filter.js';
 import { Collection, fieldText, recordOrder, type SimRecord } from '../../src/store/collection.js';
 import { accounts } from '../../src/store/resources.js';
 
 /**
- * The collection's reads (index cuts, interval intersection, another field's index as driver, the
- * copy-on-write merge over a shared base) against the plainest reading: filter every record, sort, slice.
+ * The collection's reads (index cuts, interval intersection, another field's index as driver, lookups
+ * of `in` values, the copy-on-write merge over a shared base) against the plainest reading: filter every
+ * record, sort, slice. Under a budget, a read is refused exactly when its estimated cost is over it.
  */
+// The accounts table, with `in` on the timestamps and every operator on name, so that each way of reading has a clause.
+const spec: FilterSpec = {
+  ...accounts.filter,
+  created_at: { kind: 'timestamp', ops: ['eq', 'in', 'gt', 'ge', 'lt', 'le'] },
+  updated_at: { kind: 'timestamp', ops: ['eq', 'in', 'gt', 'ge', 'lt', 'le'] },
+  name: { kind: 'string', ops: FILTER_OPS },
+};
 const T0 = Date.UTC(2024, 0, 1);
 const hex = (n: number) => n.toString(16).padStart(8, '0');
+const idOf = (i: number) => `${hex((i * 2654435761) >>> 0)}-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const record = (i: number, created: number, updated: number): SimRecord => ({
-  id: `${hex((i * 2654435761) >>> 0)}-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  id: idOf(i),
   createdMs: T0 + created * 1000,
   updatedMs: T0 + updated * 1000,
   attrs: { name: `Name ${i % 7}`, legal_name: `Legal ${i}`, registration_id: `REG-${i}`, external_ref: null },
@@ -28,6 +37,15 @@ const clause = fc.oneof(
   fc.tuple(fc.constantFrom('gt', 'ge', 'lt', 'le'), fc.integer({ min: 0, max: 60 })).map(([op, i]) => `${op}(id,${hex((i * 2654435761) >>> 0)})`),
   fc.integer({ min: 0, max: 8 }).map((n) => `eq(name,Name ${n})`),
   fc.constant('like(legal_name,Legal 1*)'),
+  // Lookups read other records than scans do (over a base, hidden ones too): weighted up so that they meet writes often.
+  // Ids of seeded, inserted and unknown records, sometimes repeated.
+  { weight: 2, arbitrary: fc.array(fc.integer({ min: 0, max: 420 }), { minLength: 1, maxLength: 6 }).map((is) => `in(id,${is.map(idOf).join(',')})`) },
+  {
+    weight: 3,
+    arbitrary: fc.array(fc.integer({ min: -1, max: 31 }), { minLength: 1, maxLength: 4 }).chain((ss) => fc.constantFrom('created_at', 'updated_at').map((f) => `in(${f},${ss.map(iso).join(',')})`)),
+  },
+  fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 1, maxLength: 3 }).map((ns) => `in(name,${ns.map((n) => `Name ${n}`).join(',')})`),
+  fc.constantFrom('like(name,N**e*3)', 'like(legal_name,*e*1*)', 'ilike(name,*name 1*)', 'contains(name,me 2)', 'is_null(name)'),
 );
 
 type Op = { kind: 'insert'; i: number } | { kind: 'update'; pick: number; by: number } | { kind: 'remove'; pick: number };
@@ -37,17 +55,17 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
 );
 
-const matchesAll = (r: SimRecord, clauses: readonly FilterClause[]): boolean => clauses.every((c) => compileClause(c, accounts.filter)(fieldText(r, c.field)));
+const matchesAll = (r: SimRecord, clauses: readonly FilterClause[]): boolean => clauses.every((c) => compileClause(c, spec)(fieldText(r, c.field)));
 
 function reference(records: readonly SimRecord[], filter: string, field: string, direction: 'asc' | 'desc', offset: number, limit: number, visible?: (r: SimRecord) => boolean) {
-  const parsed = parseFilter(filter, accounts.filter);
+  const parsed = parseFilter(filter, spec);
   const clauses = parsed.ok ? parsed.value : [];
   const all = records.filter((r) => matchesAll(r, clauses) && (visible === undefined || visible(r))).sort(recordOrder(field, direction));
   return { total: all.length, ids: all.slice(offset, offset + limit).map((r) => r.id) };
 }
 
 describe('Collection reads', () => {
-  it('answer every filter, sort and page like a plain filter-sort-slice, over a shared base with writes on top', () => {
+  it('answer every filter, sort and page like a plain filter-sort-slice, over a shared base with writes on top; refused iff the estimate is over the budget', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 260 }),
@@ -59,11 +77,12 @@ describe('Collection reads', () => {
         fc.integer({ min: 1, max: 30 }),
         fc.boolean(),
         fc.boolean(),
-        (n, ops, clauses, field, direction, offset, limit, layered, hideSome) => {
+        fc.option(fc.integer({ min: 1, max: 3000 }), { nil: undefined }),
+        (n, ops, clauses, field, direction, offset, limit, layered, hideSome, budget) => {
           const seeded = Array.from({ length: n }, (_, i) => record(i, i % 20, (i * 7) % 30));
-          const base = new Collection(accounts.filter);
+          const base = new Collection(spec);
           base.load(seeded);
-          const coll = layered ? new Collection(accounts.filter, base) : new Collection(accounts.filter);
+          const coll = layered ? new Collection(spec, base) : new Collection(spec);
           if (!layered) coll.load(seeded.map((r) => ({ ...r, attrs: { ...r.attrs } })));
           // Read once first so indexes exist and writes must keep them ordered.
           coll.page({ clauses: [], sort: { field, direction }, offset: 0, limit: 1 });
@@ -91,19 +110,51 @@ describe('Collection reads', () => {
             }
           }
           const filter = clauses.join(':');
-          const parsed = parseFilter(filter, accounts.filter);
+          const parsed = parseFilter(filter, spec);
           if (!parsed.ok) return;
           const visible = hideSome ? (r: SimRecord) => r.createdMs % 3000 !== 0 : undefined;
-          const got = coll.page({ clauses: parsed.value, sort: { field, direction }, offset, limit, ...(visible ? { visible } : {}) });
+          const read = { clauses: parsed.value, sort: { field, direction }, offset, limit, ...(visible ? { visible } : {}) };
+          const got = coll.page(read);
           const want = reference([...model.values()], filter, field, direction, offset, limit, visible);
+          expect(got.refused).toBeUndefined();
           expect({ total: got.total, ids: got.records.map((r) => r.id) }).toEqual(want);
+          if (budget !== undefined) {
+            // The estimate is made before the read and does not depend on the budget. Within it, the read
+            // is answered; over it, refused (reading nothing), unless it is a walk that met its page within
+            // the budget's worth of records (Collection.page): then the page is right.
+            const budgeted = coll.page({ ...read, maxScan: budget });
+            expect(budgeted.cost).toBe(got.cost);
+            if (budgeted.refused !== undefined) expect([got.cost > budget, budgeted]).toEqual([true, { total: 0, records: [], cost: got.cost, refused: { cost: got.cost } }]);
+            else expect({ total: budgeted.total, ids: budgeted.records.map((r) => r.id) }).toEqual(want);
+            if (got.cost <= budget) expect(budgeted.refused).toBeUndefined();
+          }
           expect(coll.size).toBe(model.size);
           // The shared base is never written: its records keep their seeded values.
           for (const r of seeded) expect(base.get(r.id)?.updatedMs).toBe(r.updatedMs);
         },
       ),
-      { numRuns: 400 },
+      { numRuns: 800 },
     );
+  });
+
+  it('a walk whose worst case is over the budget answers when it meets its page within the budget, and is refused when it does not', () => {
+    // One interval on updated_at, sorted by name: the walk in name order stops once it has the page.
+    const build = (nameOf: (i: number) => string) => {
+      const c = new Collection(spec);
+      c.load(Array.from({ length: 1000 }, (_, i) => ({ ...record(i, i, i), attrs: { name: nameOf(i), legal_name: null, registration_id: null, external_ref: null } })));
+      return c;
+    };
+    const read = { clauses: [{ op: 'ge' as const, field: 'updated_at', values: [iso(500)] }], sort: { field: 'name', direction: 'asc' as const }, offset: 0, limit: 10 };
+    // Matches spread through the name order: met early.
+    const spread = build((i) => `n${String((i * 7919) % 1000).padStart(4, '0')}`);
+    const early = spread.page({ ...read, maxScan: 1000 });
+    expect(early.cost).toBeGreaterThan(1000);
+    expect(early.refused).toBeUndefined();
+    expect(early.total).toBe(500);
+    expect(early.records.map((r) => r.id)).toEqual(spread.page(read).records.map((r) => r.id));
+    // Matches all after the 500 others in name order: the budget runs out first.
+    const late = build((i) => (i >= 500 ? `z${i}` : `a${i}`)).page({ ...read, maxScan: 1000 });
+    expect(late).toEqual({ total: 0, records: [], cost: late.cost, refused: { cost: late.cost } });
   });
 
   it('a collection over a base stores only its own writes and deletes', () => {

@@ -10,7 +10,7 @@ import { exceeds, MAX_TEXT_LENGTH } from '../../engine/field-limits.js';
 import type { SimRecord } from '../../store/collection.js';
 import { accounts } from '../../store/resources.js';
 import type { Handler, RequestContext } from '../context.js';
-import { error, errors, isJsonObject, jsonText, noContent, parseBody, projectFull } from '../respond.js';
+import { error, errors, isJsonObject, jsonText, noContent, parseJsonBody, projectFull } from '../respond.js';
 import { recordJson } from '../serialize.js';
 
 const FIELDS = ['name', 'legal_name', 'registration_id', 'external_ref'] as const;
@@ -38,7 +38,7 @@ function readAccount(body: unknown, requireName: boolean): Result<Partial<Record
 }
 
 export const createAccount: Handler = (ctx) => {
-  const body = parseBody(ctx.req.body);
+  const body = parseJsonBody(ctx.req.body);
   if (!body.ok) return body.response;
   const valid = readAccount(body.value, true);
   if (!valid.ok) return errors(valid.errors);
@@ -59,7 +59,7 @@ export const updateAccount: Handler = (ctx) => {
   const coll = ctx.project.list(accounts);
   const record = coll.get(storedId(ctx));
   if (record === undefined) return error('not-found', 'Resource not found');
-  const body = parseBody(ctx.req.body);
+  const body = parseJsonBody(ctx.req.body);
   if (!body.ok) return body.response;
   const valid = readAccount(body.value, false);
   if (!valid.ok) return errors(valid.errors);

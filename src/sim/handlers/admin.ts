@@ -10,13 +10,13 @@ import { MAX_TIME_MS } from '../../store/clock.js';
 import { MAX_RECORDS } from '../../store/datasets.js';
 import { ADVERSITY_PROFILE_NAMES, adversityPreset, adversityView, parseAdversityPatch } from '../../store/adversity-profiles.js';
 import type { Handler } from '../context.js';
-import { errors, json, parseBody } from '../respond.js';
+import { errors, json, parseBody, parseJsonBody } from '../respond.js';
 
 type Body = Record<string, unknown>;
 
 function objectBody(text: string): Result<Body, { response: ReturnType<typeof errors> }> {
   if (text.trim().length === 0) return { ok: true, value: {} };
-  const parsed = parseBody(text);
+  const parsed = parseJsonBody(text);
   if (!parsed.ok) return parsed;
   const v = parsed.value;
   if (!isJsonObject(v)) return { ok: false, response: errors([apiError('bad-request', 'The body must be a JSON object')]) };

@@ -39,7 +39,7 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
     return errors([
       apiError(
         'bad-request',
-        `This filter would make the simulator examine ${result.refused.scan} records one by one, more than the ${maxScan} it examines per request (serve --max-scan); narrow it with a range on id, created_at or updated_at, or sort by the field you range on`,
+        `This filter would cost about ${Math.ceil(result.refused.cost)} units of work (records examined, each weighted by what its tests cost), more than the ${maxScan} one request may spend (serve --max-scan); narrow it with a range on id, created_at or updated_at, sort by the field you range on, or use fewer and simpler patterns`,
         'filter',
       ),
     ]);

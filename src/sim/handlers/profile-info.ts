@@ -11,7 +11,7 @@ import type { Collection, SimRecord } from '../../store/collection.js';
 import { hashPassword } from '../../store/credentials.js';
 import { passwordProfileInfo } from '../../store/resources.js';
 import type { Handler, RequestContext } from '../context.js';
-import { error, errors, json, noContent, parseBody, projectFull } from '../respond.js';
+import { error, errors, json, noContent, parseJsonBody, projectFull } from '../respond.js';
 import type { SimResponse } from '../messages.js';
 import { servePage } from './lists.js';
 
@@ -43,7 +43,7 @@ export const createProfileInfo: Handler = (ctx) => {
   if (ctx.trailingSlash && deviates(ctx.deviations, 'create.path.trailing-slash')) return notFound();
   const coll = collectionOf(ctx);
   if (coll === undefined) return notFound();
-  const body = parseBody(ctx.req.body);
+  const body = parseJsonBody(ctx.req.body);
   if (!body.ok) return body.response;
   const valid = validateCreate(body.value, ctx.deviations, ctx.play.create);
   if (!valid.ok) return errors(valid.errors);
@@ -100,7 +100,7 @@ export const updateProfileInfo: Handler = (ctx) => {
   const coll = collectionOf(ctx);
   const record = coll?.get(ctx.params['id'] ?? '');
   if (coll === undefined || record === undefined) return notFound();
-  const body = parseBody(ctx.req.body);
+  const body = parseJsonBody(ctx.req.body);
   if (!body.ok) return body.response;
   const valid = validateUpdate(body.value, ctx.deviations, ctx.play.create);
   if (!valid.ok) return errors(valid.errors);

@@ -2,14 +2,14 @@
 import { apiError } from '../../engine/api-errors.js';
 import { MAX_PAGE_LENGTH } from '../../engine/pagination.js';
 import type { Handler, RequestContext } from '../context.js';
-import { errors, isJsonObject, json, parseBody } from '../respond.js';
+import { errors, isJsonObject, json, parseJsonBody } from '../respond.js';
 
 const view = (ctx: RequestContext) => ({ data: { type: 'settings', ...ctx.project.settings } });
 
 export const getSettings: Handler = (ctx) => json(200, view(ctx));
 
 export const putSettings: Handler = (ctx) => {
-  const body = parseBody(ctx.req.body);
+  const body = parseJsonBody(ctx.req.body);
   if (!body.ok) return body.response;
   const fields = isJsonObject(body.value) ? body.value['data'] : undefined;
   if (!isJsonObject(fields)) return errors([apiError('bad-request', "The request body must be a JSON object with a 'data' object", 'data')]);

@@ -2,17 +2,21 @@
  * POST /oauth/access_token (docs/api-notes.md "Token endpoint"): client credentials give a read-write token,
  * implicit a read-only one. Form-encoded as the SDK sends it; a JSON body is accepted too.
  */
-import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_SECRET_LENGTH } from '../../engine/field-limits.js';
+import type { Result } from '../../result.js';
+import { bodyShapeProblem, exceeds, MAX_CLIENT_ID_LENGTH, MAX_SECRET_LENGTH } from '../../engine/field-limits.js';
 import { admits } from '../clients.js';
 import type { ClientRegistry } from '../clients.js';
 import { error, isJsonObject, json } from '../respond.js';
 import { LIFETIME_SECONDS, type Scope } from '../tokens.js';
 import type { SimRequest, SimResponse } from '../messages.js';
 
-function formOrJson(req: SimRequest): Map<string, string> {
+/** The request's fields, or a 400's detail when a JSON body is past the shape limits (measured before any parse). */
+function formOrJson(req: SimRequest): Result<Map<string, string>, { detail: string }> {
   const out = new Map<string, string>();
   const type = req.headers['content-type'] ?? '';
   if (type.includes('application/json')) {
+    const problem = bodyShapeProblem(req.body);
+    if (problem !== undefined) return { ok: false, detail: problem };
     try {
       const value: unknown = JSON.parse(req.body);
       if (isJsonObject(value)) {
@@ -21,10 +25,10 @@ function formOrJson(req: SimRequest): Map<string, string> {
     } catch {
       // fall through: treated as an empty form, answered 400 below
     }
-    return out;
+    return { ok: true, value: out };
   }
   for (const [k, v] of new URLSearchParams(req.body)) out.set(k, v);
-  return out;
+  return { ok: true, value: out };
 }
 
 /** What the token endpoint needs of the simulator. */
@@ -35,7 +39,9 @@ export interface TokenIssuer {
 }
 
 export function tokenEndpoint(req: SimRequest, sim: TokenIssuer): SimResponse {
-  const form = formOrJson(req);
+  const fields = formOrJson(req);
+  if (!fields.ok) return error('bad-request', fields.detail);
+  const form = fields.value;
   const grant = form.get('grant_type');
   const clientId = form.get('client_id') ?? '';
   if (clientId.length === 0) return error('bad-request', 'client_id is required');
