@@ -5,7 +5,7 @@ import { changedReadings } from '../rules/readings.js';
 import type { AdminOps } from './context.js';
 import { errors } from './respond.js';
 import type { AdminPort } from './admin-port.js';
-import { readSimulatorSettings, type SimulatorOptions } from './options.js';
+import { readSimulatorSettings, recordBudgetProblem, type SimulatorOptions } from './options.js';
 import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
 
 export function createAdminOps(sim: AdminPort): AdminOps {
@@ -28,6 +28,8 @@ export function createAdminOps(sim: AdminPort): AdminOps {
       // The points where this simulator answers other than the public API (rules/readings.ts).
       readings: changedReadings(sim.readings),
       evicted_projects: sim.evictedProjects,
+      // What the record budget holds now: seeded, set aside for projects, written; past `max`, writes answer 422.
+      records: { max: sim.budget.limit, seeded: sim.budget.seeded, set_aside_for_projects: sim.budget.reserved, written: sim.budget.written },
     }),
     reseed: (body) => {
       const fields = readSimulatorSettings(body, ['seed', 'accounts', 'counts', 'profile', 'burst']);
@@ -44,6 +46,8 @@ export function createAdminOps(sim: AdminPort): AdminOps {
         ...(profile === undefined ? {} : { profile }),
         ...(burst === undefined ? {} : { burst }),
       };
+      const budget = recordBudgetProblem(next);
+      if (budget !== undefined) return errors([apiError('bad-request', `${budget.path}: ${budget.message}`, budget.path)]);
       // A new seed would change tokens and the admin token; the dataset seed changes, the credentials stay.
       sim.reconfigure(seed === undefined ? next : { ...next, datasetSeed: seed });
       return undefined;

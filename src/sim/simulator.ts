@@ -7,9 +7,10 @@ import type { Result } from '../result.js';
 import { deviates, NO_DEVIATIONS, type Deviations } from '../engine/deviations.js';
 import { parseQuery } from '../engine/query.js';
 import { DEFAULT_CLOCK_START, DEFAULT_STEP_MS } from '../store/clock.js';
-import { NO_ADVERSITY, Project, type ProjectOptions } from '../store/project.js';
-import { accounts } from '../store/resources.js';
+import { DEFAULT_MAX_PROJECT_RECORDS, NO_ADVERSITY, Project, type ProjectOptions } from '../store/project.js';
 import { SeededBases } from '../store/seeded-bases.js';
+import { datasetCounts } from '../store/datasets.js';
+import { PROJECT_RECORDS, RecordBudget, seededRecordCount } from '../store/record-budget.js';
 import type { ClientRegistry } from './clients.js';
 import type { AdminPort } from './admin-port.js';
 import { DEFAULT_JOURNAL_SIZE, Journal, redactUrl, type JournalEntry } from './journal.js';
@@ -26,7 +27,7 @@ import { apiError } from '../engine/api-errors.js';
 import { DOCUMENTED_SURFACE_READINGS, refuseUndocumented } from './surface.js';
 import { ReadingsPlay } from './readings-play.js';
 import type { Readings } from '../rules/readings.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, maxRecordsOf, recordBudgetProblem, type SeededIds, type SimulatorOptions } from './options.js';
 
 export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 
@@ -47,9 +48,16 @@ export class Simulator implements AdminPort {
   private evicted = 0;
   /** How the simulator plays the readings (handed to handlers); `readings` says which. */
   private readonly play: ReadingsPlay;
+  /** The records the whole simulator may hold (store/record-budget.ts), and what is taken of it. */
+  readonly budget: RecordBudget;
 
+  /** Throws a RangeError when the seeded records do not fit the record budget (the doors check first, in their own words). */
   constructor(options: SimulatorOptions) {
+    const problem = recordBudgetProblem(options);
+    if (problem !== undefined) throw new RangeError(`${problem.path} ${problem.message}`);
     this.options = options;
+    this.budget = new RecordBudget(maxRecordsOf(options), (options.maxProjects ?? DEFAULT_MAX_PROJECTS) * PROJECT_RECORDS);
+    this.budget.seeded = seededRecordCount(datasetCounts(options));
     const key = options.tokenKey ?? String(this.seed);
     this.tokens = new TokenStore(key);
     this.adminToken = options.adminToken ?? adminTokenFor(key);
@@ -85,11 +93,13 @@ export class Simulator implements AdminPort {
     return this.options;
   }
 
-  /** Replace the dataset options and forget every project (admin seed/reset). */
+  /** Replace the dataset options and forget every project (admin seed/reset); the budget's limit stays. */
   reconfigure(options: SimulatorOptions): void {
     this.options = options;
     this.projects.clear();
     this.lastUsed = undefined;
+    this.budget.written = 0;
+    this.budget.seeded = seededRecordCount(datasetCounts(options));
   }
 
   /**
@@ -113,6 +123,7 @@ export class Simulator implements AdminPort {
     const max = this.maxProjects;
     for (const oldest of this.projects.keys()) {
       if (this.projects.size <= max) break;
+      this.projects.get(oldest)?.forget();
       this.projects.delete(oldest);
       this.evicted += 1;
     }
@@ -126,6 +137,10 @@ export class Simulator implements AdminPort {
 
   get maxProjects(): number {
     return this.options.maxProjects ?? DEFAULT_MAX_PROJECTS;
+  }
+
+  get maxProjectRecords(): number {
+    return this.options.maxProjectRecords ?? DEFAULT_MAX_PROJECT_RECORDS;
   }
 
   /** Projects forgotten to stay within maxProjects since start (GET /__sim/state). */
@@ -304,14 +319,15 @@ export class Simulator implements AdminPort {
       dataset: {
         seed: o.datasetSeed ?? this.seed,
         profile: o.profile ?? 'default',
-        counts: { ...(o.counts ?? {}), ...(o.accounts === undefined ? {} : { [accounts.name]: o.accounts }) },
+        counts: datasetCounts(o),
         burst: o.burst ?? 150,
       },
       clock: { mode: o.clock?.mode ?? 'virtual', start: o.clock?.start ?? DEFAULT_CLOCK_START, stepMs: o.clock?.stepMs ?? DEFAULT_STEP_MS, read: o.wallClock },
       adversity: { ...NO_ADVERSITY, ...(o.adversity ?? {}) },
       bases: this.bases,
+      budget: this.budget,
       ties: this.ties,
-      ...(o.maxProjectRecords === undefined ? {} : { maxRecords: o.maxProjectRecords }),
+      maxRecords: this.maxProjectRecords,
     };
   }
 }
