@@ -1,12 +1,13 @@
 /** The simulator-wide admin operations (reseed, snapshot, restore); per-project ones live in the handlers. */
 import { apiError } from '../engine/api-errors.js';
 import { isJsonObject } from '../engine/json.js';
+import { describeShapeProblem, jsonShapeProblem } from '../engine/json-shape.js';
 import { changedReadings } from '../rules/readings.js';
 import type { AdminOps } from './context.js';
-import { errors } from './respond.js';
+import { errors, parseBody } from './respond.js';
 import type { AdminPort } from './admin-port.js';
 import { readSimulatorSettings, recordBudgetProblem, type SimulatorOptions } from './options.js';
-import { readSnapshot, restoreSnapshot, takeSnapshot } from './snapshot.js';
+import { readSnapshot, restoreSnapshot, snapshotShapeLimits, takeSnapshot } from './snapshot.js';
 
 export function createAdminOps(sim: AdminPort): AdminOps {
   return {
@@ -53,9 +54,22 @@ export function createAdminOps(sim: AdminPort): AdminOps {
       return undefined;
     },
     snapshot: () => takeSnapshot(sim),
-    restore: (body) => {
-      const reading = readSnapshot(body);
-      if (!reading.ok) return errors([apiError('bad-request', reading.path === '' ? reading.message : `${reading.path}: ${reading.message}`, reading.path || undefined)]);
+    restore: (text) => {
+      // Measured before it is parsed: a parse costs by the values, and no snapshot the budget holds has more.
+      const { budget } = sim;
+      const shape = jsonShapeProblem(text, snapshotShapeLimits(budget.limit - budget.reserved, sim.maxProjects));
+      if (shape !== undefined) {
+        const why = shape.kind === 'depth' ? 'deeper than a snapshot nests' : `more than a snapshot within the record budget can (max records: ${budget.limit.toLocaleString('en-US')})`;
+        return errors([apiError(shape.kind === 'depth' ? 'bad-request' : 'payload-too-large', `The body ${describeShapeProblem(shape)}: ${why}`)]);
+      }
+      const parsed = parseBody(text);
+      if (!parsed.ok) return parsed.response;
+      const body = parsed.value;
+      const reading = readSnapshot(body, { maxRecords: budget.limit, maxProjects: sim.maxProjects, maxProjectRecords: sim.maxProjectRecords });
+      if (!reading.ok) {
+        const detail = reading.path === '' ? reading.message : `${reading.path}: ${reading.message}`;
+        return errors([apiError(reading.tooLarge ? 'payload-too-large' : 'bad-request', detail, reading.path || undefined)]);
+      }
       // A restore replaces every project: one the snapshot lacks, and that holds anything, is lost.
       const kept = new Set(reading.value.projects.map((p) => p.clientId));
       const max = sim.maxProjects;

@@ -22,7 +22,7 @@ import { error, errors } from './respond.js';
 import { buildRouter, type ApiRouteSpec, type RouteSpec } from './routes.js';
 import type { Router } from './router.js';
 import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
-import { bodyLimit, type SimRequest, type SimResponse } from './messages.js';
+import { bodyLimit, restoreBodyLimit, type SimRequest, type SimResponse } from './messages.js';
 import { apiError } from '../engine/api-errors.js';
 import { DOCUMENTED_SURFACE_READINGS, refuseUndocumented } from './surface.js';
 import { ReadingsPlay } from './readings-play.js';
@@ -100,6 +100,11 @@ export class Simulator implements AdminPort {
     this.lastUsed = undefined;
     this.budget.written = 0;
     this.budget.seeded = seededRecordCount(datasetCounts(options));
+  }
+
+  /** The most bytes a restore body may have: what the record budget can hold, at most 500 MiB. */
+  get restoreBodyLimit(): number {
+    return restoreBodyLimit(this.budget.limit);
   }
 
   /**
@@ -210,7 +215,7 @@ export class Simulator implements AdminPort {
     const q = req.url.indexOf('?');
     const rawPath = q < 0 ? req.url : req.url.slice(0, q);
     const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
-    const limit = bodyLimit(method, rawPath);
+    const limit = bodyLimit(method, rawPath, this.restoreBodyLimit);
     if (req.body.length > limit || (req.body.length * 3 > limit && Buffer.byteLength(req.body) > limit)) return error('payload-too-large', `Request bodies are limited to ${limit} bytes`);
     const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');
     const path = trailingSlash ? rawPath.slice(0, -1) : rawPath;
