@@ -1,6 +1,7 @@
 /** The simulator's options, their defaults and their one reader: one home, so the admin API and snapshots need not import the simulator. */
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import { exceeds, MAX_CLIENT_ID_LENGTH } from '../engine/field-limits.js';
+import { PROTOTYPE_KEYS } from '../engine/json.js';
 import type { Problem, Result } from '../result.js';
 import { readReadingChoice } from '../rules/readings.js';
 import { readDatasetFields, type DatasetField, type DatasetFields } from '../store/dataset-spec.js';
@@ -169,8 +170,8 @@ export function readSimulatorSettings(value: unknown, allowed: readonly Simulato
   }
   const clientId = o['clientId'];
   if (clientId !== undefined) {
-    if (typeof clientId !== 'string' || clientId.length === 0 || exceeds(clientId, MAX_CLIENT_ID_LENGTH))
-      return refuse('clientId', `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
+    if (typeof clientId !== 'string' || clientId.length === 0 || exceeds(clientId, MAX_CLIENT_ID_LENGTH) || PROTOTYPE_KEYS.has(clientId))
+      return refuse('clientId', `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters, and not __proto__, constructor or prototype`);
     out.clientId = clientId;
   }
   return { ok: true, value: out };

@@ -24,6 +24,7 @@ import type { Router } from './router.js';
 import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
 import { bodyLimit, restoreBodyLimit, type SimRequest, type SimResponse } from './messages.js';
 import { apiError } from '../engine/api-errors.js';
+import { PROTOTYPE_KEYS } from '../engine/json.js';
 import { DOCUMENTED_SURFACE_READINGS, refuseUndocumented } from './surface.js';
 import { ReadingsPlay } from './readings-play.js';
 import type { Readings } from '../rules/readings.js';
@@ -294,6 +295,7 @@ export class Simulator implements AdminPort {
     if (route.auth === 'admin') {
       if (token !== this.adminToken) return { ok: false, response: error('unauthorized', 'The admin API needs the admin token (printed by `commerce-sim serve`)') };
       const clientId = new URLSearchParams(req.url.split('?')[1] ?? '').get('client_id') ?? this.defaultClientId;
+      if (PROTOTYPE_KEYS.has(clientId)) return { ok: false, response: errors([apiError('bad-request', 'client_id must not be __proto__, constructor or prototype', 'client_id')]) };
       this.actingClient = clientId;
       return { ok: true, value: { project: this.project(clientId), access: 'admin' } };
     }

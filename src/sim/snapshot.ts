@@ -7,13 +7,13 @@ import type { Problem, Result } from '../result.js';
 import { MAX_PAGE_LENGTH } from '../limits.js';
 import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from '../engine/field-limits.js';
 import { MAX_FILTERS } from '../engine/filter.js';
-import { isCount, isJsonObject } from '../engine/json.js';
+import { isCount, isJsonObject, PROTOTYPE_KEYS } from '../engine/json.js';
 import type { ShapeLimits } from '../engine/json-shape.js';
 import { readStoredAdversity } from '../store/adversity-profiles.js';
 import { isTimeMs } from '../store/clock.js';
 import { datasetCounts, MAX_RECORDS } from '../store/datasets.js';
 import { PROJECT_RECORDS, recordWeight, seededRecordCount } from '../store/record-budget.js';
-import { PROTOTYPE_KEYS, readDatasetFields, type DatasetFields } from '../store/dataset-spec.js';
+import { readDatasetFields, type DatasetFields } from '../store/dataset-spec.js';
 import { NO_ADVERSITY, type ListDelta, type ProjectState, type StoredRecord } from '../store/project.js';
 import { listResources, passwordProfileInfo, type ResourceDef } from '../store/resources.js';
 import { isRandomState, type RandomState } from '../store/random.js';
@@ -143,8 +143,9 @@ function keysOf(v: Record<string, unknown>, path: string): string[] {
   return keys;
 }
 
-const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && !exceeds(v, MAX_TEXT_LENGTH);
-const ID_RULE = `must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`;
+// An id can become a key (a client's project, a collection's map): the prototype's names are never one.
+const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && !exceeds(v, MAX_TEXT_LENGTH) && !PROTOTYPE_KEYS.has(v);
+const ID_RULE = `must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters, and not __proto__, constructor or prototype`;
 
 const RECORD_MEMBERS: ReadonlySet<string> = new Set(['id', 'createdMs', 'updatedMs', 'attrs', 'credential']);
 
@@ -236,7 +237,11 @@ function readProject(v: unknown, path: string, room: Room): ProjectSnapshot {
   const known = ['clientId', 'settings', 'adversity', 'now', 'lists', 'profileInfos', 'random', 'adversityRandom'];
   for (const k of keysOf(p, path)) need(known.includes(k), `${path}.${k}`, 'is not a member of a project');
   const clientId = p['clientId'];
-  need(typeof clientId === 'string' && clientId.length > 0 && !exceeds(clientId, MAX_CLIENT_ID_LENGTH), `${path}.clientId`, `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
+  need(
+    typeof clientId === 'string' && clientId.length > 0 && !exceeds(clientId, MAX_CLIENT_ID_LENGTH) && !PROTOTYPE_KEYS.has(clientId),
+    `${path}.clientId`,
+    `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters, and not __proto__, constructor or prototype`,
+  );
   room.project = room.limits.maxProjectRecords;
   const settings = readSettings(p['settings'], `${path}.settings`);
   // The adversity is checked by its own module, with the limits PUT /__sim/adversity applies.
@@ -253,7 +258,11 @@ function readProject(v: unknown, path: string, room: Room): ProjectSnapshot {
   need(isJsonObject(p['profileInfos']), `${path}.profileInfos`, 'must be an object of records by realm/user-authentication-info');
   const profileInfos: Record<string, readonly StoredRecord[]> = {};
   for (const key of keysOf(p['profileInfos'] as Record<string, unknown>, `${path}.profileInfos`)) {
-    need(/^[^/]+\/[^/]+$/.test(key), `${path}.profileInfos.${key}`, 'must be named <realm id>/<user-authentication-info id>');
+    need(
+      /^[^/]+\/[^/]+$/.test(key) && key.split('/').every((id) => !PROTOTYPE_KEYS.has(id)),
+      `${path}.profileInfos.${key}`,
+      'must be named <realm id>/<user-authentication-info id>, neither __proto__, constructor nor prototype',
+    );
     // A collection of its own, empty or not: it counts as a record.
     take(room, 1, `${path}.profileInfos.${key}`);
     profileInfos[key] = readRecords((p['profileInfos'] as Record<string, unknown>)[key], `${path}.profileInfos.${key}`, passwordProfileInfo, room);
