@@ -1,14 +1,16 @@
 /**
  * Child process of the bench's hardening section: a served simulator, alone in its process so that its
- * RSS is what a served simulator costs. Answers 'rss' (after a full collection), 'cpu', and 'lag' (the
- * longest event-loop delay since the last 'lag', in ms).
+ * RSS is what a served simulator costs. Arguments: the seeded accounts, then (optionally) more simulator
+ * options as JSON (`{"maxRecords": 200000}`). Answers 'rss' (after a full collection), 'cpu', and 'lag'
+ * (the longest event-loop delay since the last 'lag', in ms).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Simulator } from '../sim/simulator.js';
+import { Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { listen } from '../sim/server.js';
 
 const count = Number(process.argv[2] ?? 1_000_000);
-const sim = new Simulator({ seed: 42, accounts: count, wallClock: () => Date.now(), tokenKey: 'bench-token-key-0123456789', maxProjects: 1000 });
+const extra = JSON.parse(process.argv[3] ?? '{}') as Partial<SimulatorOptions>;
+const sim = new Simulator({ seed: 42, accounts: count, wallClock: () => Date.now(), tokenKey: 'bench-token-key-0123456789', maxProjects: 1000, ...extra });
 const running = await listen(sim, 0, '127.0.0.1');
 const gc = (globalThis as { gc?: () => void }).gc;
 // The longest the event loop was held since the last 'lag' question: what one request can make every other client wait.

@@ -1,16 +1,20 @@
 /**
- * Bench section `hardening` (issue 10): what a served simulator of 1,000,000 accounts costs and keeps
- * doing under clients that are many, heavy or large: RSS with 100 client ids, the 10-clause timestamp
- * filter, another client's latency beside four connections sending it, the work budget of costly
- * filters and the shape limits of bodies (hardening-budget.ts), and a 1,000,000-account restore.
+ * Bench section `hardening` (issues 10 and 18): what a served simulator of 1,000,000 accounts costs and
+ * keeps doing under clients that are many, heavy or large: RSS with 100 client ids, the 10-clause
+ * timestamp filter, another client's latency beside four connections sending it, the work budget of
+ * costly filters and the shape limits of bodies (hardening-budget.ts), a 1,000,000-account restore,
+ * hostile restores (counts past the record budget, a body of small elements), and the RSS of a
+ * simulator whose record budget clients have filled with creates.
  */
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { generateRecords } from '../store/datasets.js';
-import { accounts } from '../store/resources.js';
+import { RECORD_HEAP_BYTES } from '../store/record-budget.js';
+import { accounts, listResources } from '../store/resources.js';
 import { child, fmt } from './child.js';
 import { budgetRows } from './hardening-budget.js';
 import { load } from './load.js';
+import { snapshotShapeLimits } from '../sim/snapshot.js';
 import type { Section } from './section.js';
 
 interface Ready {
@@ -50,7 +54,8 @@ export const hardening: Section = {
   name: 'hardening',
   async run({ quick }) {
     const count = quick ? 200_000 : 1_000_000;
-    const server = await child<Ready>('./hardening-child.js', [String(count)], ['--expose-gc', '--max-old-space-size=4096']);
+    // A project may write what the restore below brings (the per-project cap is 100,000 by default).
+    const server = await child<Ready>('./hardening-child.js', [String(count), JSON.stringify({ maxProjectRecords: 2_000_000 })], ['--expose-gc', '--max-old-space-size=4096']);
     const { origin, token, adminToken } = server.message;
     const rows: string[] = [];
     const step = (what: string) => process.stderr.write(`  hardening: ${what}\n`);
@@ -140,7 +145,78 @@ export const hardening: Section = {
     const same = again.text === expected;
     rows.push(`| restore of a snapshot with ${fmt(count)} written accounts (${fmt(Buffer.byteLength(body) / MiB)} MiB body): status | ${restored.status} in ${fmt(restoreMs)} ms | 200 |`);
     rows.push(`| the snapshot taken after it (${fmt(snapshotMs)} ms) is byte-identical to what was restored | ${same ? 'yes' : 'no'} | yes |`);
+
+    step('hostile restores');
+    // 5. Every collection at 2,000,000 (each within the per-collection cap): 38,000,000 records, 478 bytes.
+    const hostile = JSON.stringify({ version: 2, options: { counts: Object.fromEntries(listResources.map((r) => [r.name, 2_000_000])) }, projects: [], drop_projects: true });
+    const th = performance.now();
+    const refusedCounts = await call(origin, '/__sim/restore', adminToken, { method: 'POST', body: hostile, fresh: true });
+    rows.push(
+      `| restore of ${Buffer.byteLength(hostile)} bytes setting all 19 collections to 2,000,000 records: status | ${refusedCounts.status} in ${(performance.now() - th).toFixed(1)} ms | 400, at once |`,
+    );
+    const read = await call(origin, '/v2/accounts?page[limit]=1', token, { fresh: true });
+    rows.push(`| a read after it | ${read.status} | 200 |`);
+    // 6. A body of small elements: cheap to send, costly to parse (values, not bytes).
+    const mib = 150;
+    const small = `[${'0,'.repeat((mib * MiB) / 2 - 1)}0]`;
+    const ts2 = performance.now();
+    const refusedBody = await call(origin, '/__sim/restore', adminToken, { method: 'POST', body: small, fresh: true });
+    const smallMs = performance.now() - ts2;
+    const rssAfterSmall = await server.ask('rss');
+    rows.push(
+      `| restore of a ${mib} MiB body of small elements (\`[0,0,...]\`): status, then RSS | ${refusedBody.status} in ${fmt(smallMs)} ms, ${fmt(rssAfterSmall / MiB)} MiB | 413 within seconds |`,
+    );
+    // 6b. The costliest body the limits let through: as many values as the fullest snapshot the budget
+    // holds (short strings, so it stays under the byte limit), parsed beside the records written above.
+    const budget = (JSON.parse((await call(origin, '/__sim/state', adminToken, { fresh: true })).text) as { data: { records: { max: number; set_aside_for_projects: number } } }).data.records;
+    const values = snapshotShapeLimits(budget.max - budget.set_aside_for_projects, 1000).maxValues - 400;
+    const head = JSON.stringify({ ...snap, projects: [{ ...snap.projects[0], lists: { accounts: { upserts: ['@'], deletes: [] } } }] }).split('"@"');
+    const worst = `${head[0] ?? ''}${Buffer.alloc(values * 20 - 1, '"abcdefghijklmnopq",').toString('latin1')}${head[1] ?? ''}`;
+    const tw = performance.now();
+    const refusedWorst = await call(origin, '/__sim/restore', adminToken, { method: 'POST', body: worst, fresh: true });
+    const worstMs = performance.now() - tw;
+    const readAfter = await call(origin, '/v2/accounts?page[limit]=1', token, { fresh: true });
+    rows.push(
+      `| restore of the costliest body the limits let through (${fmt(Buffer.byteLength(worst) / MiB)} MiB, ${fmt(values)} values) beside ${fmt(count)} written records: status, then a read | ${refusedWorst.status} in ${fmt(worstMs)} ms, then ${readAfter.status} | 413, no crash (as long as the largest restore) |`,
+    );
     server.stop();
+
+    step('creates up to the record budget');
+    // 7. Clients create until the record budget (seeded + written + set aside for projects) answers 422.
+    const writes = quick ? 50_000 : 200_000;
+    const seeded = listResources.reduce((n, r) => n + r.defaultCount, 0);
+    const maxRecords = seeded + 1000 * 16 + writes;
+    const filler = await child<Ready>('./hardening-child.js', [String(accounts.defaultCount), JSON.stringify({ maxRecords, maxProjectRecords: 2_000_000 })], ['--expose-gc']);
+    const rssEmpty = await filler.ask('rss');
+    const tf = performance.now();
+    let refusedCreates = 0;
+    while (refusedCreates === 0) {
+      const r = await load({
+        origin: filler.message.origin,
+        connections: 4,
+        seconds: 2,
+        headers: { authorization: `Bearer ${filler.message.token}`, 'content-type': 'application/json' },
+        request: (i) => ({
+          method: 'POST',
+          path: '/v2/accounts',
+          body: JSON.stringify({ data: { type: 'account', name: `Filler ${i}`, legal_name: `Filler ${i} Ltd`, registration_id: `REG-${i}`, external_ref: `ext-${i}` } }),
+        }),
+      });
+      refusedCreates = r.non2xx;
+    }
+    const fillMs = performance.now() - tf;
+    const state = JSON.parse((await call(filler.message.origin, '/__sim/state', filler.message.adminToken)).text) as { data: { records: { written: number } } };
+    const written = state.data.records.written;
+    const after = await call(filler.message.origin, '/v2/accounts', filler.message.token, { method: 'POST', body: JSON.stringify({ data: { type: 'account', name: 'One more' } }) });
+    const rssFull = await filler.ask('rss');
+    const perRecord = (rssFull - rssEmpty) / written;
+    rows.push(
+      `| creates until the record budget (--max-records ${fmt(maxRecords)}) is full: records written in ${fmt(fillMs)} ms, then a create's status | ${fmt(written)}, then ${after.status} | ${fmt(writes)}, then 422 |`,
+    );
+    rows.push(
+      `| RSS with the budget full (${fmt(rssEmpty / MiB)} MiB before): after / per written record | ${fmt(rssFull / MiB)} MiB / ${perRecord < 0 ? '—' : `${fmt(perRecord)} bytes`} | per record < ${fmt(RECORD_HEAP_BYTES)} bytes (the budget's figure) |`,
+    );
+    filler.stop();
 
     console.log(`\n### A served simulator under many, heavy and large clients (${fmt(count)} accounts)\n`);
     console.log('| measure | value | target |\n|---|---:|---|');

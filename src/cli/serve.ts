@@ -9,7 +9,9 @@ import { intOption } from './targets.js';
 import { changedReadings, describeReadings, withDefaults, type ReadingChoice } from '../rules/readings.js';
 import { readDataFile } from '../store/dataset-file.js';
 import { isLoopback, readClients, type ClientRegistry } from '../sim/clients.js';
-import { readSimulatorSettings, simulatorOptionsOf, withDataset, type SimulatorSetting } from '../sim/options.js';
+import { readSimulatorSettings, recordBudgetProblem, simulatorOptionsOf, withDataset, type SimulatorSetting } from '../sim/options.js';
+import type { Problem } from '../result.js';
+import { PROJECT_RECORDS } from '../store/record-budget.js';
 import { randomCredentials, type Scope } from '../sim/tokens.js';
 import type { JournalEntry } from '../sim/journal.js';
 import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
@@ -45,6 +47,9 @@ const USAGE = `usage: commerce-sim serve [options]
   --max-projects N    client ids (projects) kept at most; the least recently used is forgotten
                       (default ${DEFAULT_MAX_PROJECTS})
   --max-project-records N  records one project may write before creates answer 422 (default ${DEFAULT_MAX_PROJECT_RECORDS})
+  --max-records N     records the whole simulator may hold: the seeded ones, every project's writes
+                      and ${PROJECT_RECORDS} per --max-projects; past it writes answer 422, restores 413
+                      (default: the heap limit / 2 KiB, about 2,100,000 at Node's 4 GiB)
   --max-scan N        the work one list read may do before it answers 400, counted in records
                       examined with one simple test; costlier tests (patterns of many parts, long
                       values, many clauses) count each record as more (default ${DEFAULT_MAX_SCAN},
@@ -93,9 +98,30 @@ const FLAGS: Readonly<Record<string, string>> = {
   clientId: '--client-id',
   maxProjects: '--max-projects',
   maxProjectRecords: '--max-project-records',
+  maxRecords: '--max-records',
   maxScan: '--max-scan',
 };
-const SERVE_SETTINGS: readonly SimulatorSetting[] = ['seed', 'accounts', 'counts', 'deviate', 'surface', 'readings', 'clock', 'clockStepMs', 'clientId', 'maxProjects', 'maxProjectRecords', 'maxScan'];
+const SERVE_SETTINGS: readonly SimulatorSetting[] = [
+  'seed',
+  'accounts',
+  'counts',
+  'deviate',
+  'surface',
+  'readings',
+  'clock',
+  'clockStepMs',
+  'clientId',
+  'maxProjects',
+  'maxProjectRecords',
+  'maxRecords',
+  'maxScan',
+];
+
+/** A refused setting as a usage error naming its flag (`counts.orders` → `--count orders`). */
+function flagError(problem: Problem): UsageError {
+  const [head = '', ...rest] = problem.path.split('.');
+  return new UsageError(`${[FLAGS[head] ?? `--${head}`, ...rest].join(' ')} ${problem.message}`);
+}
 
 /** The registered clients of `--clients FILE`, checked member by member. */
 async function loadClients(file: string, cwd: string): Promise<ClientRegistry> {
@@ -137,6 +163,7 @@ const OPTIONS = {
   'allow-any-client': { type: 'boolean' },
   'max-projects': { type: 'string' },
   'max-project-records': { type: 'string' },
+  'max-records': { type: 'string' },
   'max-scan': { type: 'string' },
   'shutdown-grace': { type: 'string' },
   json: { type: 'boolean' },
@@ -167,16 +194,17 @@ function serveOptionsFrom(values: ServeValues): ServeOptions {
       clientId: values['client-id'] ?? DEFAULT_CLIENT_ID,
       ...(values['max-projects'] === undefined ? {} : { maxProjects: numeric(values['max-projects']) }),
       ...(values['max-project-records'] === undefined ? {} : { maxProjectRecords: numeric(values['max-project-records']) }),
+      ...(values['max-records'] === undefined ? {} : { maxRecords: numeric(values['max-records']) }),
       ...(values['max-scan'] === undefined ? {} : { maxScan: numeric(values['max-scan']) }),
     },
     SERVE_SETTINGS,
   );
-  if (!read.ok) {
-    const [head = '', ...rest] = read.path.split('.');
-    throw new UsageError(`${[FLAGS[head] ?? `--${head}`, ...rest].join(' ')} ${read.message}`);
-  }
+  if (!read.ok) throw flagError(read);
   const clientId = read.value.clientId ?? DEFAULT_CLIENT_ID;
   const simulator = simulatorOptionsOf(read.value);
+  // Checked again once a --dataset has added its counts (startServer).
+  const budget = recordBudgetProblem(simulator);
+  if (budget !== undefined) throw flagError(budget);
   const host = values.host ?? '127.0.0.1';
   const allowAnyClient = values['allow-any-client'] === true;
   if (!isLoopback(host) && values.clients === undefined && !allowAnyClient) {
@@ -282,7 +310,10 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
     }
   }
   const clients = options.clientsFile === undefined ? undefined : await loadClients(options.clientsFile, io.cwd);
-  const sim = new Simulator({ ...withDataset(options.simulator, dataset), wallClock, ...credentials, ...(clients === undefined ? {} : { clients }) });
+  const simulator = withDataset(options.simulator, dataset);
+  const budget = recordBudgetProblem(simulator);
+  if (budget !== undefined) throw flagError(budget);
+  const sim = new Simulator({ ...simulator, wallClock, ...credentials, ...(clients === undefined ? {} : { clients }) });
   const out = io.stdout;
   const log = options.log === true && out !== undefined ? (entry: JournalEntry, ms: number) => void out.write(logLine(entry, ms, wallClock(), options.json)) : undefined;
   const stderr = io.stderr;

@@ -8,7 +8,7 @@ import { isJsonObject } from '../engine/json.js';
 import { KitError } from '../kit-errors.js';
 import { resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { isLoopback } from '../sim/clients.js';
-import { readSimulatorSettings, simulatorOptionsOf, withDataset, type SimulatorSetting, type SimulatorSettings } from '../sim/options.js';
+import { readSimulatorSettings, recordBudgetProblem, simulatorOptionsOf, withDataset, type SimulatorSetting, type SimulatorSettings } from '../sim/options.js';
 import { randomCredentials } from '../sim/tokens.js';
 import { DatasetError } from '../store/dataset-error.js';
 import { listen } from '../sim/server.js';
@@ -54,6 +54,11 @@ export interface StartSimulatorOptions {
   readonly clientId?: string;
   /** `virtual` (default: fixed start, a step per write) or `wall`. */
   readonly clock?: 'virtual' | 'wall';
+  /**
+   * Records the whole simulator may hold (seeded, written, and a share per project); past it writes answer
+   * 422 and restores 413. Default: what this process's heap limit holds (about 2 KiB a record).
+   */
+  readonly maxRecords?: number;
 }
 
 export interface StartedSimulator {
@@ -74,8 +79,8 @@ export interface StartedSimulator {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-const KNOWN = ['port', 'host', 'allowAnyClient', 'seed', 'accounts', 'counts', 'dataset', 'deviate', 'surface', 'readings', 'clientId', 'clock'] as const;
-const SETTINGS: readonly SimulatorSetting[] = ['seed', 'accounts', 'counts', 'deviate', 'surface', 'readings', 'clientId', 'clock'];
+const KNOWN = ['port', 'host', 'allowAnyClient', 'seed', 'accounts', 'counts', 'dataset', 'deviate', 'surface', 'readings', 'clientId', 'clock', 'maxRecords'] as const;
+const SETTINGS: readonly SimulatorSetting[] = ['seed', 'accounts', 'counts', 'deviate', 'surface', 'readings', 'clientId', 'clock', 'maxRecords'];
 const bad = (message: string): never => {
   throw new SimulatorOptionError(message);
 };
@@ -117,7 +122,10 @@ export async function startSimulator(options?: StartSimulatorOptions): Promise<S
     // A server on a port: secrets nobody can derive from the seed.
     ...randomCredentials(),
   };
-  const simulator = new Simulator(withDataset(explicit, dataset));
+  const resolved = withDataset(explicit, dataset);
+  const budget = recordBudgetProblem(resolved);
+  if (budget !== undefined) bad(`${budget.path} ${budget.message}`);
+  const simulator = new Simulator(resolved);
   const server = await listen(simulator, o.port ?? 0, o.host ?? '127.0.0.1');
   const token = simulator.issueToken(clientId, 'read-write');
   const admin = (method: string, url: string, body?: unknown) => {

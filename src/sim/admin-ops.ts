@@ -1,12 +1,13 @@
 /** The simulator-wide admin operations (reseed, snapshot, restore); per-project ones live in the handlers. */
 import { apiError } from '../engine/api-errors.js';
 import { isJsonObject } from '../engine/json.js';
+import { describeShapeProblem, jsonShapeProblem } from '../engine/json-shape.js';
 import { changedReadings } from '../rules/readings.js';
 import type { AdminOps } from './context.js';
-import { error, errors, json } from './respond.js';
+import { error, errors, json, parseBody } from './respond.js';
 import type { AdminPort } from './admin-port.js';
-import { readSimulatorSettings, type SimulatorOptions } from './options.js';
-import { readSnapshot, restoredOptions, restoreSnapshot, takeSnapshot } from './snapshot.js';
+import { readSimulatorSettings, recordBudgetProblem, type SimulatorOptions } from './options.js';
+import { readSnapshot, restoredOptions, restoreSnapshot, snapshotShapeLimits, takeSnapshot } from './snapshot.js';
 
 export function createAdminOps(sim: AdminPort): AdminOps {
   const ops: AdminOps = {
@@ -28,6 +29,8 @@ export function createAdminOps(sim: AdminPort): AdminOps {
       // The points where this simulator answers other than the public API (rules/readings.ts).
       readings: changedReadings(sim.readings),
       evicted_projects: sim.evictedProjects,
+      // What the record budget holds now: seeded, set aside for projects, written; past `max`, writes answer 422.
+      records: { max: sim.budget.limit, seeded: sim.budget.seeded, set_aside_for_projects: sim.budget.reserved, written: sim.budget.written },
     }),
     reseed: (body) => {
       const fields = readSimulatorSettings(body, ['seed', 'accounts', 'counts', 'profile', 'burst']);
@@ -44,6 +47,8 @@ export function createAdminOps(sim: AdminPort): AdminOps {
         ...(profile === undefined ? {} : { profile }),
         ...(burst === undefined ? {} : { burst }),
       };
+      const budget = recordBudgetProblem(next);
+      if (budget !== undefined) return errors([apiError('bad-request', `${budget.path}: ${budget.message}`, budget.path)]);
       // A new seed would change tokens and the admin token; the dataset seed changes, the credentials stay.
       const options = seed === undefined ? next : { ...next, datasetSeed: seed };
       const slicer = sim.slicer;
@@ -61,9 +66,22 @@ export function createAdminOps(sim: AdminPort): AdminOps {
       return { ...json(200, {}), deferred };
     },
     snapshot: () => takeSnapshot(sim),
-    restore: (body) => {
-      const reading = readSnapshot(body);
-      if (!reading.ok) return errors([apiError('bad-request', reading.path === '' ? reading.message : `${reading.path}: ${reading.message}`, reading.path || undefined)]);
+    restore: (text) => {
+      // Measured before it is parsed: a parse costs by the values, and no snapshot the budget holds has more.
+      const { budget } = sim;
+      const shape = jsonShapeProblem(text, snapshotShapeLimits(budget.limit - budget.reserved, sim.maxProjects));
+      if (shape !== undefined) {
+        const why = shape.kind === 'depth' ? 'deeper than a snapshot nests' : `more than a snapshot within the record budget can (max records: ${budget.limit.toLocaleString('en-US')})`;
+        return errors([apiError(shape.kind === 'depth' ? 'bad-request' : 'payload-too-large', `The body ${describeShapeProblem(shape)}: ${why}`)]);
+      }
+      const parsed = parseBody(text);
+      if (!parsed.ok) return parsed.response;
+      const body = parsed.value;
+      const reading = readSnapshot(body, { maxRecords: budget.limit, maxProjects: sim.maxProjects, maxProjectRecords: sim.maxProjectRecords });
+      if (!reading.ok) {
+        const detail = reading.path === '' ? reading.message : `${reading.path}: ${reading.message}`;
+        return errors([apiError(reading.tooLarge ? 'payload-too-large' : 'bad-request', detail, reading.path || undefined)]);
+      }
       // A restore replaces every project: one the snapshot lacks, and that holds anything, is lost.
       const kept = new Set(reading.value.projects.map((p) => p.clientId));
       const max = sim.maxProjects;

@@ -4,6 +4,7 @@
  */
 import type { Deviations } from '../engine/deviations.js';
 import type { Project } from '../store/project.js';
+import type { RecordBudget } from '../store/record-budget.js';
 import type { Steps } from '../store/steps.js';
 import type { Journal } from './journal.js';
 import type { Readings } from '../rules/readings.js';
@@ -19,6 +20,10 @@ export interface AdminPort {
   readonly readings: Readings;
   /** Projects kept at most (`--max-projects`). */
   readonly maxProjects: number;
+  /** Records one project may write (`--max-project-records`). */
+  readonly maxProjectRecords: number;
+  /** The records the whole simulator may hold, and what is taken of it (`--max-records`). */
+  readonly budget: RecordBudget;
   readonly evictedProjects: number;
   /** The request journal (GET /__sim/requests), cleared by a reset. */
   readonly journal: Journal;

@@ -6,7 +6,7 @@
 import type { Result } from '../result.js';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_SECRET_LENGTH } from '../engine/field-limits.js';
-import { isJsonObject } from '../engine/json.js';
+import { isJsonObject, PROTOTYPE_KEYS } from '../engine/json.js';
 import type { Scope } from './tokens.js';
 
 export interface RegisteredClient {
@@ -33,7 +33,8 @@ export function readClients(value: unknown): ClientsReading {
     const id = entry['client_id'];
     const secret = entry['client_secret'];
     const scopes = entry['scopes'] ?? SCOPES;
-    if (typeof id !== 'string' || id.length === 0 || exceeds(id, MAX_CLIENT_ID_LENGTH)) return bad(`${path}.client_id`, `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
+    if (typeof id !== 'string' || id.length === 0 || exceeds(id, MAX_CLIENT_ID_LENGTH) || PROTOTYPE_KEYS.has(id))
+      return bad(`${path}.client_id`, `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters, and not __proto__, constructor or prototype`);
     if (out.has(id)) return bad(`${path}.client_id`, `duplicates ${id}`);
     if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || exceeds(secret, MAX_SECRET_LENGTH))
       return bad(`${path}.client_secret`, `must be a string of ${MIN_SECRET_LENGTH} to ${MAX_SECRET_LENGTH} characters`);

@@ -38,6 +38,7 @@ export interface AdminOps {
   requests(filter: JournalFilter): unknown;
   reseed(options: unknown): SimResponse | undefined;
   snapshot(): unknown;
-  restore(snapshot: unknown): SimResponse | undefined;
+  /** The body as it came: it is measured before it is parsed. */
+  restore(body: string): SimResponse | undefined;
   describe(): unknown;
 }

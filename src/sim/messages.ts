@@ -39,7 +39,18 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const RESTORE_MAX_BODY_BYTES = 500 * 1024 * 1024;
 export const RESTORE_PATH = '/__sim/restore';
 
-/** The body limit of a request: the restore route's own, every other route 1 MiB. */
-export function bodyLimit(method: string, path: string): number {
-  return method.toUpperCase() === 'POST' && (path === RESTORE_PATH || path === `${RESTORE_PATH}/`) ? RESTORE_MAX_BODY_BYTES : MAX_BODY_BYTES;
+/**
+ * Bytes of snapshot per record of the record budget: a stored account is about 200 (a record of long
+ * fields weighs one per 256 characters, store/record-budget.ts), so a snapshot the budget can hold fits.
+ */
+export const RESTORE_BYTES_PER_RECORD = 512;
+
+/** The restore body limit under a record budget: what it can hold, at most 500 MiB, at least 1 MiB. */
+export function restoreBodyLimit(maxRecords: number): number {
+  return Math.max(MAX_BODY_BYTES, Math.min(RESTORE_MAX_BODY_BYTES, maxRecords * RESTORE_BYTES_PER_RECORD));
+}
+
+/** The body limit of a request: the restore route's own (`restoreLimit`, default 500 MiB), every other route 1 MiB. */
+export function bodyLimit(method: string, path: string, restoreLimit = RESTORE_MAX_BODY_BYTES): number {
+  return method.toUpperCase() === 'POST' && (path === RESTORE_PATH || path === `${RESTORE_PATH}/`) ? restoreLimit : MAX_BODY_BYTES;
 }

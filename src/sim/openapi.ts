@@ -32,14 +32,14 @@ function operationId(method: string, path: string): string {
 }
 
 const ADMIN_SUMMARIES: Readonly<Record<string, string>> = {
-  'GET /__sim/state': 'Describe the simulator: seed, base URL, seeded ids, projects',
+  'GET /__sim/state': 'Describe the simulator: seed, base URL, seeded ids, projects, the record budget',
   'POST /__sim/reset': 'Forget every write and setting of every project',
   'POST /__sim/seed': 'Reseed: {seed?, accounts?, counts?, profile?, burst?}',
   'POST /__sim/clock': "Advance a project's virtual clock: {advance_ms} (?client_id=)",
   'PUT /__sim/settings': "Raise a project's soft offset limit: {page_offset_limit} (?client_id=)",
   'PUT /__sim/adversity': "Set a project's adversarial behaviours (?client_id=)",
   'GET /__sim/snapshot': "Each project's changes over the seed (passwords only as salted hashes)",
-  'POST /__sim/restore': 'Restore a snapshot (up to 500 MiB; "drop_projects": true to drop projects it lacks)',
+  'POST /__sim/restore': 'Restore a snapshot (up to 500 MiB, within the record budget; "drop_projects": true to drop projects it lacks)',
   'GET /__sim/requests': 'The request journal, newest last: ?method=, ?path= (prefix), ?status=, ?client=, ?since= (seq), ?limit=',
 };
 

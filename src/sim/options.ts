@@ -1,10 +1,12 @@
 /** The simulator's options, their defaults and their one reader: one home, so the admin API and snapshots need not import the simulator. */
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import { exceeds, MAX_CLIENT_ID_LENGTH } from '../engine/field-limits.js';
-import type { Result } from '../result.js';
+import { PROTOTYPE_KEYS } from '../engine/json.js';
+import type { Problem, Result } from '../result.js';
 import { readReadingChoice } from '../rules/readings.js';
 import { readDatasetFields, type DatasetField, type DatasetFields } from '../store/dataset-spec.js';
-import { MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
+import { datasetCounts, MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
+import { defaultMaxRecords, PROJECT_RECORDS, seededRecordCount } from '../store/record-budget.js';
 import type { ResolvedDataset } from '../store/adversity-profiles.js';
 import type { Adversity } from '../store/project.js';
 import { isSurface, SURFACES, type Surface } from './surface.js';
@@ -46,6 +48,11 @@ export interface SimulatorOptions {
   readonly maxProjects?: number;
   /** Records one project may write (default 100,000); past it creates answer 422. */
   readonly maxProjectRecords?: number;
+  /**
+   * Records the whole simulator may hold: the seeded ones, every project's writes, and a share per project
+   * (store/record-budget.ts). Default: what this process's heap limit holds. Past it creates answer 422.
+   */
+  readonly maxRecords?: number;
   /** Requests the journal keeps (GET /__sim/requests); default 1,000. */
   readonly journalSize?: number;
   /**
@@ -56,6 +63,8 @@ export interface SimulatorOptions {
 }
 
 export const DEFAULT_MAX_PROJECTS = 1000;
+/** Far past any heap: a bound that keeps the arithmetic whole, not a size anyone should ask for. */
+export const MAX_MAX_RECORDS = 1_000_000_000;
 /**
  * About 12 ms of work on the bench machine (engine/read-cost.ts UNIT_NS): four such reads at once still
  * leave another client's page under 100 ms. A read estimated to cost more is refused before it starts.
@@ -102,6 +111,7 @@ export interface SimulatorSettings extends DatasetFields {
   readonly clientId?: string;
   readonly maxProjects?: number;
   readonly maxProjectRecords?: number;
+  readonly maxRecords?: number;
   readonly maxScan?: number;
 }
 
@@ -134,6 +144,7 @@ export function readSimulatorSettings(value: unknown, allowed: readonly Simulato
     ['clockStepMs', 0, 86_400_000],
     ['maxProjects', 1, 1_000_000],
     ['maxProjectRecords', 1, MAX_RECORDS],
+    ['maxRecords', 1, MAX_MAX_RECORDS],
     ['maxScan', 1, 2 * MAX_RECORDS],
   ] as const;
   for (const [key, min, max] of numbers) {
@@ -165,8 +176,8 @@ export function readSimulatorSettings(value: unknown, allowed: readonly Simulato
   }
   const clientId = o['clientId'];
   if (clientId !== undefined) {
-    if (typeof clientId !== 'string' || clientId.length === 0 || exceeds(clientId, MAX_CLIENT_ID_LENGTH))
-      return refuse('clientId', `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
+    if (typeof clientId !== 'string' || clientId.length === 0 || exceeds(clientId, MAX_CLIENT_ID_LENGTH) || PROTOTYPE_KEYS.has(clientId))
+      return refuse('clientId', `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters, and not __proto__, constructor or prototype`);
     out.clientId = clientId;
   }
   return { ok: true, value: out };
@@ -187,6 +198,34 @@ export function simulatorOptionsOf(s: SimulatorSettings): Omit<SimulatorOptions,
     ...(s.clientId === undefined ? {} : { defaultClientId: s.clientId }),
     ...(s.maxProjects === undefined ? {} : { maxProjects: s.maxProjects }),
     ...(s.maxProjectRecords === undefined ? {} : { maxProjectRecords: s.maxProjectRecords }),
+    ...(s.maxRecords === undefined ? {} : { maxRecords: s.maxRecords }),
     ...(s.maxScan === undefined ? {} : { maxScan: s.maxScan }),
   };
+}
+
+/** The record budget of these options: theirs, or what the heap holds. */
+export function maxRecordsOf(o: Pick<SimulatorOptions, 'maxRecords'>): number {
+  return o.maxRecords ?? defaultMaxRecords();
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * Whether the seeded records of these options, and the share set aside for their projects, fit the record
+ * budget: the path of the setting that breaks it and why, in the same words at every door (serve, startSimulator(), reseed).
+ */
+export function recordBudgetProblem(o: Pick<SimulatorOptions, 'accounts' | 'counts' | 'maxProjects' | 'maxRecords'>): Problem | undefined {
+  const limit = maxRecordsOf(o);
+  const projects = o.maxProjects ?? DEFAULT_MAX_PROJECTS;
+  const reserved = projects * PROJECT_RECORDS;
+  const budget = `the record budget (max records) is ${fmt(limit)}`;
+  if (reserved >= limit) return { path: 'maxProjects', message: `sets aside ${fmt(reserved)} records for ${fmt(projects)} projects (${PROJECT_RECORDS} each), and ${budget}` };
+  const seeded = seededRecordCount(datasetCounts(o));
+  if (seeded + reserved > limit) {
+    return {
+      path: o.counts !== undefined && Object.keys(o.counts).length > 0 ? 'counts' : 'accounts',
+      message: `would seed ${fmt(seeded)} records; ${budget}, of which ${fmt(reserved)} are set aside for ${fmt(projects)} projects, so at most ${fmt(limit - reserved)} may be seeded`,
+    };
+  }
+  return undefined;
 }

@@ -59,9 +59,18 @@ export function error(kind: ErrorKind, detail?: string, headers: Readonly<Record
   return errors([apiError(kind, detail)], headers);
 }
 
-/** A create past the project's record budget (store/project.ts DEFAULT_MAX_PROJECT_RECORDS). */
-export function projectFull(): SimResponse {
-  return error('unprocessable', 'This simulated project holds as many written records as it may; reset it (POST /__sim/reset) or start the simulator with a larger --max-project-records');
+/**
+ * A write past the project's own cap (store/project.ts DEFAULT_MAX_PROJECT_RECORDS) or past the record
+ * budget every project and the seeded data share (store/record-budget.ts).
+ */
+export function projectFull(full: { readonly kind: 'project' | 'budget'; readonly limit: number }): SimResponse {
+  const n = full.limit.toLocaleString('en-US');
+  return full.kind === 'project'
+    ? error('unprocessable', `This simulated project holds as many written records as it may (${n}); reset it (POST /__sim/reset) or start the simulator with a larger --max-project-records`)
+    : error(
+        'unprocessable',
+        `The simulator holds as many records as its record budget allows (${n}, shared by the seeded data and every project); reset it (POST /__sim/reset) or start it with a larger --max-records (and heap)`,
+      );
 }
 
 export function noContent(): SimResponse {

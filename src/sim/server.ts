@@ -68,7 +68,7 @@ function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 
 function limitOf(sim: Simulator, req: IncomingMessage): number {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
-  const limit = bodyLimit(req.method ?? 'GET', q < 0 ? url : url.slice(0, q));
+  const limit = bodyLimit(req.method ?? 'GET', q < 0 ? url : url.slice(0, q), sim.restoreBodyLimit);
   if (limit <= MAX_BODY_BYTES) return limit;
   const authorization = req.headers.authorization;
   return authorization === undefined || bearer({ authorization }) !== sim.adminToken ? MAX_BODY_BYTES : limit;

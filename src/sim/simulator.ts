@@ -7,11 +7,13 @@ import type { Result } from '../result.js';
 import { deviates, NO_DEVIATIONS, type Deviations } from '../engine/deviations.js';
 import { parseQuery } from '../engine/query.js';
 import { DEFAULT_CLOCK_START, DEFAULT_STEP_MS } from '../store/clock.js';
-import { NO_ADVERSITY, Project, type ProjectOptions } from '../store/project.js';
-import { accounts, listResources } from '../store/resources.js';
+import { DEFAULT_MAX_PROJECT_RECORDS, NO_ADVERSITY, Project, type ProjectOptions } from '../store/project.js';
+import { listResources } from '../store/resources.js';
 import type { DatasetOptions } from '../store/datasets.js';
 import type { Steps } from '../store/steps.js';
 import { SeededBases } from '../store/seeded-bases.js';
+import { datasetCounts } from '../store/datasets.js';
+import { PROJECT_RECORDS, RecordBudget, seededRecordCount } from '../store/record-budget.js';
 import type { ClientRegistry } from './clients.js';
 import type { AdminPort, PreparedData } from './admin-port.js';
 import { DEFAULT_JOURNAL_SIZE, Journal, redactUrl, type JournalEntry } from './journal.js';
@@ -23,12 +25,13 @@ import { error, errors, withMembers } from './respond.js';
 import { buildRouter, type ApiRouteSpec, type RouteSpec } from './routes.js';
 import type { Router } from './router.js';
 import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
-import { bodyLimit, type SimRequest, type SimResponse } from './messages.js';
+import { bodyLimit, restoreBodyLimit, type SimRequest, type SimResponse } from './messages.js';
 import { apiError } from '../engine/api-errors.js';
+import { PROTOTYPE_KEYS } from '../engine/json.js';
 import { DOCUMENTED_SURFACE_READINGS, refuseUndocumented } from './surface.js';
 import { ReadingsPlay } from './readings-play.js';
 import type { Readings } from '../rules/readings.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, maxRecordsOf, recordBudgetProblem, type SeededIds, type SimulatorOptions } from './options.js';
 
 export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 
@@ -56,9 +59,16 @@ export class Simulator implements AdminPort {
   private evicted = 0;
   /** How the simulator plays the readings (handed to handlers); `readings` says which. */
   private readonly play: ReadingsPlay;
+  /** The records the whole simulator may hold (store/record-budget.ts), and what is taken of it. */
+  readonly budget: RecordBudget;
 
+  /** Throws a RangeError when the seeded records do not fit the record budget (the doors check first, in their own words). */
   constructor(options: SimulatorOptions) {
+    const problem = recordBudgetProblem(options);
+    if (problem !== undefined) throw new RangeError(`${problem.path} ${problem.message}`);
     this.options = options;
+    this.budget = new RecordBudget(maxRecordsOf(options), (options.maxProjects ?? DEFAULT_MAX_PROJECTS) * PROJECT_RECORDS);
+    this.budget.seeded = seededRecordCount(datasetCounts(options));
     const key = options.tokenKey ?? String(this.seed);
     // As many client ids keep tokens as keep projects: a token outlives its project's data, not its client.
     this.tokens = new TokenStore(key, options.maxProjects ?? DEFAULT_MAX_PROJECTS);
@@ -102,6 +112,13 @@ export class Simulator implements AdminPort {
     if (bases !== undefined) this.bases = bases;
     this.projects.clear();
     this.lastUsed = undefined;
+    this.budget.written = 0;
+    this.budget.seeded = seededRecordCount(datasetCounts(options));
+  }
+
+  /** The most bytes a restore body may have: what the record budget can hold, at most 500 MiB. */
+  get restoreBodyLimit(): number {
+    return restoreBodyLimit(this.budget.limit);
   }
 
   /** Every seeded record and index of the current dataset built now, as steps: no read pays for them. */
@@ -143,6 +160,7 @@ export class Simulator implements AdminPort {
     const max = this.maxProjects;
     for (const oldest of this.projects.keys()) {
       if (this.projects.size <= max) break;
+      this.projects.get(oldest)?.forget();
       this.projects.delete(oldest);
       this.evicted += 1;
     }
@@ -156,6 +174,10 @@ export class Simulator implements AdminPort {
 
   get maxProjects(): number {
     return this.options.maxProjects ?? DEFAULT_MAX_PROJECTS;
+  }
+
+  get maxProjectRecords(): number {
+    return this.options.maxProjectRecords ?? DEFAULT_MAX_PROJECT_RECORDS;
   }
 
   /** Projects forgotten to stay within maxProjects since start (GET /__sim/state). */
@@ -225,7 +247,7 @@ export class Simulator implements AdminPort {
     const q = req.url.indexOf('?');
     const rawPath = q < 0 ? req.url : req.url.slice(0, q);
     const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
-    const limit = bodyLimit(method, rawPath);
+    const limit = bodyLimit(method, rawPath, this.restoreBodyLimit);
     if (req.body.length > limit || (req.body.length * 3 > limit && Buffer.byteLength(req.body) > limit)) return error('payload-too-large', `Request bodies are limited to ${limit} bytes`);
     const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');
     const path = trailingSlash ? rawPath.slice(0, -1) : rawPath;
@@ -305,6 +327,7 @@ export class Simulator implements AdminPort {
     if (route.auth === 'admin') {
       if (token !== this.adminToken) return { ok: false, response: error('unauthorized', 'The admin API needs the admin token (printed by `commerce-sim serve`)') };
       const clientId = new URLSearchParams(req.url.split('?')[1] ?? '').get('client_id') ?? this.defaultClientId;
+      if (PROTOTYPE_KEYS.has(clientId)) return { ok: false, response: errors([apiError('bad-request', 'client_id must not be __proto__, constructor or prototype', 'client_id')]) };
       this.actingClient = clientId;
       return { ok: true, value: { project: this.project(clientId), access: 'admin' } };
     }
@@ -336,8 +359,9 @@ export class Simulator implements AdminPort {
       clock: { mode: o.clock?.mode ?? 'virtual', start: o.clock?.start ?? DEFAULT_CLOCK_START, stepMs: o.clock?.stepMs ?? DEFAULT_STEP_MS, read: o.wallClock },
       adversity: { ...NO_ADVERSITY, ...(o.adversity ?? {}) },
       bases: this.bases,
+      budget: this.budget,
       ties: this.ties,
-      ...(o.maxProjectRecords === undefined ? {} : { maxRecords: o.maxProjectRecords }),
+      maxRecords: this.maxProjectRecords,
     };
   }
 }
@@ -349,7 +373,7 @@ function datasetOf(o: SimulatorOptions, seed: number): DatasetOptions {
   return {
     seed: o.datasetSeed ?? seed,
     profile: o.profile ?? 'default',
-    counts: { ...(o.counts ?? {}), ...(o.accounts === undefined ? {} : { [accounts.name]: o.accounts }) },
+    counts: datasetCounts(o),
     burst: o.burst ?? 150,
   };
 }

@@ -3,23 +3,50 @@
  * settings, clock and the positions of its random sources, so that after a restore the same requests
  * give byte-identical responses. A snapshot arrives as JSON: it is checked field by field, never cast.
  */
-import type { Result } from '../result.js';
+import type { Problem, Result } from '../result.js';
 import { MAX_PAGE_LENGTH } from '../limits.js';
 import { exceeds, MAX_CLIENT_ID_LENGTH, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from '../engine/field-limits.js';
 import { MAX_FILTERS } from '../engine/filter.js';
-import { isCount, isJsonObject } from '../engine/json.js';
+import { isCount, isJsonObject, PROTOTYPE_KEYS } from '../engine/json.js';
+import type { ShapeLimits } from '../engine/json-shape.js';
 import { readStoredAdversity } from '../store/adversity-profiles.js';
 import { isTimeMs } from '../store/clock.js';
-import { MAX_RECORDS } from '../store/datasets.js';
-import { PROTOTYPE_KEYS, readDatasetFields, type DatasetFields } from '../store/dataset-spec.js';
+import { datasetCounts, MAX_RECORDS } from '../store/datasets.js';
+import { PROJECT_RECORDS, recordWeight, seededRecordCount } from '../store/record-budget.js';
+import { readDatasetFields, type DatasetFields } from '../store/dataset-spec.js';
 import { NO_ADVERSITY, type ListDelta, type ProjectState, type StoredRecord } from '../store/project.js';
 import { listResources, passwordProfileInfo, type ResourceDef } from '../store/resources.js';
 import { isRandomState, type RandomState } from '../store/random.js';
 import type { AdminPort, PreparedData } from './admin-port.js';
-import type { SimulatorOptions } from './options.js';
+import { recordBudgetProblem, type SimulatorOptions } from './options.js';
 
 /** 2: each project holds only its changes over the seeded records (copy-on-write); 1 held every record. */
 export const SNAPSHOT_VERSION = 2;
+
+/** How deep a snapshot nests: body › projects › project › lists › delta › upserts › record › attrs. */
+export const SNAPSHOT_DEPTH = 8;
+/** Values (as engine/json-shape.ts counts them) one stored record takes at most: an account's eleven. */
+const VALUES_PER_RECORD = 11;
+/** Values of a project besides its records: settings, adversity with 100 path latencies, 19 list deltas, random states. */
+const VALUES_PER_PROJECT = 256;
+/** Values of the body besides its projects: version, the dataset options with a count per collection. */
+const VALUES_OF_BODY = 64;
+
+/**
+ * The shape of the largest snapshot `records` records (of the budget) and `projects` projects make:
+ * a body past it is refused before it is parsed (a parse costs by the values, not by the bytes).
+ */
+export function snapshotShapeLimits(records: number, projects: number): ShapeLimits {
+  return { maxDepth: SNAPSHOT_DEPTH, maxValues: VALUES_PER_RECORD * records + VALUES_PER_PROJECT * projects + VALUES_OF_BODY };
+}
+
+/** What a restore may bring: the simulator's record budget and caps (options.ts). */
+export interface RestoreLimits {
+  readonly maxRecords: number;
+  readonly maxProjects: number;
+  /** Records one project may hold (--max-project-records). */
+  readonly maxProjectRecords: number;
+}
 
 /** The dataset options a snapshot was taken with (the store's one type of them). */
 export type DatasetView = DatasetFields;
@@ -80,12 +107,12 @@ export function restoredOptions(sim: AdminPort, snapshot: Snapshot): SimulatorOp
 
 // ---- Checking a snapshot that came in as JSON: the first bad member, by its path ----
 
-export type SnapshotReading = Result<Snapshot>;
-
 class Bad extends Error {
   constructor(
     readonly path: string,
     message: string,
+    /** The snapshot is well formed but holds more than the record budget: a 413, not a 400. */
+    readonly tooLarge = false,
   ) {
     super(message);
   }
@@ -94,6 +121,23 @@ class Bad extends Error {
 const fail = (path: string, message: string): never => {
   throw new Bad(path, message);
 };
+
+/** Records still allowed while a snapshot is read: in all (the budget) and in the project being read. */
+interface Room {
+  left: number;
+  project: number;
+  readonly limits: RestoreLimits;
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+/** Take `n` records from the room, or refuse at `path` with a 413 naming the limit passed. */
+function take(room: Room, n: number, path: string): void {
+  if (n > room.project) throw new Bad(path, `brings more records than one project may write (max project records: ${fmt(room.limits.maxProjectRecords)})`, true);
+  if (n > room.left) throw new Bad(path, `brings more records than the record budget leaves for the projects' writes (max records: ${fmt(room.limits.maxRecords)})`, true);
+  room.left -= n;
+  room.project -= n;
+}
 const need = (cond: boolean, path: string, message: string): void => {
   if (!cond) fail(path, message);
 };
@@ -104,8 +148,9 @@ function keysOf(v: Record<string, unknown>, path: string): string[] {
   return keys;
 }
 
-const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && !exceeds(v, MAX_TEXT_LENGTH);
-const ID_RULE = `must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`;
+// An id can become a key (a client's project, a collection's map): the prototype's names are never one.
+const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && !exceeds(v, MAX_TEXT_LENGTH) && !PROTOTYPE_KEYS.has(v);
+const ID_RULE = `must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters, and not __proto__, constructor or prototype`;
 
 const RECORD_MEMBERS: ReadonlySet<string> = new Set(['id', 'createdMs', 'updatedMs', 'attrs', 'credential']);
 
@@ -138,10 +183,13 @@ function recordProblem(v: unknown, resource: ResourceDef): readonly [string, str
   return undefined;
 }
 
-/** Records with ids unique within the list. */
-function readRecords(v: unknown, path: string, resource: ResourceDef): readonly StoredRecord[] {
+/** Records with ids unique within the list, taken from the room by weight (store/record-budget.ts). */
+function readRecords(v: unknown, path: string, resource: ResourceDef, room: Room): readonly StoredRecord[] {
   need(Array.isArray(v), path, 'must be an array of records');
   const list = v as unknown[];
+  // Each record weighs one at least: a list longer than the room is refused before any record is read.
+  take(room, list.length, path);
+  let weight = 0;
   const seen = new Set<string>();
   for (let i = 0; i < list.length; i++) {
     const problem = recordProblem(list[i], resource);
@@ -149,17 +197,20 @@ function readRecords(v: unknown, path: string, resource: ResourceDef): readonly 
     const id = (list[i] as StoredRecord).id;
     if (seen.has(id)) fail(`${path}.${i}.id`, `duplicates the id ${id}`);
     seen.add(id);
+    weight += recordWeight(list[i] as StoredRecord) - 1;
   }
+  take(room, weight, path);
   return list as StoredRecord[];
 }
 
-function readDelta(v: unknown, path: string, resource: ResourceDef): ListDelta {
+function readDelta(v: unknown, path: string, resource: ResourceDef, room: Room): ListDelta {
   need(isJsonObject(v), path, 'must be an object with upserts and deletes');
   const d = v as Record<string, unknown>;
   for (const k of keysOf(d, path)) need(k === 'upserts' || k === 'deletes', `${path}.${k}`, 'is not a member of a list delta');
-  const upserts = readRecords(d['upserts'] ?? [], `${path}.upserts`, resource);
+  const upserts = readRecords(d['upserts'] ?? [], `${path}.upserts`, resource, room);
   const deletes = d['deletes'] ?? [];
   need(Array.isArray(deletes), `${path}.deletes`, 'must be an array of ids');
+  take(room, (deletes as unknown[]).length, `${path}.deletes`);
   const written = new Set(upserts.map((r) => r.id));
   const gone = new Set<string>();
   const ids = deletes as unknown[];
@@ -185,13 +236,18 @@ function readSettings(v: unknown, path: string): ProjectState['settings'] {
   return { page_length: length as number, page_offset_limit: offsetLimit as number, filter_limit: MAX_FILTERS };
 }
 
-function readProject(v: unknown, path: string): ProjectSnapshot {
+function readProject(v: unknown, path: string, room: Room): ProjectSnapshot {
   need(isJsonObject(v), path, 'must be a project object');
   const p = v as Record<string, unknown>;
   const known = ['clientId', 'settings', 'adversity', 'now', 'lists', 'profileInfos', 'random', 'adversityRandom'];
   for (const k of keysOf(p, path)) need(known.includes(k), `${path}.${k}`, 'is not a member of a project');
   const clientId = p['clientId'];
-  need(typeof clientId === 'string' && clientId.length > 0 && !exceeds(clientId, MAX_CLIENT_ID_LENGTH), `${path}.clientId`, `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters`);
+  need(
+    typeof clientId === 'string' && clientId.length > 0 && !exceeds(clientId, MAX_CLIENT_ID_LENGTH) && !PROTOTYPE_KEYS.has(clientId),
+    `${path}.clientId`,
+    `must be a non-empty string of at most ${MAX_CLIENT_ID_LENGTH} characters, and not __proto__, constructor or prototype`,
+  );
+  room.project = room.limits.maxProjectRecords;
   const settings = readSettings(p['settings'], `${path}.settings`);
   // The adversity is checked by its own module, with the limits PUT /__sim/adversity applies.
   const adversity = readStoredAdversity(p['adversity']);
@@ -202,13 +258,19 @@ function readProject(v: unknown, path: string): ProjectSnapshot {
   for (const name of keysOf(p['lists'] as Record<string, unknown>, `${path}.lists`)) {
     const resource = listResources.find((r) => r.name === name);
     if (resource === undefined) fail(`${path}.lists.${name}`, 'is not a list collection');
-    lists[name] = readDelta((p['lists'] as Record<string, unknown>)[name], `${path}.lists.${name}`, resource as ResourceDef);
+    lists[name] = readDelta((p['lists'] as Record<string, unknown>)[name], `${path}.lists.${name}`, resource as ResourceDef, room);
   }
   need(isJsonObject(p['profileInfos']), `${path}.profileInfos`, 'must be an object of records by realm/user-authentication-info');
   const profileInfos: Record<string, readonly StoredRecord[]> = {};
   for (const key of keysOf(p['profileInfos'] as Record<string, unknown>, `${path}.profileInfos`)) {
-    need(/^[^/]+\/[^/]+$/.test(key), `${path}.profileInfos.${key}`, 'must be named <realm id>/<user-authentication-info id>');
-    profileInfos[key] = readRecords((p['profileInfos'] as Record<string, unknown>)[key], `${path}.profileInfos.${key}`, passwordProfileInfo);
+    need(
+      /^[^/]+\/[^/]+$/.test(key) && key.split('/').every((id) => !PROTOTYPE_KEYS.has(id)),
+      `${path}.profileInfos.${key}`,
+      'must be named <realm id>/<user-authentication-info id>, neither __proto__, constructor nor prototype',
+    );
+    // A collection of its own, empty or not: it counts as a record.
+    take(room, 1, `${path}.profileInfos.${key}`);
+    profileInfos[key] = readRecords((p['profileInfos'] as Record<string, unknown>)[key], `${path}.profileInfos.${key}`, passwordProfileInfo, room);
   }
   const random = p['random'];
   need(random === undefined || isRandomState(random), `${path}.random`, 'must be four 32-bit words');
@@ -232,8 +294,11 @@ function readOptions(v: unknown, path: string): DatasetView {
   return (fields as { value: DatasetView }).value;
 }
 
-/** The snapshot, or the path and reason of its first bad member. */
-export function readSnapshot(value: unknown): SnapshotReading {
+/**
+ * The snapshot, or the path and reason of its first bad member; `tooLarge` when it is well formed but
+ * holds more than the record budget (the seeded counts are a setting: those are refused as bad).
+ */
+export function readSnapshot(value: unknown, limits: RestoreLimits): Result<Snapshot, Problem & { readonly tooLarge: boolean }> {
   try {
     need(isJsonObject(value), '', 'The body must be a snapshot object taken by GET /__sim/snapshot');
     const v = value as Record<string, unknown>;
@@ -242,17 +307,20 @@ export function readSnapshot(value: unknown): SnapshotReading {
     need(v['version'] === SNAPSHOT_VERSION, 'version', `must be ${SNAPSHOT_VERSION}`);
     need(v['options'] !== undefined, 'options', 'is required: the dataset the projects start from');
     const options = readOptions(v['options'], 'options');
+    const budget = recordBudgetProblem({ ...options, maxRecords: limits.maxRecords, maxProjects: limits.maxProjects });
+    if (budget !== undefined) fail(`options.${budget.path}`, budget.message);
+    const room: Room = { left: limits.maxRecords - limits.maxProjects * PROJECT_RECORDS - seededRecordCount(datasetCounts(options)), project: limits.maxProjectRecords, limits };
     need(Array.isArray(v['projects']), 'projects', 'must be an array of projects');
     const seen = new Set<string>();
     const projects = (v['projects'] as unknown[]).map((p, i) => {
-      const project = readProject(p, `projects.${i}`);
+      const project = readProject(p, `projects.${i}`, room);
       need(!seen.has(project.clientId), `projects.${i}.clientId`, `duplicates the client id ${project.clientId}`);
       seen.add(project.clientId);
       return project;
     });
     return { ok: true, value: { version: SNAPSHOT_VERSION, options, projects } };
   } catch (e) {
-    if (e instanceof Bad) return { ok: false, path: e.path, message: e.message };
+    if (e instanceof Bad) return { ok: false, path: e.path, message: e.message, tooLarge: e.tooLarge };
     throw e;
   }
 }

@@ -12,6 +12,7 @@ import type { Direction, SortSpec } from '../engine/sort.js';
 import { compareIds, copyRecord, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
 import { drain, sortSteps, type Steps } from './steps.js';
 import { compareKeys, compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type Lookup, type RangeField } from './record-filter.js';
+import { recordWeight, type RecordTally } from './record-budget.js';
 
 export { fieldText, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
 
@@ -102,11 +103,15 @@ export class Collection {
    */
   private readonly longestText = new Map<string, number>();
 
-  /** `base`: shared records this collection starts from and never writes (its ties are this one's). */
+  /**
+   * `base`: shared records this collection starts from and never writes (its ties are this one's).
+   * `tally`: where what this collection holds beyond its base is counted (a project's, for the record budget).
+   */
   constructor(
     readonly filterSpec: FilterSpec,
     private readonly base?: Collection,
     private readonly ties: Ties = base?.ties ?? 'asc',
+    private readonly tally?: RecordTally,
   ) {}
 
   get size(): number {
@@ -135,11 +140,6 @@ export class Collection {
     return n;
   }
 
-  /** What this collection holds beyond its base: own records and hidden base ids. */
-  get footprint(): number {
-    return this.byId.size + this.hidden.size;
-  }
-
   /** This collection's own records (inserted or changed here), by id. */
   ownRecords(): readonly SimRecord[] {
     return this.ownIndex('id', 'asc');
@@ -158,7 +158,8 @@ export class Collection {
   /** The same load as steps (a reseed of a million records runs it in slices). */
   *loadSteps(records: readonly SimRecord[]): Steps<void> {
     for (let i = 0; i < records.length; i++) {
-      this.put(records[i] as SimRecord);
+      const r = records[i] as SimRecord;
+      this.counted(r.id, () => this.put(r));
       if ((i & 4095) === 4095) yield;
     }
     this.indexes.clear();
@@ -180,16 +181,29 @@ export class Collection {
   }
 
   insert(record: SimRecord): void {
+    this.counted(record.id, () => this.place(record));
+  }
+
+  private place(record: SimRecord): void {
     this.put(record);
     for (const [key, index] of this.indexes) index.splice(this.position(key, index, record), 0, record);
   }
 
   /** Forget a base record without storing anything (restoring a delete). */
   hide(id: string): void {
-    if (this.base?.get(id) !== undefined && !this.hidden.has(id)) this.hideBase(id);
+    if (this.base?.get(id) !== undefined && !this.hidden.has(id)) this.counted(id, () => this.hideBase(id));
+  }
+
+  /** Whether a change to this record would make a private copy of a shared one (it costs a record). */
+  shares(id: string): boolean {
+    return this.base !== undefined && !this.byId.has(id) && !this.hidden.has(id) && this.base.get(id) !== undefined;
   }
 
   remove(id: string): SimRecord | undefined {
+    return this.counted(id, () => this.drop(id));
+  }
+
+  private drop(id: string): SimRecord | undefined {
     const own = this.byId.get(id);
     if (own !== undefined) {
       this.byId.delete(id);
@@ -206,10 +220,14 @@ export class Collection {
    * lands on a private copy, which is returned (and is what the caller should answer with).
    */
   update(record: SimRecord, change: (r: SimRecord) => void): SimRecord {
+    return this.counted(record.id, () => this.change(record, change));
+  }
+
+  private change(record: SimRecord, change: (r: SimRecord) => void): SimRecord {
     if (this.byId.get(record.id) !== record) {
       const copy = copyRecord(record);
       change(copy);
-      this.insert(copy);
+      this.place(copy);
       return copy;
     }
     for (const [key, index] of this.indexes) this.detach(key, index, record);
@@ -511,6 +529,24 @@ export class Collection {
       this.hiddenAt.set(key, at);
     }
     return at;
+  }
+
+  /**
+   * Run one write to the record `id` and count what it changed of this collection's holding: an own
+   * record its weight, a deleted base record one (a changed copy stands in for the base id it hides).
+   */
+  private counted<T>(id: string, write: () => T): T {
+    if (this.tally === undefined) return write();
+    const before = this.holding(id);
+    const result = write();
+    const delta = this.holding(id) - before;
+    if (delta !== 0) this.tally.add(delta);
+    return result;
+  }
+
+  private holding(id: string): number {
+    const own = this.byId.get(id);
+    return own !== undefined ? recordWeight(own) : this.hidden.has(id) ? 1 : 0;
   }
 
   private hideBase(id: string): void {

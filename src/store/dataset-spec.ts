@@ -4,7 +4,7 @@
  * path of the bad member.
  */
 import type { Result } from '../result.js';
-import { isCount, isJsonObject } from '../engine/json.js';
+import { isCount, isJsonObject, PROTOTYPE_KEYS } from '../engine/json.js';
 import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from './datasets.js';
 import { listResources } from './resources.js';
 
@@ -22,9 +22,6 @@ export interface DatasetFields {
 export type DatasetField = keyof DatasetFields;
 
 export type Checked<T> = Result<T>;
-
-/** Names that would reach an object's prototype if used as keys. */
-export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 const refuse = (path: string, message: string): Checked<never> => ({ ok: false, path, message });
 

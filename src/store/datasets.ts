@@ -45,6 +45,11 @@ function name(random: Random, i: number): string {
   return flat(random.pick(ADJECTIVES), ' ', random.pick(NOUNS), ' ', String(i + 1));
 }
 
+/** The counts dataset options mean: `accounts`, when given, wins over `counts.accounts`. */
+export function datasetCounts(o: { readonly accounts?: number | undefined; readonly counts?: Readonly<Record<string, number>> | undefined }): Readonly<Record<string, number>> {
+  return { ...(o.counts ?? {}), ...(o.accounts === undefined ? {} : { accounts: o.accounts }) };
+}
+
 export function countFor(resource: ResourceDef, options: DatasetOptions): number {
   return options.counts[resource.name] ?? resource.defaultCount;
 }

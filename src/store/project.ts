@@ -4,6 +4,7 @@
  */
 import { Collection, type SimRecord, type Ties } from './collection.js';
 import { SeededBases } from './seeded-bases.js';
+import { RecordTally, recordWeight, type RecordBudget } from './record-budget.js';
 import { virtualClock, wallClock, type Clock } from './clock.js';
 import { generateRecords, type DatasetOptions } from './datasets.js';
 import { createRandom, deriveSeed, type Random } from './random.js';
@@ -94,6 +95,9 @@ export const NO_ADVERSITY: Adversity = {
 /** A client that writes in a loop fills its own project, not the machine: past this, creates answer 422. */
 export const DEFAULT_MAX_PROJECT_RECORDS = 100_000;
 
+/** Why a project may store no more: its own cap, or the simulator's record budget it shares with every other. */
+export type Fullness = { readonly kind: 'project' | 'budget'; readonly limit: number } | undefined;
+
 export interface ProjectOptions {
   readonly clientId: string;
   readonly dataset: DatasetOptions;
@@ -101,6 +105,8 @@ export interface ProjectOptions {
   readonly adversity: Adversity;
   /** Most records the project may write (inserted, changed or deleted seeded ones); default 100,000. */
   readonly maxRecords?: number;
+  /** The simulator's record budget, shared by every project; none: only maxRecords bounds this one. */
+  readonly budget?: RecordBudget;
   /** Where the shared seeded records come from; projects of one simulator pass the same one. */
   readonly bases?: SeededBases;
   /** How records sharing a sort value are ordered (the reading `order.ties`); default by ascending id. */
@@ -132,6 +138,8 @@ export class Project {
   private windowCount = 0;
   /** Seeded records of a project made on its own (tests); projects of a simulator share theirs. */
   private ownBases: SeededBases | undefined;
+  /** What this project holds beyond the seed, in budgeted records (store/record-budget.ts). */
+  private readonly tally: RecordTally;
 
   constructor(readonly options: ProjectOptions) {
     const c = options.clock;
@@ -139,6 +147,7 @@ export class Project {
     this.random = createRandom(deriveSeed(options.dataset.seed, `writes:${options.clientId}`));
     this.adversityRandom = createRandom(deriveSeed(options.dataset.seed, `adversity:${options.clientId}`));
     this.adversity = { ...options.adversity };
+    this.tally = new RecordTally(options.budget);
     const seeded = seedAuth(options.dataset, options.ties ?? 'asc');
     this.auth = seeded.auth;
     this.realms = seeded.realms;
@@ -152,7 +161,7 @@ export class Project {
   list(resource: ResourceDef): Collection {
     let coll = this.lists.get(resource.name);
     if (coll === undefined) {
-      coll = new Collection(resource.filter, (this.options.bases ?? (this.ownBases ??= new SeededBases(this.options.ties))).list(resource, this.options.dataset));
+      coll = new Collection(resource.filter, (this.options.bases ?? (this.ownBases ??= new SeededBases(this.options.ties))).list(resource, this.options.dataset), undefined, this.tally);
       this.lists.set(resource.name, coll);
     }
     return coll;
@@ -163,20 +172,36 @@ export class Project {
     const s = this.settings;
     const a = this.adversity;
     const calm = (Object.keys(NO_ADVERSITY) as (keyof Adversity)[]).every((k) => a[k] === NO_ADVERSITY[k]);
-    return calm && s.page_length === DEFAULT_PAGE_LENGTH && s.page_offset_limit === OFFSET_LIMIT && this.ownRecordCount === 0;
+    return calm && s.page_length === DEFAULT_PAGE_LENGTH && s.page_offset_limit === OFFSET_LIMIT && this.tally.count === 0;
   }
 
-  /** Whether this project may store another record (ProjectOptions.maxRecords). */
-  get full(): boolean {
-    return this.ownRecordCount >= (this.options.maxRecords ?? DEFAULT_MAX_PROJECT_RECORDS);
+  /** Why this project may store no more records, or undefined while it may (ProjectOptions.maxRecords and budget). */
+  get full(): Fullness {
+    const own = this.options.maxRecords ?? DEFAULT_MAX_PROJECT_RECORDS;
+    if (this.tally.count >= own) return { kind: 'project', limit: own };
+    const budget = this.options.budget;
+    return budget !== undefined && budget.free <= 0 ? { kind: 'budget', limit: budget.limit } : undefined;
   }
 
-  /** Records this project wrote, over all its collections: what it costs beyond the shared seed. */
+  /**
+   * Why a change to `before` may not be stored, or undefined: once the project or the budget is full, only
+   * changes that hold nothing more pass. `after` is the record as the change leaves it; none for a delete
+   * (deleting a seeded record keeps a tombstone, changing one a copy; a longer field may weigh more).
+   */
+  refusal(coll: Collection, before: SimRecord, after?: Pick<SimRecord, 'id' | 'attrs' | 'credential'>): Fullness {
+    const full = this.full;
+    if (full === undefined) return undefined;
+    return coll.shares(before.id) || (after !== undefined && recordWeight(after) > recordWeight(before)) ? full : undefined;
+  }
+
+  /** Records this project wrote, in budgeted records: what it costs beyond the shared seed. */
   get ownRecordCount(): number {
-    let n = 0;
-    for (const coll of this.lists.values()) n += coll.footprint;
-    for (const coll of this.profileInfos.values()) n += coll.footprint;
-    return n;
+    return this.tally.count;
+  }
+
+  /** The project is being forgotten: what it held goes back to the budget. */
+  forget(): void {
+    this.tally.release();
   }
 
   userAuthenticationInfo(realmId: string): Collection | undefined {
@@ -189,7 +214,7 @@ export class Project {
     const key = `${realmId}/${uaiId}`;
     let coll = this.profileInfos.get(key);
     if (coll === undefined) {
-      coll = new Collection(passwordProfileInfo.filter, undefined, this.options.ties);
+      coll = new Collection(passwordProfileInfo.filter, undefined, this.options.ties, this.tally);
       this.profileInfos.set(key, coll);
     }
     return coll;
@@ -254,22 +279,23 @@ export class Project {
     const a = this.adversity;
     const seeded = listResources.includes(resource);
     const random = this.adversityRandom;
+    // Changing or deleting a shared seeded record stores a copy or a tombstone: none once the project is full.
     for (let i = 0; i < a.updatesPerRead && collection.size > 0; i++) {
       const record = nthById(collection, random.int(collection.size));
-      if (record === undefined) continue;
+      if (record === undefined || (this.full !== undefined && collection.shares(record.id))) continue;
       const now = this.clock.tick();
       collection.update(record, (r) => {
         r.updatedMs = now;
       });
     }
     if (!seeded) return;
-    for (let i = 0; i < a.insertsPerRead && !this.full; i++) {
+    for (let i = 0; i < a.insertsPerRead && this.full === undefined; i++) {
       const now = this.clock.tick();
       collection.insert({ id: random.uuid(), createdMs: now, updatedMs: now, attrs: insertedAttributes(resource, random, now) });
     }
     for (let i = 0; i < a.deletesPerRead && collection.size > 0; i++) {
       const record = nthById(collection, random.int(collection.size));
-      if (record !== undefined) collection.remove(record.id);
+      if (record !== undefined && !(this.full !== undefined && collection.shares(record.id))) collection.remove(record.id);
     }
   }
 
@@ -279,6 +305,8 @@ export class Project {
     Object.assign(this.adversity, state.adversity);
     const c = this.options.clock;
     this.clock = c.mode === 'wall' && c.read !== undefined ? wallClock(c.read) : virtualClock(state.now, c.stepMs);
+    // The collections dropped here give back what they held; the loads below count what replaces it.
+    this.tally.release();
     this.lists.clear();
     for (const [name, delta] of Object.entries(state.lists)) {
       const resource = listResources.find((r) => r.name === name);
@@ -291,7 +319,7 @@ export class Project {
     }
     this.profileInfos.clear();
     for (const [key, records] of Object.entries(state.profileInfos)) {
-      const coll = new Collection(passwordProfileInfo.filter, undefined, this.options.ties);
+      const coll = new Collection(passwordProfileInfo.filter, undefined, this.options.ties, this.tally);
       coll.load(records.map(cloneRecord));
       this.profileInfos.set(key, coll);
     }

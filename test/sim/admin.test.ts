@@ -321,7 +321,8 @@ describe('snapshot and restore', () => {
       'projects.0.lists.accounts.upserts.0.attrs.__proto__',
       (s: Parameters<Parameters<typeof edited>[0]>[0]) => {
         const attrs = (accountsOf(s).upserts[0] as Record<string, unknown>)['attrs'] as Record<string, unknown>;
-        Object.defineProperty(attrs, '__proto__', { value: { polluted: true }, enumerable: true });
+        // A string: an object here would nest deeper than a snapshot does, refused before it is parsed.
+        Object.defineProperty(attrs, '__proto__', { value: 'polluted', enumerable: true });
       },
     ],
     [

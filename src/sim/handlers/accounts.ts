@@ -42,7 +42,8 @@ export const createAccount: Handler = (ctx) => {
   if (!body.ok) return body.response;
   const valid = readAccount(body.value, true);
   if (!valid.ok) return errors(valid.errors);
-  if (ctx.project.full) return projectFull();
+  const full = ctx.project.full;
+  if (full !== undefined) return projectFull(full);
   const now = ctx.project.clock.tick();
   const { name = '', legal_name = name, registration_id = null, external_ref = null } = valid.value;
   const record: SimRecord = { id: ctx.project.random.uuid(), createdMs: now, updatedMs: now, attrs: { name, legal_name, registration_id, external_ref } };
@@ -63,6 +64,8 @@ export const updateAccount: Handler = (ctx) => {
   if (!body.ok) return body.response;
   const valid = readAccount(body.value, false);
   if (!valid.ok) return errors(valid.errors);
+  const full = ctx.project.refusal(coll, record, { id: record.id, attrs: { ...record.attrs, ...valid.value } });
+  if (full !== undefined) return projectFull(full);
   const now = ctx.project.clock.tick();
   const updated = coll.update(record, (r) => {
     for (const [k, v] of Object.entries(valid.value)) r.attrs[k] = v;
@@ -75,7 +78,10 @@ export const updateAccount: Handler = (ctx) => {
 export const deleteAccount: Handler = (ctx) => {
   const coll = ctx.project.list(accounts);
   const id = storedId(ctx);
-  if (coll.get(id) === undefined) return error('not-found', 'Resource not found');
+  const record = coll.get(id);
+  if (record === undefined) return error('not-found', 'Resource not found');
+  const full = ctx.project.refusal(coll, record);
+  if (full !== undefined) return projectFull(full);
   // The deviation keeps the record listed with a new updated_at: an updated_at sync sees the delete.
   if (deviates(ctx.deviations, 'large-data.deletes-invisible')) visibleDelete(ctx, coll, id);
   else coll.remove(id);

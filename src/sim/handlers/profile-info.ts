@@ -47,7 +47,8 @@ export const createProfileInfo: Handler = (ctx) => {
   if (!body.ok) return body.response;
   const valid = validateCreate(body.value, ctx.deviations, ctx.play.create);
   if (!valid.ok) return errors(valid.errors);
-  if (ctx.project.full) return projectFull();
+  const full = ctx.project.full;
+  if (full !== undefined) return projectFull(full);
   const now = ctx.project.clock.tick();
   const record: SimRecord = {
     id: ctx.project.random.uuid(),
@@ -104,8 +105,16 @@ export const updateProfileInfo: Handler = (ctx) => {
   if (!body.ok) return body.response;
   const valid = validateUpdate(body.value, ctx.deviations, ctx.play.create);
   if (!valid.ok) return errors(valid.errors);
-  const now = ctx.project.clock.tick();
   const { username, password_profile_id, password } = valid.value;
+  // A new password's hash is as long as the old one: only the fields can make the record weigh more.
+  const after = {
+    id: record.id,
+    attrs: { ...record.attrs, ...(username === undefined ? {} : { username }), ...(password_profile_id === undefined ? {} : { password_profile_id }) },
+    credential: record.credential,
+  };
+  const full = ctx.project.refusal(coll, record, after);
+  if (full !== undefined) return projectFull(full);
+  const now = ctx.project.clock.tick();
   const updated = coll.update(record, (r) => {
     if (username !== undefined) r.attrs['username'] = username;
     if (password_profile_id !== undefined) r.attrs['password_profile_id'] = password_profile_id;
@@ -119,7 +128,10 @@ export const updateProfileInfo: Handler = (ctx) => {
 export const deleteProfileInfo: Handler = (ctx) => {
   const coll = collectionOf(ctx);
   const id = ctx.params['id'] ?? '';
-  if (coll === undefined || coll.get(id) === undefined) return notFound();
+  const record = coll?.get(id);
+  if (coll === undefined || record === undefined) return notFound();
+  const full = ctx.project.refusal(coll, record);
+  if (full !== undefined) return projectFull(full);
   // The deviation keeps the record listed with a new updated_at: an updated_at sync sees the delete.
   if (deviates(ctx.deviations, 'large-data.deletes-invisible')) visibleDelete(ctx, coll, id);
   else coll.remove(id);

@@ -6,6 +6,7 @@ import type { Result } from '../../result.js';
 import { bodyShapeProblem, exceeds, MAX_CLIENT_ID_LENGTH, MAX_SECRET_LENGTH } from '../../engine/field-limits.js';
 import { admits } from '../clients.js';
 import type { ClientRegistry } from '../clients.js';
+import { PROTOTYPE_KEYS } from '../../engine/json.js';
 import { error, isJsonObject, json } from '../respond.js';
 import { LIFETIME_SECONDS, type Scope } from '../tokens.js';
 import type { SimRequest, SimResponse } from '../messages.js';
@@ -46,6 +47,8 @@ export function tokenEndpoint(req: SimRequest, sim: TokenIssuer): SimResponse {
   const clientId = form.get('client_id') ?? '';
   if (clientId.length === 0) return error('bad-request', 'client_id is required');
   if (exceeds(clientId, MAX_CLIENT_ID_LENGTH)) return error('bad-request', `client_id must be at most ${MAX_CLIENT_ID_LENGTH} characters`);
+  // A client id names a project, and snapshots refuse these names: refused here, where it would enter.
+  if (PROTOTYPE_KEYS.has(clientId)) return error('bad-request', 'client_id must not be __proto__, constructor or prototype');
   if (exceeds(form.get('client_secret') ?? '', MAX_SECRET_LENGTH)) return error('bad-request', `client_secret must be at most ${MAX_SECRET_LENGTH} characters`);
   let scope: 'read-write' | 'read-only';
   if (grant === 'client_credentials') {
