@@ -10,11 +10,12 @@ export { Simulator, DEFAULT_SEED, DEFAULT_CLIENT_ID, type SimulatorOptions, type
 export type { PreparedData } from './sim/admin-port.js';
 export type { BodyParts } from './sim/body-parts.js';
 export type { Steps } from './store/steps.js';
+export type { RecordBudget, RecordTally } from './store/record-budget.js';
 export { listen, createSimServer, type RunningServer, type Lifecycle, type RequestLog, type ServerOptions } from './sim/server.js';
 export { Journal, type JournalEntry, type JournalFilter } from './sim/journal.js';
 export type { Snapshot, DatasetView, ProjectSnapshot } from './sim/snapshot.js';
 export type { Scope } from './sim/tokens.js';
-export type { Project, ProjectOptions, ProjectState, Settings, Adversity, Fault, RateWindow, SeededAuth, ListDelta, StoredRecord } from './store/project.js';
+export type { Project, ProjectOptions, ProjectState, Settings, Adversity, Fault, RateWindow, SeededAuth, ListDelta, StoredRecord, Fullness } from './store/project.js';
 export type { DatasetProfile, DatasetOptions } from './store/datasets.js';
 export type { DatasetFields } from './store/dataset-spec.js';
 export type { Deviations } from './engine/deviations.js';

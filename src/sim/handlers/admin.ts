@@ -10,7 +10,7 @@ import { MAX_TIME_MS } from '../../store/clock.js';
 import { MAX_RECORDS } from '../../store/datasets.js';
 import { ADVERSITY_PROFILE_NAMES, adversityPreset, adversityView, parseAdversityPatch } from '../../store/adversity-profiles.js';
 import type { Handler } from '../context.js';
-import { errors, json, parseBody, parseJsonBody } from '../respond.js';
+import { errors, json, parseJsonBody } from '../respond.js';
 
 type Body = Record<string, unknown>;
 
