@@ -1,10 +1,10 @@
 /**
  * Child process of the bench's hardening section: a served simulator, alone in its process so that its
  * RSS is what a served simulator costs. Arguments: the seeded accounts, then (optionally) more simulator
- * options as JSON (`{"maxRecords": 200000}`). Answers 'rss' (after a full collection), 'cpu', and 'lag'
- * (the longest event-loop delay since the last 'lag', in ms).
+ * options as JSON (`{"maxRecords": 200000}`). Answers 'rss' (after a full collection), 'cpu', 'lag'
+ * (the longest event-loop delay since the last 'lag', in ms) and 'close' (shuts down as serve does: the ms it took).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { listen } from '../sim/server.js';
 
@@ -30,6 +30,14 @@ process.on('message', (m) => {
       process.send?.(delay.max / 1e6);
       delay.reset();
     }, 20);
+  }
+  if (m === 'close') {
+    // What serve does on SIGINT/SIGTERM: answers in ms how long close() took, then exits.
+    const started = performance.now();
+    void running.close().then(() => {
+      process.send?.(performance.now() - started);
+      setTimeout(() => process.exit(0), 10);
+    });
   }
   if (m === 'cpu') {
     const { user, system } = process.cpuUsage();

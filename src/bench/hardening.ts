@@ -13,6 +13,7 @@ import { RECORD_HEAP_BYTES } from '../store/record-budget.js';
 import { accounts, listResources } from '../store/resources.js';
 import { child, fmt } from './child.js';
 import { budgetRows } from './hardening-budget.js';
+import { firstReadRows, floodRows, shutdownRows } from './hardening-serving.js';
 import { load } from './load.js';
 import { snapshotShapeLimits } from '../sim/snapshot.js';
 import type { Section } from './section.js';
@@ -55,10 +56,14 @@ export const hardening: Section = {
   async run({ quick }) {
     const count = quick ? 200_000 : 1_000_000;
     // A project may write what the restore below brings (the per-project cap is 100,000 by default).
+    const forked = performance.now();
     const server = await child<Ready>('./hardening-child.js', [String(count), JSON.stringify({ maxProjectRecords: 2_000_000 })], ['--expose-gc', '--max-old-space-size=4096']);
     const { origin, token, adminToken } = server.message;
     const rows: string[] = [];
     const step = (what: string) => process.stderr.write(`  hardening: ${what}\n`);
+    const readyMs = performance.now() - forked;
+    const served = { origin, token, adminToken, server, quick };
+    rows.push(...(await firstReadRows(served, count, readyMs, step)));
 
     step('100 client ids');
     // 1. RSS: the seeded base, then 100 client ids each reading a page.
@@ -119,7 +124,9 @@ export const hardening: Section = {
       `| another client's page of 25 beside 4 connections sending the wide filter (${fmt(heavyResult.perSecond)} filters/s): p50 / p99 | ${percentile(light, 0.5).toFixed(1)} / ${percentile(light, 0.99).toFixed(1)} ms | p99 < 100 ms |`,
     );
 
-    rows.push(...(await budgetRows({ origin, token, count, start: DATA_START, spacingMs: 30_000, quick, server }, step)));
+    rows.push(...(await floodRows(served, step)));
+    const budgeted = await budgetRows({ origin, token, count, start: DATA_START, spacingMs: 30_000, quick, server }, step);
+    rows.push(...budgeted.rows);
 
     step('restore round trip');
     // 4. A snapshot holding 1,000,000 written accounts: restore, snapshot again, compare the bytes.
@@ -179,7 +186,9 @@ export const hardening: Section = {
     rows.push(
       `| restore of the costliest body the limits let through (${fmt(Buffer.byteLength(worst) / MiB)} MiB, ${fmt(values)} values) beside ${fmt(count)} written records: status, then a read | ${refusedWorst.status} in ${fmt(worstMs)} ms, then ${readAfter.status} | 413, no crash (as long as the largest restore) |`,
     );
-    server.stop();
+    rows.push(...(await shutdownRows(served, `at ${fmt(count)} accounts, busy`, budgeted.costliest, step)));
+    const tenK = await child<Ready>('./hardening-child.js', ['10000'], []);
+    rows.push(...(await shutdownRows({ ...tenK.message, server: tenK, quick }, 'at 10,000 accounts', undefined, step)));
 
     step('creates up to the record budget');
     // 7. Clients create until the record budget (seeded + written + set aside for projects) answers 422.
