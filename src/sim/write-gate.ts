@@ -61,10 +61,15 @@ function pump(socket: Writable, gate: Gate): void {
     const last = gate.last;
     if (last !== undefined && !last.writableFinished) {
       gate.waiting = true;
-      const resume = once(() => {
-        gate.waiting = false;
-        pump(socket, gate);
-      });
+      // The next answer of this connection after a turn of the event loop, not in the finish callback:
+      // a client that pipelines and reads fast would otherwise chain answer after answer in one tick
+      // (each write finishing at once) and no other connection would be read for hundreds of ms.
+      const resume = once(() =>
+        setImmediate(() => {
+          gate.waiting = false;
+          pump(socket, gate);
+        }),
+      );
       last.once('finish', resume);
       last.once('close', resume);
       return;

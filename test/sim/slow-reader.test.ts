@@ -11,6 +11,8 @@ import { Simulator } from '../../src/sim/simulator.js';
 import { MAX_PIPELINED, whenWritable, type Sent, type Writable } from '../../src/sim/write-gate.js';
 import { FIXED_NOW } from './helpers.js';
 
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 class FakeSocket extends EventEmitter implements Writable {
   writableNeedDrain = false;
   reading = true;
@@ -30,7 +32,7 @@ class FakeAnswer extends EventEmitter implements Sent {
 }
 
 describe('answers wait for the connection', () => {
-  it('each answer is built once the one before it is handed to the socket, in order', () => {
+  it('each answer is built once the one before it is handed to the socket, in order', async () => {
     const socket = new FakeSocket();
     const answers: FakeAnswer[] = [];
     const build = () => {
@@ -41,12 +43,25 @@ describe('answers wait for the connection', () => {
     for (let i = 0; i < 500; i++) whenWritable(socket, build);
     expect(answers).toHaveLength(1);
     answers[0]?.finish();
+    await turn();
     expect(answers).toHaveLength(2);
     answers[1]?.finish();
+    await turn();
     expect(answers).toHaveLength(3);
   });
 
-  it('stops reading a connection with MAX_PIPELINED requests waiting, and reads again once half are answered', () => {
+  it('the next answer of a connection is built after a turn of the event loop, not in the finish callback', async () => {
+    const socket = new FakeSocket();
+    const answers: FakeAnswer[] = [];
+    for (let i = 0; i < 3; i++) whenWritable(socket, () => (answers.push(new FakeAnswer()), answers[answers.length - 1] as FakeAnswer));
+    answers[0]?.finish();
+    // Other connections' requests are read in this turn: a fast reader's answers cannot chain past them.
+    expect(answers).toHaveLength(1);
+    await turn();
+    expect(answers).toHaveLength(2);
+  });
+
+  it('stops reading a connection with MAX_PIPELINED requests waiting, and reads again once half are answered', async () => {
     const socket = new FakeSocket();
     const answers: FakeAnswer[] = [];
     const build = () => {
@@ -59,7 +74,10 @@ describe('answers wait for the connection', () => {
     expect(socket.reading).toBe(true);
     whenWritable(socket, build);
     expect(socket.reading).toBe(false);
-    while (socket.reading === false) answers[answers.length - 1]?.finish();
+    while (socket.reading === false) {
+      answers[answers.length - 1]?.finish();
+      await turn();
+    }
     expect(answers.length).toBeGreaterThan(MAX_PIPELINED / 2);
     expect(MAX_PIPELINED + 1 - answers.length).toBeLessThanOrEqual(MAX_PIPELINED / 2);
   });
@@ -109,6 +127,29 @@ describe('answers wait for the connection', () => {
       expect(handled).toBeGreaterThan(0);
       // Node reads ~550 of these requests before it stops reading; only what the socket's buffers hold is built.
       expect(handled).toBeLessThan(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('over loopback: a client that pipelines 2,000 requests and reads fast does not hold another client past a few of its answers', async () => {
+    const sim = new Simulator({ seed: 42, accounts: 100, wallClock: () => FIXED_NOW });
+    const token = sim.issueToken('flood', 'read-write');
+    const server = await listen(sim, 0, '127.0.0.1');
+    const count = (text: string) => text.split('HTTP/1.1 200').length - 1;
+    try {
+      const flood = connect(server.port, '127.0.0.1');
+      await new Promise<void>((resolve) => flood.once('connect', () => resolve()));
+      let received = '';
+      const first = new Promise<void>((resolve) => flood.on('data', (c: Buffer) => ((received += c.toString('latin1')), resolve())));
+      flood.write(`GET /v2/accounts?page[limit]=100 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`.repeat(2000));
+      await first;
+      const res = await fetch(`${server.baseUrl}/v2/accounts?page[limit]=1`, { headers: { authorization: `Bearer ${token}` } });
+      const floodAnswersBefore = count(received);
+      expect(res.status).toBe(200);
+      flood.destroy();
+      // Node parses a read's worth of requests (hundreds) at once; answered back to back they held everyone else.
+      expect(floodAnswersBefore).toBeLessThan(150);
     } finally {
       await server.close();
     }
