@@ -94,16 +94,16 @@ export class Lifecycle {
   private inFlight = 0;
   private readonly delayed = new Set<() => void>();
   private idle: (() => void) | undefined;
-  private readonly owed = new WeakMap<Socket, Owed>();
+  private readonly owed_ = new WeakMap<Socket, Owed>();
 
   /** A request read while serving: shutdown waits until `answered(res)`, or until its connection closes. */
   received(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
-    let owed = this.owed.get(socket);
+    let owed = this.owed_.get(socket);
     if (owed === undefined) {
       const created: Owed = { count: 0, open: true };
       owed = created;
-      this.owed.set(socket, created);
+      this.owed_.set(socket, created);
       // Node never closes the answers queued behind a pipelined one when the connection goes: the socket's close settles them.
       socket.once('close', () => {
         created.open = false;
@@ -114,6 +114,17 @@ export class Lifecycle {
     owed.count++;
     this.inFlight++;
     (res as Tracked)[OWED] = owed;
+  }
+
+  /** Requests read and not yet answered, on every connection. */
+  get owed(): number {
+    return this.inFlight;
+  }
+
+  /** A connection that has had a request and owes no answer now: idle between requests (keep-alive). */
+  idleAfterUse(socket: Socket): boolean {
+    const owed = this.owed_.get(socket);
+    return owed !== undefined && owed.count === 0;
   }
 
   /** The answer to `res` is handed to node (or will never be); idempotent. */
@@ -196,7 +207,8 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
     });
   const server = createServer((req, res) => {
     if (lifecycle.closing) {
-      // Read after shutdown began: a clear answer, not a silent close.
+      // Read after shutdown began: a clear answer, not a silent close (and the port stays open until it is written).
+      lifecycle.received(req, res);
       req.resume();
       whenWritable(req.socket, () => reply(res, SHUTTING_DOWN, true));
       return;
@@ -244,6 +256,9 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
   server.keepAliveTimeout = 5_000;
   return server;
 }
+
+/** Shutdown closes the port once no connection has come for this long (and every answer owed is written). */
+const QUIET_MS = 100;
 
 /** How long close() waits, by default, for answers still being written before cutting their connections. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
@@ -314,6 +329,14 @@ export async function listen(sim: Simulator, port: number, host: string, options
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const baseUrl = `http://${shownHost}:${address.port}`;
   sim.baseUrl = baseUrl;
+  // Per connection, not per request: shutdown must tell a connection just accepted from one idle after use.
+  const connections = new Set<Socket>();
+  let lastConnection = performance.now();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    lastConnection = performance.now();
+    socket.once('close', () => connections.delete(socket));
+  });
   let closed: Promise<void> | undefined;
   return {
     server,
@@ -331,15 +354,23 @@ export async function listen(sim: Simulator, port: number, host: string, options
             server.close(() => resolve());
             server.closeIdleConnections();
           };
-          // The port stays open while answers are owed, so a request arriving meanwhile is told 503, not refused.
-          void lifecycle.drain().then(stop);
+          // The port stays open while answers are owed, so a request arriving meanwhile is told 503, not refused;
+          // then until no connection has come for a moment and every 503 is written: a busy server accepts and
+          // reads connections late, and closing the port or such a connection would reset it unread.
+          const quiet = () => {
+            if (stopping) return;
+            if (lifecycle.owed > 0 || performance.now() - lastConnection < QUIET_MS) setTimeout(quiet, 10).unref();
+            else stop();
+          };
+          void lifecycle.drain().then(quiet);
           // Past the grace, whatever is still being written (a client that does not read) is cut.
           grace = setTimeout(() => {
             server.closeAllConnections();
             stop();
           }, options.graceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
           grace.unref();
-          server.closeIdleConnections();
+          // Idle keep-alive connections close at once; one accepted and not yet read is left for its request.
+          for (const socket of connections) if (lifecycle.idleAfterUse(socket)) socket.destroy();
         });
         clearTimeout(grace);
       })()),

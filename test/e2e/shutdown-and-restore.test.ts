@@ -116,6 +116,19 @@ describe('a shutdown that answers everyone', () => {
     await closed;
   });
 
+  it('a connection the server has not yet accepted when shutdown begins gets its 503, not a reset', async () => {
+    // A busy server accepts new connections late: closing the port at once would reset those still waiting.
+    const { token, server } = await slow(0);
+    // Connected by the kernel in this same tick, so shutdown begins before the server has accepted it.
+    const fresh = connect(server.port, '127.0.0.1');
+    fresh.on('error', () => undefined);
+    fresh.write(get(token));
+    const text = collect(fresh, 10_000);
+    const closed = server.close();
+    expect(await text).toMatch(/^HTTP\/1\.1 503/);
+    await closed;
+  });
+
   it('ends within the grace when a client pipelines and never reads', async () => {
     const { token, server } = await slow(0, 300);
     const socket = await open(server.port);
