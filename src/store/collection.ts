@@ -185,6 +185,17 @@ export class Collection {
       if (this.indexes.has(key) || ascending === undefined) continue;
       this.indexes.set(key, yield* descendingSteps(ascending, field));
     }
+    // And the longest value of each filterable field, which the work budget weighs a filter by (read-cost.ts).
+    for (const field of Object.keys(this.filterSpec)) {
+      if (this.longestText.has(field)) continue;
+      let n = 0;
+      let i = 0;
+      for (const r of this.byId.values()) {
+        n = Math.max(n, textLength(r, field));
+        if ((++i & 16_383) === 0) yield;
+      }
+      this.longestText.set(field, n);
+    }
   }
 
   insert(record: SimRecord): void {

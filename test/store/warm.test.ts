@@ -46,9 +46,12 @@ describe('warmed and derived indexes', () => {
     // The index map is private: what is asserted is that reads in any order add nothing to it.
     const built = (coll as unknown as { indexes: Map<string, unknown> }).indexes;
     const before = [...built.keys()].sort();
-    for (const field of ['id', 'created_at', 'updated_at', 'name'])
-      for (const direction of ['asc', 'desc'] as const) coll.page({ clauses: [], sort: { field, direction }, offset: 10, limit: 5 });
+    for (const field of ['id', 'created_at', 'updated_at', 'name']) for (const direction of ['asc', 'desc'] as const) coll.page({ clauses: [], sort: { field, direction }, offset: 10, limit: 5 });
     expect(before).toHaveLength(8);
     expect([...built.keys()].sort()).toEqual(before);
+    // The work budget's measure of each filterable field is taken too, not by the first filter on it.
+    const measured = (coll as unknown as { longestText: Map<string, number> }).longestText;
+    expect([...measured.keys()].sort()).toEqual(Object.keys(accounts.filter).sort());
+    expect(measured.get('name')).toBe(3);
   });
 });
