@@ -53,7 +53,7 @@ const USAGE = `usage: commerce-sim serve [options]
   --max-scan N        the work one list read may do before it answers 400, counted in records
                       examined with one simple test; costlier tests (patterns of many parts, long
                       values, many clauses) count each record as more (default ${DEFAULT_MAX_SCAN},
-                      about 12 ms)
+                      about 8 ms)
   --shutdown-grace MS  on SIGINT/SIGTERM, how long answers still being written may take before their
                       connections are cut (default ${DEFAULT_SHUTDOWN_GRACE_MS}); every request read before the signal is
                       answered (injected latency cut short), later ones get a JSON 503, all with Connection: close

@@ -57,7 +57,7 @@ export interface SimulatorOptions {
   readonly journalSize?: number;
   /**
    * The work budget of one list read, in records examined with one simple test (engine/read-cost.ts
-   * weighs costlier tests); past it the read answers 400. Default 150,000.
+   * weighs costlier tests); past it the read answers 400. Default 100,000.
    */
   readonly maxScan?: number;
 }
@@ -66,10 +66,10 @@ export const DEFAULT_MAX_PROJECTS = 1000;
 /** Far past any heap: a bound that keeps the arithmetic whole, not a size anyone should ask for. */
 export const MAX_MAX_RECORDS = 1_000_000_000;
 /**
- * About 12 ms of work on the bench machine (engine/read-cost.ts UNIT_NS): four such reads at once still
+ * About 8 ms of work on the bench machine (engine/read-cost.ts UNIT_NS): four such reads at once still
  * leave another client's page under 100 ms. A read estimated to cost more is refused before it starts.
  */
-export const DEFAULT_MAX_SCAN = 150_000;
+export const DEFAULT_MAX_SCAN = 100_000;
 
 export const DEFAULT_SEED = 42;
 export const DEFAULT_CLIENT_ID = 'commerce-sim';
