@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   RECORDING_NOT_FOUND: 'a recording directory that does not exist',
   RECORDING_INVALID: 'a recording that does not validate',
   REPORT_BAD_RUN_ID: 'a run id that cannot name a report directory',
+  REPORT_UNREADABLE: '`report merge` was given a directory without a readable report.json of this tool',
+  REPORT_MERGE_MISMATCH: '`report merge` was given reports that are not shards of one run (target, options or cases differ or overlap)',
   PROPS_ADMIN_FAILED: 'a property needs the admin API, and it failed or is missing',
   PROPS_SETUP: 'a property cannot run against this target (reported as a skip)',
   CLIENT_BUDGET_EXHAUSTED: 'the reference client ran out of requests; resume from the last position',

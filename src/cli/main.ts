@@ -15,6 +15,7 @@ const commands: Readonly<Record<string, { summary: string; load: () => Promise<C
   rules: { summary: 'print the rule catalogue', load: async () => (await import('./rules.js')).rules },
   readings: { summary: 'print the points the document leaves open and their conforming answers', load: async () => (await import('./readings.js')).readings },
   openapi: { summary: 'print an OpenAPI 3.1 document of the simulated surface', load: async () => (await import('./openapi.js')).openapi },
+  report: { summary: 'merge the reports of sharded runs into one (report merge DIR...)', load: async () => (await import('./report.js')).report },
 };
 
 function usage(): string {

@@ -10,6 +10,7 @@ import { isSecretKey } from '../report/redact.js';
 import { DEFAULT_RUNS, NOT_RUN, PROPERTY_NAMES, STOPPED } from '../properties/names.js';
 import { createTarget, intOption } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
+import { appendStepSummary } from './step-summary.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 import { styleFor, type Style } from './style.js';
@@ -148,6 +149,7 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
       timing: runTiming(started, target, '-props', counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
+    await appendStepSummary(io, report, 'props', written.dir);
     if (values.json === true) io.stdout.write(renderJson(report));
     const incomplete = counter.firstError() !== undefined || results.some(isStopped);
     if (values.json !== true) io.stdout.write(summaryText(report, resolve(written.dir, 'report.html'), incomplete, styleFor(io.stdout, io.env)));

@@ -13,6 +13,7 @@ import { parseShard, selectScenarios, type Shard } from '../scenarios/select.js'
 import { createTarget, intOption } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
+import { appendStepSummary } from './step-summary.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 import { styleFor, type Style } from './style.js';
@@ -151,6 +152,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
       timing: runTiming(started, target, shard === undefined ? '' : `-shard${shard.index}of${shard.count}`, counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
+    await appendStepSummary(io, report, 'run', written.dir);
     // Any target error (unreachable, a timeout or reset past the retries, the budget) leaves the run incomplete: exit 2.
     const fatal = counter.fatal() ?? counter.firstError();
     if (values.json === true) io.stdout.write(renderJson(report));

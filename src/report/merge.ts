@@ -1,0 +1,95 @@
+/**
+ * Reports of one suite's shards (`run --shard I/N`), or of `run` and `props` against the same target,
+ * merged into one report: the cases of every input, the rules summarised again over all of them, the
+ * verdict decided again. Pure: reports in, a report or the reason they cannot be merged out.
+ */
+import type { Result } from '../result.js';
+import { buildRunReport } from './build.js';
+import type { RunReport } from './model.js';
+import type { CatalogueEntry } from './summarise.js';
+
+export interface MergeInput {
+  /** Where the report was read from (named in problems). */
+  readonly source: string;
+  readonly report: RunReport;
+}
+
+export type MergeProblem =
+  | { readonly kind: 'mismatch'; readonly field: string; readonly sources: readonly [string, string] }
+  | { readonly kind: 'overlap'; readonly caseName: string; readonly sources: readonly [string, string] }
+  | { readonly kind: 'empty' };
+
+/** What must be the same in every input for their verdicts to add up to one run's. */
+function sameRunFields(r: RunReport): Record<string, unknown> {
+  const { shard: _shard, ...options } = r.options;
+  return { 'tool.version': r.tool.version, target: r.target, options };
+}
+
+/** Scenarios in the order a whole run gives them: by file, then place in the file, then name. */
+const scenarioOrder = (a: RunReport['scenarios'][number], b: RunReport['scenarios'][number]): number =>
+  a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+const stripShard = (runId: string): string => runId.replace(/-shard\d+of\d+$/, '');
+
+export function mergeReports(inputs: readonly MergeInput[], catalogue: readonly CatalogueEntry[]): Result<RunReport, MergeProblem> {
+  const first = inputs[0];
+  if (first === undefined) return { ok: false, kind: 'empty' };
+  const expected = sameRunFields(first.report);
+  for (const input of inputs.slice(1)) {
+    const got = sameRunFields(input.report);
+    for (const field of Object.keys(expected)) if (JSON.stringify(got[field]) !== JSON.stringify(expected[field])) return { ok: false, kind: 'mismatch', field, sources: [first.source, input.source] };
+  }
+  // A case judged in two inputs would be counted twice: shards never overlap, so neither may the inputs.
+  const seen = new Map<string, string>();
+  const claim = (key: string, caseName: string, source: string): MergeProblem | undefined => {
+    const other = seen.get(key);
+    if (other !== undefined) return { kind: 'overlap', caseName, sources: [other, source] };
+    seen.set(key, source);
+    return undefined;
+  };
+  for (const { source, report } of inputs) {
+    for (const s of report.scenarios) {
+      const problem = claim(`scenario\u0000${s.file}\u0000${s.name}`, s.name, source);
+      if (problem !== undefined) return { ok: false, ...problem };
+    }
+    for (const p of report.properties) {
+      const problem = claim(`property\u0000${p.name}`, p.name, source);
+      if (problem !== undefined) return { ok: false, ...problem };
+    }
+  }
+  const scenarios = inputs.flatMap((i) => i.report.scenarios).sort(scenarioOrder);
+  const properties = inputs.flatMap((i) => i.report.properties).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const timings = inputs.map((i) => i.report.timing);
+  const earliest = [...timings].sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0))[0] ?? first.report.timing;
+  const { shard: _shard, ...options } = first.report.options;
+  return {
+    ok: true,
+    value: buildRunReport({
+      catalogue,
+      version: first.report.tool.version,
+      target: first.report.target,
+      options,
+      scenarios,
+      properties,
+      // Shards run side by side: the merged run took as long as the longest and made every request.
+      timing: {
+        runId: `${stripShard(earliest.runId)}-merged`,
+        startedAt: earliest.startedAt,
+        durationMs: Math.max(...timings.map((t) => t.durationMs)),
+        requests: timings.reduce((n, t) => n + t.requests, 0),
+      },
+    }),
+  };
+}
+
+/** The problem in one line, for the CLI. */
+export function describeMergeProblem(problem: MergeProblem): string {
+  switch (problem.kind) {
+    case 'empty':
+      return 'no report to merge';
+    case 'mismatch':
+      return `${problem.sources[0]} and ${problem.sources[1]} are not shards of one run: their ${problem.field} differ`;
+    case 'overlap':
+      return `${problem.sources[0]} and ${problem.sources[1]} both judged '${problem.caseName}': merging would count it twice`;
+  }
+}

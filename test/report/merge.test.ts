@@ -1,0 +1,108 @@
+/**
+ * CI at scale (issue 20): the reports of a sharded run merged into one whose verdicts equal an unsharded
+ * run of the same seed, and a job summary under GitHub Actions.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { report } from '../../src/cli/report.js';
+import { run } from '../../src/cli/run.js';
+import type { RunReport } from '../../src/report/model.js';
+import { captureIo } from '../support/cli-io.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-merge-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const read = (path: string): RunReport => JSON.parse(readFileSync(join(dir, path, 'latest', 'report.json'), 'utf8')) as RunReport;
+/**
+ * What a merge must reproduce: the verdicts. The exchanges differ (a shard's simulator has not seen the
+ * other shards' writes, so its clock and ids are elsewhere), as they would between two sharded runs.
+ */
+const verdicts = (r: RunReport) => {
+  const { shard: _shard, ...options } = r.options;
+  return {
+    target: r.target,
+    options,
+    summary: r.summary,
+    rules: r.rules,
+    scenarios: r.scenarios.map((s) => ({
+      name: s.name,
+      file: s.file,
+      status: s.status,
+      steps: s.steps.map((step) => ({ name: step.name, status: step.status, verdicts: step.verdicts.map((v) => [v.ruleId, v.outcome.status]) })),
+    })),
+  };
+};
+
+async function shards(args: readonly string[], name: string): Promise<string[]> {
+  const dirs: string[] = [];
+  for (let i = 1; i <= 4; i++) {
+    const c = captureIo({ cwd: dir });
+    await run([...args, '--shard', `${i}/4`, '--report', `${name}-${i}`], c.io);
+    dirs.push(`${name}-${i}`);
+  }
+  return dirs;
+}
+
+describe('report merge', () => {
+  it('four shards merged give the report of one unsharded run with the same seed', async () => {
+    const whole = captureIo({ cwd: dir });
+    expect(await run(['--seed', '7', '--report', 'whole'], whole.io)).toBe(0);
+    const parts = await shards(['--seed', '7'], 'part');
+    // Each shard judged a part of the suite: none alone covers every rule the whole run covers.
+    for (const p of parts) expect(read(p).scenarios.length).toBeLessThan(read('whole').scenarios.length);
+    const c = captureIo({ cwd: dir });
+    expect(await report(['merge', ...parts, '--out', 'merged'], c.io)).toBe(0);
+    expect(c.out()).toContain('PASS: every documented rule holds');
+    const merged = read('merged');
+    expect(verdicts(merged)).toEqual(verdicts(read('whole')));
+    expect(merged.timing.requests).toBe(parts.reduce((n, p) => n + read(p).timing.requests, 0));
+    for (const file of ['junit.xml', 'report.md', 'report.html']) expect(readFileSync(join(dir, 'merged', 'latest', file), 'utf8').length).toBeGreaterThan(0);
+  });
+
+  it('a failing shard fails the merge with the same failing rules as the whole run, exit 1', async () => {
+    const whole = captureIo({ cwd: dir });
+    expect(await run(['--deviate', 'filter.gt', '--report', 'whole-bad'], whole.io)).toBe(1);
+    const parts = await shards(['--deviate', 'filter.gt'], 'bad');
+    const c = captureIo({ cwd: dir });
+    expect(await report(['merge', ...parts, '--out', 'merged-bad'], c.io)).toBe(1);
+    const failing = (r: RunReport) => r.rules.filter((x) => x.status === 'fail').map((x) => x.id);
+    expect(failing(read('merged-bad'))).toEqual(failing(read('whole-bad')));
+    expect(failing(read('merged-bad'))).toContain('filter.gt');
+  });
+
+  it('refuses reports of different runs, a case judged twice, and a directory without a report (exit 2, one line)', async () => {
+    const parts = await shards(['--seed', '7'], 'again');
+    const other = captureIo({ cwd: dir });
+    await run(['--seed', '8', '--shard', '2/4', '--report', 'seed8'], other.io);
+    const mismatch = captureIo({ cwd: dir });
+    expect(await report(['merge', parts[0] ?? '', 'seed8'], mismatch.io)).toBe(2);
+    expect(mismatch.err()).toMatch(/not shards of one run: their options differ \(REPORT_MERGE_MISMATCH\)/);
+    const twice = captureIo({ cwd: dir });
+    expect(await report(['merge', parts[0] ?? '', parts[0] ?? ''], twice.io)).toBe(2);
+    expect(twice.err()).toContain('would count it twice');
+    const missing = captureIo({ cwd: dir });
+    expect(await report(['merge', 'nowhere'], missing.io)).toBe(2);
+    expect(missing.err()).toContain('REPORT_UNREADABLE');
+    const bad = captureIo({ cwd: dir });
+    expect(await report(['split', 'x'], bad.io)).toBe(2);
+  });
+});
+
+describe('$GITHUB_STEP_SUMMARY', () => {
+  it('run appends its verdict, counts and failing rules as Markdown; nothing without the variable', async () => {
+    const file = join(dir, 'summary.md');
+    writeFileSync(file, '# earlier step\n');
+    const c = captureIo({ cwd: dir, env: { GITHUB_STEP_SUMMARY: file } });
+    expect(await run(['--deviate', 'filter.gt', '--grep', 'filter', '--report', 'summary-run'], c.io)).toBe(1);
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('# earlier step\n')).toBe(true);
+    expect(text).toMatch(/### commerce-sim run: ❌ FAIL: \d+ documented rules? failed/);
+    expect(text).toContain('| `filter.gt` | documented |');
+    expect(text).toMatch(/\| documented \| \d+ \| [1-9]\d* \|/);
+    const plain = captureIo({ cwd: dir, env: {} });
+    await run(['--grep', 'filter', '--report', 'summary-run'], plain.io);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+});
