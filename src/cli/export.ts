@@ -17,7 +17,7 @@ import { createSimTarget } from '../adapters/simulator.js';
 import { type Target } from '../port.js';
 import { defineCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
-import { credentialOptions, CREDENTIAL_OPTIONS, credentialsFor } from './target-options.js';
+import { configFrom, credentialOptions, CREDENTIAL_OPTIONS, credentialsFor } from './target-options.js';
 import { progressLine } from './progress.js';
 
 export const USAGE = `usage: commerce-sim export accounts [options]
@@ -66,7 +66,9 @@ export const exportCommand: Command = defineCommand({
 async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   const [what, ...extra] = positionals;
   if (what !== 'accounts' || extra.length > 0) throw new UsageError(what === undefined ? 'say what to export: accounts' : `only 'accounts' can be exported, got '${[what, ...extra].join(' ')}'`);
-  const spec = values.target ?? 'sim';
+  // No --config here: a commerce-sim.config.yaml found from the working directory up still names the target and credentials.
+  const config = await configFrom({ config: undefined }, io);
+  const spec = values.target ?? config.baseUrl ?? 'sim';
   if (spec !== 'sim' && (values.seed !== undefined || values.accounts !== undefined || values.dataset !== undefined)) {
     throw new UsageError('--seed, --accounts and --dataset apply to --target sim only');
   }
@@ -77,7 +79,7 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
     env: io.env,
     seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1),
     accounts: intOption('--accounts', values.accounts, 0, MAX_RECORDS),
-    ...credentialOptions(values),
+    ...credentialOptions(values, config),
   };
   credentialsFor(spec, options);
 

@@ -3,7 +3,7 @@
  * conversion into createTarget's options; each command adds its own (seed, deviations, ...).
  */
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
-import { intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from './targets.js';
+import { findConfig, intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from './targets.js';
 import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
 import { parseReading, type ReadingChoice } from '../rules/readings.js';
 import type { Values } from './command.js';
@@ -54,8 +54,11 @@ export function surfaceOption(text: string | undefined, spec: string): Surface |
 
 export type TargetValues = Values<typeof TARGET_OPTIONS>;
 
+/** `--config FILE`, else the nearest commerce-sim.config.yaml (.yml, .json) from the working directory up; flags beat either. */
 export async function configFrom(values: Pick<TargetValues, 'config'>, io: CliIo): Promise<ConfigFile> {
-  return values.config === undefined ? { vars: {} } : loadConfig(values.config, io.cwd);
+  if (values.config !== undefined) return loadConfig(values.config, io.cwd);
+  const found = await findConfig(io.cwd);
+  return found === undefined ? { vars: {} } : loadConfig(found, io.cwd, found);
 }
 
 /** The credential options; a flag beats the config file. */

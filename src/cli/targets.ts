@@ -5,8 +5,8 @@
  */
 import type { Surface } from '../sim/surface.js';
 import type { ReadingChoice } from '../rules/readings.js';
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../kit-errors.js';
 import { createHttpTarget } from '../adapters/http.js';
 import type { Target } from '../port.js';
@@ -139,12 +139,31 @@ const configSchema = {
 };
 
 /** `--config file.yaml`: `{vars: {...}, token_env, client_id, client_secret_env, base_url}`; secrets stay in the environment. */
-export async function loadConfig(path: string, cwd: string): Promise<ConfigFile> {
+/** The names a config file is found by, in the working directory or a parent, when --config is not given. */
+export const CONFIG_NAMES = ['commerce-sim.config.yaml', 'commerce-sim.config.yml', 'commerce-sim.config.json'] as const;
+
+/** The nearest config file from `cwd` up to the root, or undefined. */
+export async function findConfig(cwd: string): Promise<string | undefined> {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    for (const name of CONFIG_NAMES) {
+      const file = join(dir, name);
+      const found = await stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      );
+      if (found) return file;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** `label`: how errors name the file (`--config x.yaml`, or the path of one found). */
+export async function loadConfig(path: string, cwd: string, label = `--config ${path}`): Promise<ConfigFile> {
   let text: string;
   try {
     text = await readFile(resolve(cwd, path), 'utf8');
   } catch (error) {
-    throw new UsageError(`--config ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`${label}: ${error instanceof Error ? error.message : String(error)}`);
   }
   // The YAML parser and the validator load with a config file, not with every command.
   const [{ parse: parseYaml }, { Ajv2020 }] = await Promise.all([import('yaml'), import('ajv/dist/2020.js')]);
@@ -152,7 +171,7 @@ export async function loadConfig(path: string, cwd: string): Promise<ConfigFile>
   try {
     data = parseYaml(text);
   } catch (error) {
-    throw new UsageError(`--config ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new UsageError(`${label}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   const validate = new Ajv2020({ allErrors: false, allowUnionTypes: true }).compile<RawConfig>(configSchema);
   const value: unknown = data ?? {};
@@ -160,7 +179,7 @@ export async function loadConfig(path: string, cwd: string): Promise<ConfigFile>
     const e = validate.errors?.[0];
     const where = e === undefined || e.instancePath === '' ? '(top level)' : e.instancePath.slice(1).replace(/\//g, '.');
     const extra = e?.keyword === 'additionalProperties' ? ` '${String(e.params['additionalProperty'])}'` : '';
-    throw new UsageError(`--config ${path}: ${where}: ${e?.message ?? 'is invalid'}${extra} (allowed: vars, token_env, client_id, client_secret_env, base_url)`);
+    throw new UsageError(`${label}: ${where}: ${e?.message ?? 'is invalid'}${extra} (allowed: vars, token_env, client_id, client_secret_env, base_url)`);
   }
   const raw: RawConfig = value;
   const vars: Record<string, string> = {};

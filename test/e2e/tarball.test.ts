@@ -97,4 +97,35 @@ describe('the packed tarball in a fresh app', () => {
       throw new Error(`the consumer does not type-check:\n${String((error as { stdout?: unknown }).stdout)}`);
     }
   }, 120_000);
+
+  it('a consumer on moduleResolution node10 (which ignores exports) resolves every subpath', (ctx) => {
+    if (problem !== undefined) ctx.skip(problem);
+    // typesVersions is node10's map of the subpaths: it must name every one the exports name, to the same file.
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { types: string }>; typesVersions: { '*': Record<string, string[]> } };
+    const subpaths = Object.entries(pkg.exports).filter(([k]) => k !== '.');
+    expect(Object.fromEntries(subpaths.map(([k, v]) => [k.slice(2), [v.types.slice(2)]]))).toEqual(pkg.typesVersions['*']);
+    writeFileSync(
+      join(app, 'consumer-node10.ts'),
+      [
+        "import { startSimulator } from 'commerce-sim';",
+        "import { exportAccounts } from 'commerce-sim/client';",
+        "import type { Scenario } from 'commerce-sim/scenarios';",
+        "import type { RunReport } from 'commerce-sim/report';",
+        "import type { PropertySuite } from 'commerce-sim/properties';",
+        'export type Used = [typeof startSimulator, typeof exportAccounts, Scenario, RunReport, PropertySuite];',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(app, 'tsconfig.node10.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'CommonJS', moduleResolution: 'node10', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2023', 'ESNext.Disposable'], types: ['node'] },
+        files: ['consumer-node10.ts'],
+      }),
+    );
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(app, 'tsconfig.node10.json')], { cwd: app, encoding: 'utf8' });
+    } catch (error) {
+      throw new Error(`the node10 consumer does not type-check:\n${String((error as { stdout?: unknown }).stdout)}`);
+    }
+  }, 120_000);
 });
