@@ -5,7 +5,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuleSummary, RunReport } from '../report/model.js';
-import { inconclusives } from '../report/summarise.js';
+import { inconclusives, userChecks } from '../report/summarise.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { DATASET_PROFILES } from '../store/datasets.js';
 import type { RunProgress } from '../scenarios/runner.js';
@@ -209,7 +209,9 @@ function summaryText(report: RunReport, reportPath: string, incomplete: boolean,
         ? 'INCOMPLETE: the target could not be used to the end; the verdicts cover only what ran'
         : summary.verdict === 'pass'
           ? 'PASS: every documented rule holds'
-          : 'FAIL: assumed rules failed (--strict)';
+          : summary.user.fail > 0
+            ? `FAIL: ${summary.user.fail} of your own check${summary.user.fail === 1 ? '' : 's'} failed`
+            : 'FAIL: assumed rules failed (--strict)';
   const row = (label: string, c: { pass: number; fail: number; inconclusive: number; notCovered: number }, note = '') =>
     `  ${label.padEnd(11)} ${String(c.pass).padStart(4)} pass ${String(c.fail).padStart(4)} fail ${String(c.inconclusive).padStart(4)} inconclusive ${String(c.notCovered).padStart(4)} not covered${note}`;
   const assumedNote = summary.assumed.fail > 0 && !report.options.strict ? '  (observed behaviour; fails the run only with --strict)' : '';
@@ -218,10 +220,15 @@ function summaryText(report: RunReport, reportPath: string, incomplete: boolean,
     `commerce-sim run: ${painted}`,
     row('documented', summary.documented),
     row('assumed', summary.assumed, assumedNote),
+    ...(userChecks(report).length === 0
+      ? []
+      : [`  ${'your checks'.padEnd(11)} ${String(summary.user.pass).padStart(4)} pass ${String(summary.user.fail).padStart(4)} fail ${String(summary.user.inconclusive).padStart(4)} inconclusive`]),
     `  ${'cases'.padEnd(11)} ${String(summary.cases.pass).padStart(4)} pass ${String(summary.cases.fail).padStart(4)} fail ${String(summary.cases.inconclusive).padStart(4)} inconclusive ${String(summary.cases.skip).padStart(4)} skipped`,
   ];
   const order = (r: RuleSummary) => (r.level === 'documented' ? 0 : 1);
   for (const r of [...failing].sort((a, b) => order(a) - order(b)).slice(0, 15)) lines.push(`  ${(r.level === 'documented' ? style.fail : style.warn)('failed')}: ${r.id} (${r.level}, ${r.section})`);
+  for (const c of userChecks(report).filter((x) => x.status === 'fail'))
+    lines.push(`  ${style.fail('failed')}: ${c.id} (your own check, ${c.places.map((p) => `${p.file}${p.line === undefined ? '' : `:${p.line}`}`).join(', ')})`);
   if (failing.length > 15) lines.push(`  ... and ${failing.length - 15} more failing rules`);
   // Documented rules nobody could judge: not a failure, but the reader should know which and why.
   const unjudged = inconclusives(report).filter((u) => u.rule?.level === 'documented' && u.rule.status === 'inconclusive');

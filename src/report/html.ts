@@ -6,7 +6,7 @@
  */
 import type { CaseStatus, ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { evidenceOf, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, verdictReason, verdictsByCase, type Failure } from './summarise.js';
+import { evidenceOf, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, userChecks, verdictReason, verdictsByCase, type Failure } from './summarise.js';
 
 export function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
@@ -31,6 +31,7 @@ ${header(report)}
 <nav class="view"><label for="failures-only">failures only</label> <span class="stmt">hides passing rules and scenarios; the page needs no script</span></nav>
 <main>
 ${failureSection(list)}
+${userCheckSection(report)}
 ${inconclusiveSection(report)}
 ${matrix(report, list)}
 ${propertySection(report.properties)}
@@ -101,6 +102,21 @@ function header(r: RunReport): string {
 }
 
 type Cell = { status: CaseStatus | 'warn'; n: number; anchor?: string };
+
+/** The scenario authors' own checks (`user.` ids), apart from the catalogue's rules, with where each is written. */
+function userCheckSection(r: RunReport): string {
+  const list = userChecks(r);
+  if (list.length === 0) return '';
+  const rows = list.map((c) => {
+    const where = c.places.map((p) => `${p.file}${p.line === undefined ? '' : `:${p.line}`}`).join(', ');
+    const badge = c.status === 'not-covered' ? 'none' : c.status;
+    return `<tr${c.status === 'fail' ? '' : ' class="ok"'}><th><code>${e(c.id)}</code></th><td><span class="badge ${badge}">${e(c.status)}</span></td><td>${c.passed} pass, ${c.failed} fail, ${c.inconclusive} inconclusive, ${c.skipped} skip</td><td>${e(where)}</td></tr>`;
+  });
+  return `<section${list.some((c) => c.status === 'fail') ? '' : ' class="passing"'}><h2>Your own checks (${list.length})</h2>
+<div class="matrix"><table><thead><tr><th>Check</th><th>Status</th><th>Verdicts</th><th>Written at</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></div></section>`;
+}
 
 /** Rules (rows) by scenario/property (columns); a failing cell links to its first failure. */
 function matrix(r: RunReport, list: readonly Failure[]): string {
@@ -177,8 +193,8 @@ function failure(f: Failure, i: number): string {
   const check = f.verdict.description === f.rule?.statement ? '' : `<b>Check</b> <code>${e(f.verdict.description)}</code><br>`;
   // Open when it fails the run; a tolerated one (assumed, not strict) stays a one-line summary until clicked.
   return `<details class="failure${f.failsRun ? '' : ' tolerated'}" id="f${i + 1}"${f.failsRun ? ' open' : ''}>
-<summary><span class="badge ${f.failsRun ? 'fail' : 'warn'}">${f.failsRun ? 'FAIL' : 'WARN'}</span> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))}) — ${e(f.where)}</summary>
-${quote}<p><b>Rule</b> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule))})${statement}${note}${observed}<br>
+<summary><span class="badge ${f.failsRun ? 'fail' : 'warn'}">${f.failsRun ? 'FAIL' : 'WARN'}</span> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule, f.verdict.ruleId))}) — ${e(f.where)}</summary>
+${quote}<p><b>Rule</b> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule, f.verdict.ruleId))})${statement}${note}${observed}<br>
 ${check}<b>Message</b> ${e(f.outcome.message)}</p>
 ${requests(evidenceOf(f.exchanges))}
 <div class="sbs"><div><h4>Expected</h4><pre>${e(redactedJson(f.outcome.expected, 2))}</pre></div><div><h4>Actual</h4><pre>${e(redactedJson(f.outcome.actual, 2))}</pre></div></div>
@@ -222,7 +238,7 @@ function inconclusiveSection(r: RunReport): string {
   if (list.length === 0) return '';
   const items = list.map((u) => {
     const depends = u.dependsOn.length === 0 ? '' : `<br><b>Depends on</b> ${u.dependsOn.map((d) => `<code>${e(d)}</code>`).join(', ')}`;
-    return `<li><span class="badge inconclusive">? inconclusive</span> <code>${e(u.verdict.ruleId)}</code> (${e(ruleRef(u.rule))}) — ${e(u.where)}<br><b>Reason</b> ${e(u.reason)}${depends}
+    return `<li><span class="badge inconclusive">? inconclusive</span> <code>${e(u.verdict.ruleId)}</code> (${e(ruleRef(u.rule, u.verdict.ruleId))}) — ${e(u.where)}<br><b>Reason</b> ${e(u.reason)}${depends}
 ${requests(u.exchanges)}</li>`;
   });
   return `<section id="inconclusive" class="passing"><h2>Inconclusive (${list.length})</h2>

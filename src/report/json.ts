@@ -5,6 +5,7 @@
  */
 import type { Outcome } from '../rules/rule.js';
 import { redactValue } from './redact.js';
+import { userChecks } from './summarise.js';
 import type { ExchangeExcerpt, PropertyResult, RunReport, ScenarioResult, StepResult, Verdict } from './model.js';
 
 export function renderJson(report: RunReport): string {
@@ -33,6 +34,7 @@ function ordered(r: RunReport) {
       verdict: r.summary.verdict,
       documented: counts(r.summary.documented),
       assumed: counts(r.summary.assumed),
+      user: { pass: r.summary.user.pass, fail: r.summary.user.fail, inconclusive: r.summary.user.inconclusive },
       cases: { pass: r.summary.cases.pass, fail: r.summary.cases.fail, skip: r.summary.cases.skip, inconclusive: r.summary.cases.inconclusive },
     },
     rules: r.rules.map((x) => ({
@@ -47,6 +49,15 @@ function ordered(r: RunReport) {
       inconclusive: x.inconclusive,
       skipped: x.skipped,
       coveredBy: [...x.coveredBy],
+    })),
+    userChecks: userChecks(r).map((c) => ({
+      id: c.id,
+      status: c.status,
+      passed: c.passed,
+      failed: c.failed,
+      inconclusive: c.inconclusive,
+      skipped: c.skipped,
+      places: c.places.map((p) => ({ scenario: p.scenario, file: p.file, line: p.line })),
     })),
     scenarios: r.scenarios.map(scenario),
     properties: r.properties.map(property),

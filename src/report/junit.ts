@@ -189,7 +189,7 @@ function inconclusiveText(reason: string, dependsOn: readonly string[]): string 
 function failureText(f: Failure): string {
   const statement = f.rule === undefined ? '' : ` — ${f.rule.statement}`;
   return [
-    `rule: ${f.verdict.ruleId} (${ruleRef(f.rule)})${statement}${f.failsRun ? '' : ` [${TOLERATED}]`}`,
+    `rule: ${f.verdict.ruleId} (${ruleRef(f.rule, f.verdict.ruleId)})${statement}${f.failsRun ? '' : ` [${TOLERATED}]`}`,
     ...(f.rule?.quote === undefined ? [] : [`document: "${f.rule.quote}"`]),
     ...(f.verdict.observedFor === undefined ? [] : [`observed while judging ${f.verdict.observedFor} (inconclusive: the request left the documented surface)`]),
     `check: ${f.verdict.description}`,

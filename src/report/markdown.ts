@@ -1,7 +1,7 @@
 /** report.md: for a pull request or a terminal. Everything above `## Timing` is deterministic. */
 import type { ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { evidenceOf, failsRun, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, verdictReason, type Failure } from './summarise.js';
+import { evidenceOf, failsRun, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, userChecks, verdictReason, type Failure } from './summarise.js';
 
 export function renderMarkdown(report: RunReport): string {
   return [
@@ -10,6 +10,7 @@ export function renderMarkdown(report: RunReport): string {
     ...inconclusiveSection(report),
     ...summarySection(report),
     ...ruleTable(report),
+    ...userCheckTable(report),
     ...propertySection(report.properties),
     ...skipSection(report),
     ...failureDetails(report),
@@ -47,6 +48,7 @@ function summarySection(r: RunReport): string[] {
     '| --- | ---: | ---: | ---: | ---: |',
     `| documented | ${s.documented.pass} | ${s.documented.fail} | ${s.documented.inconclusive} | ${s.documented.notCovered} |`,
     `| assumed | ${s.assumed.pass} | ${s.assumed.fail} | ${s.assumed.inconclusive} | ${s.assumed.notCovered} |`,
+    ...(userChecks(r).length === 0 ? [] : [`| your own checks | ${s.user.pass} | ${s.user.fail} | ${s.user.inconclusive} | — |`]),
     '',
     `Cases: ${s.cases.pass} passed, ${s.cases.fail} failed, ${s.cases.inconclusive} inconclusive, ${s.cases.skip} skipped.`,
     '',
@@ -73,6 +75,23 @@ function ruleTable(r: RunReport): string[] {
   ];
 }
 
+/** The scenario authors' own checks (`user.` ids): apart from the catalogue's rules, with where each is written. */
+function userCheckTable(r: RunReport): string[] {
+  const list = userChecks(r);
+  if (list.length === 0) return [];
+  return [
+    '## Your own checks',
+    '',
+    '| Check | Status | Verdicts | Written at |',
+    '| --- | --- | --- | --- |',
+    ...list.map((c) => {
+      const where = c.places.map((p) => `${p.file}${p.line === undefined ? '' : `:${p.line}`}`).join(', ');
+      return `| ${code(c.id)} | ${ICON[c.status]} | ${c.passed} pass, ${c.failed} fail, ${c.inconclusive} inconclusive, ${c.skipped} skip | ${inline(where)} |`;
+    }),
+    '',
+  ];
+}
+
 function failureSection(r: RunReport): string[] {
   const list = failures(r);
   if (list.length === 0) return ['## Failures', '', 'None.', ''];
@@ -88,7 +107,7 @@ function failure(f: Failure, i: number): string[] {
   const values =
     short(expected) && short(actual) ? [`- Expected ${code(expected)}, actual ${code(actual)}`, ''] : ['', '**Expected**', '', ...fence(expected, 'json'), '**Actual**', '', ...fence(actual, 'json')];
   const out = [
-    `### ${i + 1}. ${f.failsRun ? '❌' : '⚠️'} ${code(f.verdict.ruleId)} (${inline(ruleRef(f.rule))}) — ${inline(f.where)}`,
+    `### ${i + 1}. ${f.failsRun ? '❌' : '⚠️'} ${code(f.verdict.ruleId)} (${inline(ruleRef(f.rule, f.verdict.ruleId))}) — ${inline(f.where)}`,
     '',
     ...(f.rule?.quote === undefined ? [] : [`> ${inline(f.rule.quote)}`, '']),
     `- Rule: ${f.rule === undefined ? 'not in the catalogue' : inline(f.rule.statement)}${note}`,
@@ -155,7 +174,7 @@ function inconclusiveSection(r: RunReport): string[] {
     'Not judged, and never failing the run (not even with `--strict`): what each verdict rested on was outside the documented surface, or a setup it needed did not succeed.',
     '',
     ...list.flatMap((u) => [
-      `- ❔ ${code(u.verdict.ruleId)} (${inline(ruleRef(u.rule))}) in ${inline(u.where)}: ${inline(u.reason)}`,
+      `- ❔ ${code(u.verdict.ruleId)} (${inline(ruleRef(u.rule, u.verdict.ruleId))}) in ${inline(u.where)}: ${inline(u.reason)}`,
       ...(u.dependsOn.length === 0 ? [] : [`  - Depends on: ${u.dependsOn.map(code).join(', ')}`]),
       ...requests(u.exchanges).map((line) => `  ${line}`),
     ]),

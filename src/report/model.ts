@@ -107,11 +107,28 @@ export interface LevelCounts {
   readonly notCovered: number;
 }
 
+/**
+ * A check of the scenario author's own (`expect: {rule: user.<name>}`), rolled up like a rule and never
+ * mixed with the catalogue's: no level, no section, and a failing one fails the run.
+ */
+export interface UserCheckSummary {
+  readonly id: string;
+  readonly status: RuleStatus;
+  readonly passed: number;
+  readonly failed: number;
+  readonly inconclusive: number;
+  readonly skipped: number;
+  /** Where it is written: each scenario and step line that names it, in report order. */
+  readonly places: readonly { readonly scenario: string; readonly file: string; readonly line?: number }[];
+}
+
 export interface RunSummary {
-  /** `fail` when a documented rule failed (or, with strict, any rule). */
+  /** `fail` when a documented rule failed (or, with strict, any rule), or a check of the author's own failed. */
   readonly verdict: 'pass' | 'fail';
   readonly documented: LevelCounts;
   readonly assumed: LevelCounts;
+  /** Checks of the scenario authors' own, by status (see UserCheckSummary). */
+  readonly user: { readonly pass: number; readonly fail: number; readonly inconclusive: number };
   readonly cases: { readonly pass: number; readonly fail: number; readonly skip: number; readonly inconclusive: number };
 }
 

@@ -4,6 +4,7 @@
  * summary page shows it above the logs; report.html has the rest. Pure: report in, text out.
  */
 import type { RunReport, RuleSummary } from './model.js';
+import { userChecks } from './summarise.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
@@ -16,7 +17,9 @@ export function renderStepSummary(report: RunReport, command: string, reportPath
       ? `FAIL: ${documented.length} documented rule${documented.length === 1 ? '' : 's'} failed`
       : summary.verdict === 'pass'
         ? 'PASS: every documented rule holds'
-        : 'FAIL: assumed rules failed (--strict)';
+        : summary.user.fail > 0
+          ? `FAIL: ${summary.user.fail} of your own check${summary.user.fail === 1 ? '' : 's'} failed`
+          : 'FAIL: assumed rules failed (--strict)';
   const row = (level: string, c: RunReport['summary']['documented']) => `| ${level} | ${c.pass} | ${c.fail} | ${c.inconclusive} | ${c.notCovered} |`;
   const lines = [
     `### commerce-sim ${command}: ${summary.verdict === 'pass' ? '✅' : '❌'} ${headline}`,
@@ -35,6 +38,11 @@ export function renderStepSummary(report: RunReport, command: string, reportPath
     lines.push('', '| failing rule | level | section | failed verdicts | statement |', '|---|---|---|---:|---|');
     for (const r of [...failing].sort((a, b) => order(a) - order(b)).slice(0, 25)) lines.push(`| \`${r.id}\` | ${r.level} | ${cell(r.section)} | ${r.failed} | ${cell(r.statement)} |`);
     if (failing.length > 25) lines.push('', `… and ${failing.length - 25} more failing rules (see the report).`);
+  }
+  const own = userChecks(report).filter((c) => c.status === 'fail');
+  if (own.length > 0) {
+    lines.push('', '| your own check that failed | written at | failed verdicts |', '|---|---|---:|');
+    for (const c of own) lines.push(`| \`${c.id}\` | ${cell(c.places.map((p) => `${p.file}${p.line === undefined ? '' : `:${p.line}`}`).join(', '))} | ${c.failed} |`);
   }
   lines.push('', `Full report: \`${cell(reportPath)}\` (report.html, report.md, junit.xml, report.json)`, '');
   return `${lines.join('\n')}\n`;

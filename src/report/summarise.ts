@@ -1,6 +1,6 @@
 /** Roll-ups of a run: per rule across every verdict, and the run's verdict under --strict or not. */
 import type { Level } from '../rules/rule.js';
-import type { ExchangeExcerpt, PropertyResult, RuleStatus, RuleSummary, RunReport, RunSummary, ScenarioResult, Verdict } from './model.js';
+import type { ExchangeExcerpt, PropertyResult, RuleStatus, RuleSummary, RunReport, RunSummary, ScenarioResult, UserCheckSummary, Verdict } from './model.js';
 
 export interface CatalogueEntry {
   readonly id: string;
@@ -64,7 +64,47 @@ export function summariseRules(catalogue: readonly CatalogueEntry[], scenarios: 
   });
 }
 
-/** `fail` iff a documented rule failed, or with `strict` any rule; cases are scenarios plus properties. */
+const USER_PREFIX = 'user.';
+
+/** The author's own checks (`user.` ids), in the order the report first meets them. */
+export function summariseUserChecks(scenarios: readonly ScenarioResult[]): UserCheckSummary[] {
+  const byId = new Map<string, { passed: number; failed: number; inconclusive: number; skipped: number; places: { scenario: string; file: string; line?: number }[]; seen: Set<string> }>();
+  for (const s of scenarios)
+    for (const step of s.steps)
+      for (const v of step.verdicts) {
+        if (!v.ruleId.startsWith(USER_PREFIX)) continue;
+        let t = byId.get(v.ruleId);
+        if (t === undefined) byId.set(v.ruleId, (t = { passed: 0, failed: 0, inconclusive: 0, skipped: 0, places: [], seen: new Set() }));
+        const status = v.outcome.status;
+        if (status === 'pass') t.passed += 1;
+        else if (status === 'fail') t.failed += 1;
+        else if (status === 'inconclusive') t.inconclusive += 1;
+        else t.skipped += 1;
+        const line = step.line ?? s.line;
+        const key = `${s.file}\u0000${line ?? ''}`;
+        if (!t.seen.has(key)) {
+          t.seen.add(key);
+          t.places.push({ scenario: s.name, file: s.file, ...(line === undefined ? {} : { line }) });
+        }
+      }
+  return [...byId].map(([id, t]) => ({
+    id,
+    status: t.failed > 0 ? 'fail' : t.passed > 0 ? 'pass' : t.inconclusive > 0 ? 'inconclusive' : 'not-covered',
+    passed: t.passed,
+    failed: t.failed,
+    inconclusive: t.inconclusive,
+    skipped: t.skipped,
+    places: t.places,
+  }));
+}
+
+/** The author's own checks of a report, computed once. */
+export const userChecks: (report: RunReport) => readonly UserCheckSummary[] = once((report) => summariseUserChecks(report.scenarios));
+
+/**
+ * `fail` iff a documented rule failed, or with `strict` any rule, or a check of the author's own failed;
+ * cases are scenarios plus properties.
+ */
 export function summariseRun(rules: readonly RuleSummary[], scenarios: readonly ScenarioResult[], properties: readonly PropertyResult[], strict: boolean): RunSummary {
   const byLevel = (level: Level) => ({
     pass: rules.filter((r) => r.level === level && r.status === 'pass').length,
@@ -74,8 +114,10 @@ export function summariseRun(rules: readonly RuleSummary[], scenarios: readonly 
   });
   const cases = { pass: 0, fail: 0, skip: 0, inconclusive: 0 };
   for (const c of [...scenarios, ...properties]) cases[c.status] += 1;
-  const failing = rules.some((r) => r.status === 'fail' && (strict || r.level === 'documented'));
-  return { verdict: failing ? 'fail' : 'pass', documented: byLevel('documented'), assumed: byLevel('assumed'), cases };
+  const own = summariseUserChecks(scenarios);
+  const user = { pass: own.filter((c) => c.status === 'pass').length, fail: own.filter((c) => c.status === 'fail').length, inconclusive: own.filter((c) => c.status === 'inconclusive').length };
+  const failing = rules.some((r) => r.status === 'fail' && (strict || r.level === 'documented')) || user.fail > 0;
+  return { verdict: failing ? 'fail' : 'pass', documented: byLevel('documented'), assumed: byLevel('assumed'), user, cases };
 }
 
 /** True when a failing verdict fails the run: documented (or unknown) rules always, assumed ones only under --strict. */
@@ -139,9 +181,10 @@ export function stepLabel(step: { readonly index: number; readonly name: string 
   return `step ${step.index}: ${step.name}`;
 }
 
-/** `documented, §3.2`: what a reader needs to find the rule in the document. */
-export function ruleRef(rule: RuleSummary | undefined): string {
-  return rule === undefined ? 'not in catalogue' : `${rule.level}, ${rule.section}`;
+/** `documented, §3.2`: what a reader needs to find the rule in the document; a `user.` id is the author's own. */
+export function ruleRef(rule: RuleSummary | undefined, id?: string): string {
+  if (rule !== undefined) return `${rule.level}, ${rule.section}`;
+  return id?.startsWith(USER_PREFIX) === true ? 'your own check' : 'not in catalogue';
 }
 
 /** One verdict that could not be reached, with where it came from; the reporters list these after the failures. */
@@ -194,6 +237,8 @@ export function requestLine(x: ExchangeExcerpt): string {
 export function verdictReason(r: RunReport): string {
   const documented = r.summary.documented.fail;
   if (documented > 0) return `${documented} documented rule${documented === 1 ? '' : 's'} failed`;
+  const own = r.summary.user.fail;
+  if (own > 0) return `${own} of your own check${own === 1 ? '' : 's'} failed`;
   if (r.summary.verdict === 'fail') return 'assumed rules failed (--strict)';
   return 'every documented rule judged holds';
 }

@@ -2,13 +2,12 @@
  * Scenario expectations: each one judges one exchange and gives one Verdict (source `expectation`),
  * attributed to the rule the loader resolved. Also JSON paths for expectations and captures.
  */
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Verdict } from '../report/model.js';
 import { fail, pass, type Outcome } from '../rules/rule.js';
 import { recordAttr } from '../rules/inspect.js';
 import type { Exchange } from '../port.js';
-import { interpolate, type Assertion, type Capture, type Expectations, type Interpolated, type ResponseSchemaName, type TemplateValues } from './format.js';
+import { interpolate, type Assertion, type Capture, type Expectations, type Interpolated, type SchemaSpec, type TemplateValues } from './format.js';
+import { schemaLabel, schemaValidator } from './schemas.js';
 
 // ---------------------------------------------------------------- JSON paths
 
@@ -124,7 +123,7 @@ export function evaluateExpectations(expect: Expectations, exchange: Exchange): 
     }
     out.push(verdict(description, judge(j.assertion, readPath(exchange.json, j.path), j.path)));
   }
-  if (expect.schema !== undefined) out.push(verdict(`body matches schema ${expect.schema}`, matchSchema(expect.schema, exchange)));
+  if (expect.schema !== undefined) out.push(verdict(`body matches schema ${schemaLabel(expect.schema)}`, matchSchema(expect.schema, exchange)));
   return out;
 }
 
@@ -211,26 +210,12 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 const cutText = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
-// ---------------------------------------------------------------- named response schemas
+// ---------------------------------------------------------------- response schemas
 
-const compiled = new Map<ResponseSchemaName, ValidateFunction>();
-let responseAjv: Ajv2020 | undefined;
-
-function responseValidator(name: ResponseSchemaName): ValidateFunction {
-  const hit = compiled.get(name);
-  if (hit !== undefined) return hit;
-  const schema: unknown = JSON.parse(readFileSync(new URL(`../../schemas/responses/${name}.schema.json`, import.meta.url), 'utf8'));
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new Error(`schemas/responses/${name}.schema.json is not a JSON Schema object`);
-  const object: SchemaObject = schema;
-  responseAjv ??= new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
-  const validate = responseAjv.compile(object);
-  compiled.set(name, validate);
-  return validate;
-}
-
-function matchSchema(name: ResponseSchemaName, exchange: Exchange): Outcome {
+function matchSchema(spec: SchemaSpec, exchange: Exchange): Outcome {
+  const name = schemaLabel(spec);
   if (exchange.json === undefined) return fail(`response body is not JSON (status ${exchange.response.status})`, `a body matching ${name}`, cutText(exchange.response.body));
-  const validate = responseValidator(name);
+  const validate = schemaValidator(spec);
   if (validate(exchange.json)) return pass;
   const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath === '' ? '$' : `$${e.instancePath.replace(/\//g, '.')}`} ${e.message ?? 'is invalid'}`);
   return fail(`body does not match schema ${name}: ${problems.join('; ')}`, name, problems);

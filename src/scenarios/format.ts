@@ -86,13 +86,23 @@ export type QueryEntry = readonly [name: string, value: Scalar];
 
 export type BodySpec = { readonly kind: 'none' } | { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'raw'; readonly text: string };
 
+/** A schema the body must match: one shipped with the tool, or the scenario's own JSON Schema. */
+export type SchemaSpec = { readonly kind: 'named'; readonly name: ResponseSchemaName } | { readonly kind: 'inline'; readonly schema: Readonly<Record<string, unknown>> };
+
+/**
+ * Ids a scenario author gives their own expectations (`expect: {rule: user.my-check}`): reported apart
+ * from the catalogue's rules, with the scenario file and line, and a failing one fails the run.
+ */
+export const USER_CHECK_PREFIX = 'user.';
+export const isUserCheckId = (id: string): boolean => id.startsWith(USER_CHECK_PREFIX);
+
 export interface Expectations {
   /** Accepted statuses; empty: any. */
   readonly status: readonly number[];
   readonly json: readonly JsonExpectation[];
   readonly headers: readonly HeaderExpectation[];
-  readonly schema: ResponseSchemaName | undefined;
-  /** The rule a probe's expectations judge (named explicitly); undefined in setup and cleanup, where they are preconditions. */
+  readonly schema: SchemaSpec | undefined;
+  /** The rule a probe's expectations judge (a catalogue id, or a `user.` id of the author's own); undefined in setup and cleanup, where they are preconditions. */
   readonly rule: string | undefined;
 }
 

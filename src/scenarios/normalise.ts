@@ -7,6 +7,7 @@
 import {
   ANY_TEMPLATE,
   DEFAULT_MAX_PAGES,
+  isUserCheckId,
   TAG_SIM_ONLY,
   TAG_WRITES,
   templateRefs,
@@ -21,10 +22,12 @@ import {
   type ResponseSchemaName,
   type Scalar,
   type Scenario,
+  type SchemaSpec,
   type Step,
   type StepRole,
   type WalkSpec,
 } from './format.js';
+import { inlineSchemaProblem } from './schemas.js';
 
 // The shape the schema admits; the ajv validator is typed as a guard for RawScenario.
 export interface RawRequest {
@@ -55,7 +58,7 @@ export interface RawExpect {
   status?: number | number[];
   json?: RawJsonExpectation[];
   headers?: Record<string, RawHeaderExpectation>;
-  schema?: ResponseSchemaName;
+  schema?: ResponseSchemaName | Record<string, unknown>;
   rule?: string;
 }
 export interface RawSequenceItem {
@@ -88,7 +91,8 @@ export interface RawStep {
 export interface RawScenario {
   name: string;
   description?: string;
-  rules: string[];
+  /** Absent in a scenario of the author's own checks only. */
+  rules?: string[];
   tags?: string[];
   steps: RawStep[];
 }
@@ -109,9 +113,11 @@ export interface NormaliseContext {
 export function normalise(raw: RawScenario, ctx: NormaliseContext): { scenario: Scenario; problems: Problem[] } {
   const problems: Problem[] = [];
   const checkRule = (id: string, path: DocPath) => {
-    if (!ctx.ruleExists(id)) problems.push({ path, message: `unknown rule id '${id}' (see \`commerce-sim rules\`)` });
+    if (isUserCheckId(id)) problems.push({ path, message: `'${id}' names a check of your own: it judges a probe's expectations (expect: {rule: ${id}}), not a step's or scenario's rules` });
+    else if (!ctx.ruleExists(id)) problems.push({ path, message: `unknown rule id '${id}' (see \`commerce-sim rules\`)` });
   };
-  raw.rules.forEach((id, i) => checkRule(id, ['rules', i]));
+  const scenarioRules = raw.rules ?? [];
+  scenarioRules.forEach((id, i) => checkRule(id, ['rules', i]));
   checkTemplates(raw, [], problems);
 
   const captured = new Set<string>();
@@ -152,7 +158,7 @@ export function normalise(raw: RawScenario, ctx: NormaliseContext): { scenario: 
     name: raw.name,
     file: ctx.file,
     line: ctx.lineOf([]),
-    rules: raw.rules,
+    rules: scenarioRules,
     tags: raw.tags ?? [],
     steps,
   };
@@ -210,7 +216,8 @@ function walk(w: RawWalk): WalkSpec {
 
 function expectations(e: RawExpect | undefined, role: StepRole, at: DocPath, problems: Problem[], checkRule: (id: string, path: DocPath) => void): Expectations {
   if (e?.rule !== undefined) {
-    checkRule(e.rule, [...at, 'rule']);
+    // A `user.` id is the author's own check: no catalogue rule to find.
+    if (!isUserCheckId(e.rule)) checkRule(e.rule, [...at, 'rule']);
     if (role !== 'probe') problems.push({ path: [...at, 'rule'], message: `a ${role} expectation is a precondition, not a verdict: remove its rule` });
   }
   const judges = e !== undefined && (e.status !== undefined || (e.json?.length ?? 0) > 0 || Object.keys(e.headers ?? {}).length > 0 || e.schema !== undefined);
@@ -232,7 +239,14 @@ function expectations(e: RawExpect | undefined, role: StepRole, at: DocPath, pro
       }
     }
   }
-  return { status, json, headers, schema: e?.schema, rule: role === 'probe' ? e?.rule : undefined };
+  let schema: SchemaSpec | undefined;
+  if (typeof e?.schema === 'string') schema = { kind: 'named', name: e.schema };
+  else if (e?.schema !== undefined) {
+    const problem = inlineSchemaProblem(e.schema);
+    if (problem !== undefined) problems.push({ path: [...at, 'schema'], message: `is not a usable JSON Schema: ${problem}` });
+    schema = { kind: 'inline', schema: e.schema };
+  }
+  return { status, json, headers, schema, rule: role === 'probe' ? e?.rule : undefined };
 }
 
 /** One assertion per key given, in a fixed order (so reports read the same whatever the YAML order). */

@@ -42,6 +42,7 @@ describe('summariseRun', () => {
       verdict: 'fail',
       documented: { pass: 1, fail: 2, inconclusive: 0, notCovered: 1 },
       assumed: { pass: 0, fail: 1, inconclusive: 0, notCovered: 0 },
+      user: { pass: 0, fail: 0, inconclusive: 0 },
       cases: { pass: 1, fail: 2, skip: 1, inconclusive: 0 },
     });
   });
