@@ -5,7 +5,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuleSummary, RunReport } from '../report/model.js';
-import { inconclusives, userChecks } from '../report/summarise.js';
+import { failingRules, inconclusives, userChecks } from '../report/summarise.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { DATASET_PROFILES } from '../store/datasets.js';
 import type { RunProgress } from '../scenarios/runner.js';
@@ -225,11 +225,15 @@ function summaryText(report: RunReport, reportPath: string, incomplete: boolean,
       : [`  ${'your checks'.padEnd(11)} ${String(summary.user.pass).padStart(4)} pass ${String(summary.user.fail).padStart(4)} fail ${String(summary.user.inconclusive).padStart(4)} inconclusive`]),
     `  ${'cases'.padEnd(11)} ${String(summary.cases.pass).padStart(4)} pass ${String(summary.cases.fail).padStart(4)} fail ${String(summary.cases.inconclusive).padStart(4)} inconclusive ${String(summary.cases.skip).padStart(4)} skipped`,
   ];
-  const order = (r: RuleSummary) => (r.level === 'documented' ? 0 : 1);
-  for (const r of [...failing].sort((a, b) => order(a) - order(b)).slice(0, 15)) lines.push(`  ${(r.level === 'documented' ? style.fail : style.warn)('failed')}: ${r.id} (${r.level}, ${r.section})`);
+  // Causes first; a rule failing beside one of them says which it follows (report/summarise.ts failingRules).
+  const catalogued = failingRules(report).filter((x) => x.rule !== undefined);
+  for (const x of catalogued.slice(0, 15)) {
+    const r = x.rule as RuleSummary;
+    lines.push(`  ${(r.level === 'documented' ? style.fail : style.warn)('failed')}: ${r.id} (${r.level}, ${r.section})${x.follows === undefined ? '' : `, a knock-on: follows ${x.follows}`}`);
+  }
   for (const c of userChecks(report).filter((x) => x.status === 'fail'))
     lines.push(`  ${style.fail('failed')}: ${c.id} (your own check, ${c.places.map((p) => `${p.file}${p.line === undefined ? '' : `:${p.line}`}`).join(', ')})`);
-  if (failing.length > 15) lines.push(`  ... and ${failing.length - 15} more failing rules`);
+  if (catalogued.length > 15) lines.push(`  ... and ${catalogued.length - 15} more failing rules`);
   // Documented rules nobody could judge: not a failure, but the reader should know which and why.
   const unjudged = inconclusives(report).filter((u) => u.rule?.level === 'documented' && u.rule.status === 'inconclusive');
   for (const u of unjudged.slice(0, 10)) lines.push(`  ${style.warn('inconclusive')}: ${u.verdict.ruleId}: ${u.reason.length > 160 ? `${u.reason.slice(0, 157)}...` : u.reason}`);

@@ -6,7 +6,7 @@
  */
 import type { CaseStatus, ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { evidenceOf, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, userChecks, verdictReason, verdictsByCase, type Failure } from './summarise.js';
+import { evidenceOf, failingRules, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, userChecks, verdictReason, verdictsByCase, type Failure } from './summarise.js';
 
 export function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
@@ -28,9 +28,10 @@ export function renderHtml(report: RunReport): string {
 <body>
 <input type="checkbox" id="failures-only" class="toggle">
 ${header(report)}
-<nav class="view"><label for="failures-only">failures only</label> <span class="stmt">hides passing rules and scenarios; the page needs no script</span></nav>
+<nav class="view"><label for="failures-only">failures only</label> <span class="stmt">hides passing rules and scenarios; the page needs no script</span> · <a href="#failing-rules">failing rules</a> · <a href="#failures">failures</a> · <a href="#matrix">rules × scenarios</a></nav>
 <main>
-${failureSection(list)}
+${failingRulesSection(report, list)}
+${failureSection(report, list)}
 ${userCheckSection(report)}
 ${inconclusiveSection(report)}
 ${matrix(report, list)}
@@ -60,7 +61,7 @@ th.col{font-weight:500;padding:8px 4px;text-align:center}th.col{min-width:22px}t
 th.col.fail{color:var(--fail)}th.col.inconclusive{color:var(--inc)}th.col.skip{color:var(--skip);font-style:italic}
 tbody th{position:sticky;left:0;background:#fff;z-index:1;font-weight:normal;max-width:360px}
 thead th:first-child{left:0;z-index:3}tbody tr:hover th,tbody tr:hover td{background:#f6f8fa}
-.stmt{color:#59636e;font-size:12px}
+.stmt{color:#59636e;font-size:12px}header .stmt{color:inherit;opacity:.85}.badge.evidence{background:#fff8c5;color:#6a4f00}
 td.c{text-align:center;padding:4px 6px;min-width:22px}td.c a{color:inherit;text-decoration:none;display:block}
 .pass{color:var(--pass);background:var(--pass-bg)}.fail{color:var(--fail);background:var(--fail-bg)}
 .skip{color:var(--skip);background:var(--skip-bg)}.inconclusive{color:var(--inc);background:var(--inc-bg)}.warn{color:var(--warn);background:var(--warn-bg)}.none{color:#afb8c1}
@@ -96,7 +97,7 @@ function header(r: RunReport): string {
 <div class="counts">
 <div>documented: ${s.documented.pass} pass · ${s.documented.fail} fail · ${s.documented.inconclusive} inconclusive · ${s.documented.notCovered} not covered</div>
 <div>assumed: ${s.assumed.pass} pass · ${s.assumed.fail} fail · ${s.assumed.inconclusive} inconclusive · ${s.assumed.notCovered} not covered</div>
-<div>cases: ${s.cases.pass} pass · ${s.cases.fail} fail · ${s.cases.inconclusive} inconclusive · ${s.cases.skip} skip</div>
+<div>cases: ${s.cases.pass} pass · ${s.cases.fail} fail · ${s.cases.inconclusive} inconclusive · ${s.cases.skip} skip <span class="stmt">(a case is a scenario or a property, as in the terminal; junit.xml counts one test case per step and per verdict)</span></div>
 </div>
 </header>`;
 }
@@ -148,7 +149,7 @@ function matrix(r: RunReport, list: readonly Failure[]): string {
     const status = rule.status === 'fail' && !r.options.strict && rule.level === 'assumed' ? 'warn' : rule.status;
     return `<tr${rule.status === 'fail' ? '' : ' class="ok"'}><th><code>${e(rule.id)}</code><div class="stmt">${e(rule.statement)}</div>${rule.quote === undefined ? '' : `<div class="quote">“${e(rule.quote)}”</div>`}</th><td>${e(rule.level)}</td><td>${e(rule.section)}</td><td><span class="badge ${status === 'not-covered' ? 'none' : status}">${e(rule.status)}</span></td>${row}</tr>`;
   });
-  return `<section><h2>Rules × scenarios and properties</h2>
+  return `<section id="matrix"><h2>Rules × scenarios and properties</h2>
 <p class="legend"><span class="badge pass">✓ pass</span><span class="badge fail">✗ fail</span><span class="badge warn">! assumed, not strict</span><span class="badge inconclusive">? inconclusive (never fails a run)</span><span class="badge skip">– skip</span><span class="none">· not judged</span></p>
 <div class="matrix"><table>
 <thead><tr><th>Rule</th><th>Level</th><th>Section</th><th>Status</th>${head}</tr></thead>
@@ -177,12 +178,42 @@ function cell(c: Cell | undefined, okColumn: boolean): string {
   return `<td class="c ${c.status}${col}" title="${LABEL[c.status]}, ${c.n} verdict${c.n === 1 ? '' : 's'}">${body}</td>`;
 }
 
-function failureSection(list: readonly Failure[]): string {
-  if (list.length === 0) return '<section><h2>Failures</h2><p>None.</p></section>';
-  return `<section><h2>Failures (${list.length})</h2>\n${list.map(failure).join('\n')}</section>`;
+/**
+ * The failing rules first, each once: level, counts, a link to its first failure; a cause before the
+ * rules that fail beside it (labelled knock-ons, naming the rule they follow).
+ */
+function failingRulesSection(r: RunReport, list: readonly Failure[]): string {
+  const rules = failingRules(r);
+  if (rules.length === 0) return '<section id="failing-rules"><h2>Failing rules</h2><p>None.</p></section>';
+  const firstOf = new Map<string, number>();
+  list.forEach((f, i) => {
+    if (!firstOf.has(f.verdict.ruleId)) firstOf.set(f.verdict.ruleId, i + 1);
+  });
+  const items = rules.map((x) => {
+    const badge = x.failsRun ? '<span class="badge fail">FAIL</span>' : '<span class="badge warn">WARN</span>';
+    const knock = x.follows === undefined ? '' : ` <span class="badge warn">knock-on</span> follows <code>${e(x.follows)}</code>: fails beside it`;
+    const anchor = firstOf.get(x.id);
+    const id = anchor === undefined ? `<code>${e(x.id)}</code>` : `<a href="#f${anchor}"><code>${e(x.id)}</code></a>`;
+    return `<li>${badge} ${id} (${e(ruleRef(x.rule, x.id))}): ${x.verdicts} failing verdict${x.verdicts === 1 ? '' : 's'} in ${x.places} step${x.places === 1 ? '' : 's'} or propert${x.places === 1 ? 'y' : 'ies'}${knock}</li>`;
+  });
+  return `<section id="failing-rules"><h2>Failing rules (${rules.length})</h2><ol>${items.join('\n')}</ol></section>`;
 }
 
-function failure(f: Failure, i: number): string {
+function failureSection(r: RunReport, list: readonly Failure[]): string {
+  if (list.length === 0) return '<section id="failures"><h2>Failures</h2><p>None.</p></section>';
+  // Open: the first failure of each rule that fails the run on its own; the rest are one line until clicked.
+  const knockOns = new Set(failingRules(r).flatMap((x) => (x.follows === undefined ? [] : [x.id])));
+  const seen = new Set<string>();
+  const open = list.map((f) => {
+    const first = !seen.has(f.verdict.ruleId);
+    seen.add(f.verdict.ruleId);
+    return first && f.failsRun && !knockOns.has(f.verdict.ruleId);
+  });
+  return `<section id="failures"><h2>Failures (${list.length})</h2>\n${list.map((f, i) => failure(f, i, open[i] === true)).join('\n')}</section>`;
+}
+
+function failure(f: Failure, i: number, open: boolean): string {
+  const failingNamed = failingIndexes(f);
   const note = f.failsRun ? '' : ' <span class="badge warn">assumed: fails the run only with --strict</span>';
   const statement = f.rule === undefined ? '' : ` — ${e(f.rule.statement)}`;
   const quote = f.rule?.quote === undefined ? '' : `<blockquote>${e(f.rule.quote)}</blockquote>\n`;
@@ -192,33 +223,55 @@ function failure(f: Failure, i: number): string {
   // A check's description is its rule's statement: said once.
   const check = f.verdict.description === f.rule?.statement ? '' : `<b>Check</b> <code>${e(f.verdict.description)}</code><br>`;
   // Open when it fails the run; a tolerated one (assumed, not strict) stays a one-line summary until clicked.
-  return `<details class="failure${f.failsRun ? '' : ' tolerated'}" id="f${i + 1}"${f.failsRun ? ' open' : ''}>
+  return `<details class="failure${f.failsRun ? '' : ' tolerated'}" id="f${i + 1}"${open ? ' open' : ''}>
 <summary><span class="badge ${f.failsRun ? 'fail' : 'warn'}">${f.failsRun ? 'FAIL' : 'WARN'}</span> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule, f.verdict.ruleId))}) — ${e(f.where)}</summary>
 ${quote}<p><b>Rule</b> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule, f.verdict.ruleId))})${statement}${note}${observed}<br>
 ${check}<b>Message</b> ${e(f.outcome.message)}</p>
-${requests(evidenceOf(f.exchanges))}
+${requests(failingNamed.size > 0 ? f.exchanges : evidenceOf(f.exchanges), failingNamed)}
 <div class="sbs"><div><h4>Expected</h4><pre>${e(redactedJson(f.outcome.expected, 2))}</pre></div><div><h4>Actual</h4><pre>${e(redactedJson(f.outcome.actual, 2))}</pre></div></div>
-${replay}${exchangeDetails(f.exchanges)}
+${replay}${exchangeDetails(f.exchanges, failingNamed)}
 </details>`;
 }
 
-/** The request lines a verdict rests on; a long walk shows its first few. */
-function requests(exchanges: readonly ExchangeExcerpt[]): string {
-  const lines = exchanges
-    .slice(0, SHOWN_REQUESTS)
-    .map((x) => `<p class="req"><b>Request</b>${x.evidence === true ? ' <span class="badge fail">evidence</span>' : ''} <code>${e(requestLine(x))}</code></p>`);
-  if (exchanges.length > SHOWN_REQUESTS) lines.push(`<p class="req">... and ${exchanges.length - SHOWN_REQUESTS} more requests</p>`);
+/**
+ * The exchanges a failure names in its message (`GET /v2/... : record 1 breaks ...`): the failing one,
+ * marked and shown first. Empty when the message names none (then the evidence marks stand alone).
+ */
+function failingIndexes(f: Failure): ReadonlySet<number> {
+  const named = new Set<number>();
+  f.exchanges.forEach((x, i) => {
+    if (f.outcome.message.includes(`${x.method} ${x.url}`)) named.add(i);
+  });
+  return named;
+}
+
+/** Failing exchanges first, then the rest in order; each with its 1-based number in the step. */
+function ordered(exchanges: readonly ExchangeExcerpt[], failing: ReadonlySet<number>): { x: ExchangeExcerpt; n: number; failing: boolean }[] {
+  const all = exchanges.map((x, i) => ({ x, n: i + 1, failing: failing.has(i) }));
+  return [...all.filter((a) => a.failing), ...all.filter((a) => !a.failing)];
+}
+
+const mark = (a: { x: ExchangeExcerpt; failing: boolean }): string =>
+  a.failing ? ' <span class="badge fail">failing</span>' : a.x.evidence === true ? ' <span class="badge evidence">evidence</span>' : '';
+
+/** The request lines a verdict rests on (the failing one first); a long walk shows its first few. */
+function requests(exchanges: readonly ExchangeExcerpt[], failing: ReadonlySet<number> = new Set()): string {
+  const list = ordered(exchanges, failing);
+  const lines = list.slice(0, SHOWN_REQUESTS).map((a) => `<p class="req"><b>Request</b>${mark(a)} <code>${e(requestLine(a.x))}</code></p>`);
+  if (list.length > SHOWN_REQUESTS) lines.push(`<p class="req">... and ${list.length - SHOWN_REQUESTS} more requests</p>`);
   return lines.join('\n');
 }
 
-/** Every exchange; the ones a verdict rests on marked and open, the others collapsed (bodies are whole, so long). */
-function exchangeDetails(exchanges: readonly ExchangeExcerpt[]): string {
-  return exchanges
-    .map((x, j) =>
-      x.evidence === true
-        ? `<details class="evidence" open><summary><span class="badge fail">evidence</span> Exchange ${j + 1}: <code>${e(requestLine(x))}</code></summary><pre>${e(transcript(x))}</pre></details>`
-        : `<details><summary>Exchange ${j + 1}: <code>${e(requestLine(x))}</code></summary><pre>${e(transcript(x))}</pre></details>`,
-    )
+/**
+ * Every exchange, the failing one first and open (bodies are whole, so long); when no exchange is named
+ * failing, the evidence is open; the others are collapsed.
+ */
+function exchangeDetails(exchanges: readonly ExchangeExcerpt[], failing: ReadonlySet<number> = new Set()): string {
+  return ordered(exchanges, failing)
+    .map((a) => {
+      const open = a.failing || (failing.size === 0 && a.x.evidence === true);
+      return `<details${a.failing || a.x.evidence === true ? ' class="evidence"' : ''}${open ? ' open' : ''}><summary>${mark(a).trim()} Exchange ${a.n}: <code>${e(requestLine(a.x))}</code></summary><pre>${e(transcript(a.x))}</pre></details>`;
+    })
     .join('\n');
 }
 

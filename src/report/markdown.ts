@@ -50,7 +50,7 @@ function summarySection(r: RunReport): string[] {
     `| assumed | ${s.assumed.pass} | ${s.assumed.fail} | ${s.assumed.inconclusive} | ${s.assumed.notCovered} |`,
     ...(userChecks(r).length === 0 ? [] : [`| your own checks | ${s.user.pass} | ${s.user.fail} | ${s.user.inconclusive} | — |`]),
     '',
-    `Cases: ${s.cases.pass} passed, ${s.cases.fail} failed, ${s.cases.inconclusive} inconclusive, ${s.cases.skip} skipped.`,
+    `Cases: ${s.cases.pass} passed, ${s.cases.fail} failed, ${s.cases.inconclusive} inconclusive, ${s.cases.skip} skipped (a case is a scenario or a property, as in the terminal; junit.xml counts one test case per step and per verdict).`,
     '',
   ];
 }

@@ -157,8 +157,60 @@ function once<T>(compute: (report: RunReport) => T): (report: RunReport) => T {
   };
 }
 
-/** Every failing verdict of the report: those failing the run first, then in report order. */
-export const failures: (report: RunReport) => readonly Failure[] = once(listFailures);
+/**
+ * A failing rule as the reports list it: the rules whose failure explains others first. A `large-data`
+ * rule is a procedure built on filters, sorts and paging; where it fails in a step beside a failing rule
+ * of those, it is listed after it as following it (a knock-on), not as a cause of its own.
+ */
+export interface FailingRule {
+  readonly id: string;
+  readonly rule: RuleSummary | undefined;
+  /** Failing verdicts, and the distinct steps or properties they are in. */
+  readonly verdicts: number;
+  readonly places: number;
+  readonly failsRun: boolean;
+  /** The rule it fails beside, when it is a knock-on. */
+  readonly follows: string | undefined;
+}
+
+const PROCEDURE_FAMILY = 'large-data.';
+
+export const failingRules: (report: RunReport) => readonly FailingRule[] = once(listFailingRules);
+
+function listFailingRules(report: RunReport): FailingRule[] {
+  const byRule = new Map<string, { rule: RuleSummary | undefined; verdicts: number; places: Set<string>; failsRun: boolean; first: number }>();
+  const rulesAt = new Map<string, Set<string>>();
+  rawFailures(report).forEach((f, i) => {
+    const id = f.verdict.ruleId;
+    let t = byRule.get(id);
+    if (t === undefined) byRule.set(id, (t = { rule: f.rule, verdicts: 0, places: new Set(), failsRun: f.failsRun, first: i }));
+    t.verdicts += 1;
+    t.places.add(f.where);
+    let here = rulesAt.get(f.where);
+    if (here === undefined) rulesAt.set(f.where, (here = new Set()));
+    here.add(id);
+  });
+  const follows = (id: string): string | undefined => {
+    if (!id.startsWith(PROCEDURE_FAMILY)) return undefined;
+    for (const place of byRule.get(id)?.places ?? []) for (const other of rulesAt.get(place) ?? []) if (!other.startsWith(PROCEDURE_FAMILY) && !other.startsWith('user.')) return other;
+    return undefined;
+  };
+  const list = [...byRule].map(([id, t]) => ({ id, rule: t.rule, verdicts: t.verdicts, places: t.places.size, failsRun: t.failsRun, follows: follows(id), first: t.first }));
+  // Causes before knock-ons, run-failing before tolerated, documented before the rest, then as the report met them.
+  const rank = (x: (typeof list)[number]) => (x.follows === undefined ? 0 : 4) + (x.failsRun ? 0 : 2) + (x.rule?.level === 'documented' ? 0 : 1);
+  return list.sort((a, b) => rank(a) - rank(b) || a.first - b.first).map(({ first: _first, ...rest }) => rest);
+}
+
+/** Every failing verdict of the report: those failing the run first, then by their rule's place in `failingRules` (a cause before its knock-ons), then in report order. */
+export const failures: (report: RunReport) => readonly Failure[] = once((report) => {
+  const order = new Map(failingRules(report).map((r, i) => [r.id, i]));
+  const list = rawFailures(report);
+  const rank = (f: Failure) => order.get(f.verdict.ruleId) ?? 0;
+  return [...list].sort((a, b) => Number(b.failsRun) - Number(a.failsRun) || rank(a) - rank(b));
+});
+
+/** The failing verdicts in report order, run-failing ones first (no rule ordering: failingRules reads these). */
+const rawFailures: (report: RunReport) => readonly Failure[] = once(listFailures);
 
 function listFailures(report: RunReport): Failure[] {
   const rules = new Map(report.rules.map((r) => [r.id, r]));

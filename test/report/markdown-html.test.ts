@@ -89,9 +89,9 @@ describe('renderHtml', () => {
     expect(html).toContain('<blockquote>The type is user_authentication_password_profile_info.</blockquote>');
     expect(html).toContain('<div class="quote">“The type is user_authentication_password_profile_info.”</div>');
     expect(html).toContain(
-      '<p class="req"><b>Request</b> <span class="badge fail">evidence</span> <code>POST /v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info → 201</code></p>',
+      '<p class="req"><b>Request</b> <span class="badge evidence">evidence</span> <code>POST /v2/authentication-realms/r1/user-authentication-info/u1/user-authentication-password-profile-info → 201</code></p>',
     );
-    expect(html).toMatch(/<details class="evidence" open><summary><span class="badge fail">evidence<\/span> Exchange 1: /);
+    expect(html).toMatch(/<details class="evidence" open><summary><span class="badge evidence">evidence<\/span> Exchange 1: /);
     expect(html).toContain('id="f1" open>');
     expect(html.indexOf('id="f1"')).toBeLessThan(html.indexOf('id="f3"'));
     expect(html.slice(html.indexOf('id="f3"'))).toMatch(/^id="f3">\n<summary><span class="badge warn">WARN<\/span> <code>errors.format.json-api<\/code>/);
