@@ -10,8 +10,8 @@ import { behaviouralCount, compareSides, type Side } from '../recordings/diff.js
 import { renderDiffJson, renderDiffMarkdown } from '../recordings/diff-report.js';
 import { loadRecording, type Recording } from '../recordings/record-live.js';
 import type { Scenario } from '../scenarios/format.js';
-import { defineCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, type Values } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 import { LIVE_OPTIONS, liveSettings, recordableScenarios, recordLive, type LiveSettings } from './record.js';
 
 const USAGE = `usage: commerce-sim diff --a sim|URL|DIR --b sim|URL|DIR [PATHS...] [options]
@@ -25,6 +25,7 @@ page sizes, totals, links, ordering, field sets. Ids and timestamps are compared
   --deviate-a RULE            (sim side) break RULE on purpose, repeatable; --deviate-b likewise
   target options as \`commerce-sim record\` (--token-env, --client-id, --client-secret-env, --var,
   --config, --allow-writes, --budget, --rps, --seed, --grep, --tag); credentials apply to URL sides.
+  -h, --help                  this help
 Exit 0 when no behavioural difference, 1 when there are, 2 on usage or target errors.`;
 
 type SideSpec = { readonly kind: 'sim' } | { readonly kind: 'url'; readonly url: string } | { readonly kind: 'dir'; readonly dir: string };
@@ -39,7 +40,7 @@ const OPTIONS = {
   'deviate-b': { type: 'string', multiple: true },
 } as const;
 
-export const diff: Command = defineCommand({
+export const diff: DefinedCommand = defineCommand({
   name: 'diff',
   usage: USAGE,
   options: OPTIONS,

@@ -9,8 +9,8 @@ import type { ReadingsMutationRow } from '../kit/readings-proof.js';
 import { describeReadings } from '../rules/readings.js';
 import type { RuleId } from '../rules/ids.js';
 import { isSurface, SURFACES } from '../sim/surface.js';
-import { defineCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, type Values } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 
 export const USAGE = `usage: commerce-sim mutation [--markdown] [--deviate ID]... [--seed S] [--readings N]
 
@@ -35,7 +35,7 @@ const OPTIONS = {
   readings: { type: 'string' },
 } as const;
 
-export const mutation: Command = defineCommand({ name: 'mutation', usage: USAGE, options: OPTIONS, main: mutationCommand });
+export const mutation: DefinedCommand = defineCommand({ name: 'mutation', usage: USAGE, options: OPTIONS, main: mutationCommand });
 
 async function mutationCommand(values: Values<typeof OPTIONS>, io: CliIo): Promise<number> {
   const deviations = values.deviate ?? [...DEVIATION_IDS];

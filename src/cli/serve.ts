@@ -18,8 +18,8 @@ import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, listen, type RunningServer } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
-import { defineCommand, HELP_OPTION, parseOptions, type Values } from './command.js';
-import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, HELP_OPTION, parseOptions, type Values } from './command.js';
+import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 
 const USAGE = `usage: commerce-sim serve [options]
 
@@ -59,7 +59,8 @@ const USAGE = `usage: commerce-sim serve [options]
                       answered (injected latency cut short), later ones get a JSON 503, all with Connection: close
   --log               one line per request on stdout: time, method, path, status, ms, client id
                       (secrets redacted; JSON lines with --json)
-  --json              print one JSON line instead of text (for scripts)`;
+  --json              print one JSON line instead of text (for scripts)
+  -h, --help          this help`;
 
 export interface ServeOptions {
   readonly port: number;
@@ -355,7 +356,7 @@ function nextStopSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export const serve: Command = defineCommand({ name: 'serve', usage: USAGE, options: OPTIONS, main: (values, io) => serveMain(serveOptionsFrom(values), io) });
+export const serve: DefinedCommand = defineCommand({ name: 'serve', usage: USAGE, options: OPTIONS, main: (values, io) => serveMain(serveOptionsFrom(values), io) });
 
 async function serveMain(options: ServeOptions, io: CliIo): Promise<number> {
   let session: ServeSession;

@@ -25,8 +25,10 @@ export const TARGET_OPTIONS = {
   'allow-writes': { type: 'boolean' },
   budget: { type: 'string' },
   rps: { type: 'string' },
-  surface: { type: 'string' },
 } as const;
+
+/** `--surface full|documented`, taken by the commands that run the embedded simulator and judge it (run, props); record and diff have no use for it. */
+export const SURFACE_OPTION = { surface: { type: 'string' } } as const;
 
 /** `--reading NAME=VALUE`, taken by the commands that can run the embedded simulator. */
 export const READING_OPTION = { reading: { type: 'string', multiple: true } } as const;
