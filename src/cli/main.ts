@@ -3,6 +3,7 @@
 import { processIo, EXIT_USAGE } from './io.js';
 import { errorText, usageErrorText } from './command.js';
 import { commands } from './registry.js';
+import { exitQuietlyOnBrokenPipe } from './broken-pipe.js';
 
 function usage(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
@@ -37,6 +38,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return EXIT_USAGE;
   }
 }
+
+// Once for every command: nothing after a closed pipe (`| head`) is worth running for, nor printing.
+exitQuietlyOnBrokenPipe(process.stdout, (code) => process.exit(code));
 
 main(process.argv.slice(2)).then(
   (code) => {
