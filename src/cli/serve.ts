@@ -19,6 +19,7 @@ import { DEFAULT_SHUTDOWN_GRACE_MS, listen, type RunningServer } from '../sim/se
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { defineCommand, type DefinedCommand, HELP_OPTION, parseOptions, type Values } from './command.js';
+import { KitError } from '../kit-errors.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 
 const USAGE = `usage: commerce-sim serve [options]
@@ -363,7 +364,8 @@ async function serveMain(options: ServeOptions, io: CliIo): Promise<number> {
   try {
     session = await startServer(options, io, () => Date.now());
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    // Usage errors and a busy port (SIM_PORT_IN_USE) are the tool's own: one line from the shared printer.
+    if (error instanceof KitError) throw error;
     const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
     io.stderr.write(`commerce-sim serve: cannot listen on ${options.host}:${options.port}${typeof code === 'string' ? ` (${code})` : ''}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_USAGE;
