@@ -4,6 +4,7 @@
  * rule by rule. Exit 0: none; 1: some; 2: usage or target error.
  */
 import { checkDeviations } from './target-options.js';
+import type { RuleId } from '../rules/ids.js';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { behaviouralCount, compareSides, type Side } from '../recordings/diff.js';
@@ -52,11 +53,13 @@ async function diffCommand(values: Values<typeof OPTIONS>, io: CliIo, positional
   if (values.a === undefined || values.b === undefined) throw new UsageError('--a and --b are both required');
   const specA = await sideSpec(values.a, io);
   const specB = await sideSpec(values.b, io);
-  const deviations = { a: values['deviate-a'] ?? [], b: values['deviate-b'] ?? [] };
+  const deviations = {
+    a: checkDeviations('--deviate-a', values['deviate-a'] ?? []),
+    b: checkDeviations('--deviate-b', values['deviate-b'] ?? []),
+  };
   for (const [side, ids] of Object.entries(deviations)) {
     const spec = side === 'a' ? specA : specB;
     if (ids.length > 0 && spec.kind !== 'sim') throw new UsageError(`--deviate-${side} applies to a sim side only`);
-    checkDeviations(`--deviate-${side}`, ids);
   }
   const settings = await liveSettings(values, io);
 
@@ -92,7 +95,7 @@ async function sideSpec(text: string, io: CliIo): Promise<SideSpec> {
   return { kind: 'dir', dir };
 }
 
-async function live(spec: SideSpec, scenarios: readonly Scenario[], settings: LiveSettings, deviate: readonly string[]): Promise<Recording> {
+async function live(spec: SideSpec, scenarios: readonly Scenario[], settings: LiveSettings, deviate: readonly RuleId[]): Promise<Recording> {
   if (spec.kind === 'dir') throw new Error('a recording side is loaded, not run');
   const run = await recordLive(spec.kind === 'sim' ? 'sim' : spec.url, scenarios, settings, deviate.length > 0 ? { deviate } : {});
   return run.recording;

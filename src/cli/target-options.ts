@@ -3,6 +3,7 @@
  * conversion into createTarget's options; each command adds its own (seed, deviations, ...).
  */
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
+import type { RuleId } from '../rules/ids.js';
 import { intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from './targets.js';
 import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
 import { parseReading, type ReadingChoice } from '../rules/readings.js';
@@ -99,22 +100,22 @@ export function warnWithoutCredentials(spec: string, credentials: Credentials, i
 }
 
 /** `--deviate` ids: only documented rules have a deviation; anything else would be a silent no-op. */
-export function checkDeviations(flag: string, ids: readonly string[]): void {
+export function checkDeviations(flag: string, ids: readonly string[]): RuleId[] {
   const unknown = ids.find((id) => !isDeviationId(id));
   if (unknown !== undefined) throw new UsageError(`${flag} ${unknown}: the simulator has no such deviation (one of: ${DEVIATION_IDS.join(', ')})`);
+  return ids.filter(isDeviationId);
 }
 
 /** What run and props read first, alike: the config file, the reporter, the target, deviations only for the simulator. */
 export async function runBasics(
   values: TargetValues & { readonly target?: string | undefined; readonly reporter?: string | undefined; readonly deviate?: string[] | undefined },
   io: CliIo,
-): Promise<{ readonly config: ConfigFile; readonly reporter: Reporter; readonly spec: string; readonly deviate: readonly string[] }> {
+): Promise<{ readonly config: ConfigFile; readonly reporter: Reporter; readonly spec: string; readonly deviate: readonly RuleId[] }> {
   const config = await configFrom(values, io);
   const reporter = reporterFor(values.reporter, io.env);
   if (reporter === undefined) throw new UsageError(`--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
   const spec = values.target ?? config.baseUrl ?? 'sim';
-  const deviate = values.deviate ?? [];
-  checkDeviations('--deviate', deviate);
+  const deviate = checkDeviations('--deviate', values.deviate ?? []);
   if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
   return { config, reporter, spec, deviate };
 }
