@@ -29,8 +29,11 @@ export function parseErrorMessage(error: unknown, argv: readonly string[], optio
   switch (code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option ${name}`;
-    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return `unexpected argument '${name}' (this command takes options only)`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL': {
+      // The whole argument, which may itself hold quotes or commas.
+      const argument = /^Unexpected argument '([\s\S]*)'\. /.exec(message)?.[1] ?? name;
+      return `unexpected argument '${argument}' (this command takes options only)`;
+    }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
       const long = name.replace(/^--/, '');
       if (options[long]?.type === 'boolean') return `${name} takes no value`;

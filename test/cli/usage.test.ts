@@ -62,6 +62,7 @@ describe('usage errors', () => {
 
   it('a stray argument to a command that takes none is one line', async () => {
     expect((await call('rules', ['stray'])).err).toBe(oneLine('rules', "unexpected argument 'stray' (this command takes options only)"));
+    expect((await call('rules', ["it's, here"])).err).toBe(oneLine('rules', "unexpected argument 'it's, here' (this command takes options only)"));
   });
 });
 
