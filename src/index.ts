@@ -11,6 +11,7 @@ export type { PreparedData } from './sim/admin-port.js';
 export type { BodyParts } from './sim/body-parts.js';
 export type { Steps } from './store/steps.js';
 export type { RecordBudget, RecordTally } from './store/record-budget.js';
+export { SimulatorPortInUseError } from './sim/listen-error.js';
 export { listen, createSimServer, type RunningServer, type Lifecycle, type RequestLog, type ServerOptions } from './sim/server.js';
 export { Journal, type JournalEntry, type JournalFilter } from './sim/journal.js';
 export type { Snapshot, DatasetView, ProjectSnapshot } from './sim/snapshot.js';

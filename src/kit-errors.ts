@@ -5,6 +5,7 @@
 export const ERROR_CODES = {
   CLI_USAGE: 'a command line the command cannot run (unknown option, bad value); exit 2',
   SIM_INVALID_OPTION: 'startSimulator() was given an option it cannot use (the option named)',
+  SIM_PORT_IN_USE: 'the port to listen on (serve --port, startSimulator({ port })) is taken by another server',
   SIM_ADMIN_FAILED: "an admin operation of startSimulator()'s handle (reset, snapshot, restore) was refused",
   TARGET_UNREACHABLE: 'the base URL does not answer (DNS, refused, reset)',
   TARGET_TIMEOUT: 'the target did not answer in time',

@@ -9,10 +9,11 @@ import { resolveDataset } from '../store/adversity-profiles.js';
 import type { Surface } from '../sim/surface.js';
 import type { ReadingChoice } from '../rules/readings.js';
 import type { Target, TargetRequest, TargetResponse } from '../port.js';
+import type { RuleId } from '../rules/ids.js';
 
 export interface SimTargetOptions {
   readonly seed?: number;
-  readonly deviate?: readonly string[];
+  readonly deviate?: readonly RuleId[];
   /** `documented`: the simulator answers only what the API document states. */
   readonly surface?: Surface;
   /** What the simulator answers where the document is silent (rules/readings.ts). */

@@ -5,6 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { KitError } from '../kit-errors.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { parseErrorMessage } from './parse-errors.js';
 
 export type OptionTable = NonNullable<ParseArgsConfig['options']>;
 type Strict<O extends OptionTable> = { args: string[]; options: O; strict: true; allowPositionals: boolean };
@@ -17,15 +18,21 @@ export function parseOptions<O extends OptionTable>(argv: readonly string[], opt
   try {
     return parseArgs<Strict<O>>({ args: [...argv], options, strict: true, allowPositionals });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(parseErrorMessage(error, argv, options));
   }
 }
 
-/** Every usage error, of every command: one line, then where the options are. Exit 2. */
+/**
+ * Every usage error, of every command: one line naming the bad option or value, and where the options
+ * are. Exit 2. A message of several lines (a parser's, a file's) is folded onto the one line.
+ */
 export function usageErrorText(name: string | undefined, message: string): string {
   const command = name === undefined ? 'commerce-sim' : `commerce-sim ${name}`;
-  return `${command}: ${message}\nsee \`${command} --help\`\n`;
+  return `${command}: ${message.replace(/\s*\n\s*/g, ' ')} (see ${command} --help)\n`;
 }
+
+/** A command with what it accepts and its help, so tests can hold every command to its own help text. */
+export type DefinedCommand = Command & { readonly usage: string; readonly options: OptionTable };
 
 export interface CommandSpec<O extends OptionTable> {
   readonly name: string;
@@ -43,8 +50,8 @@ export interface CommandSpec<O extends OptionTable> {
  * error prints one line and where the options are; any other KitError prints `message (code)`; both exit
  * 2. Anything else is a bug and reaches main.ts.
  */
-export function defineCommand<O extends OptionTable>(spec: CommandSpec<O>): Command {
-  return async (argv, io) => {
+export function defineCommand<O extends OptionTable>(spec: CommandSpec<O>): DefinedCommand {
+  const command: Command = async (argv, io) => {
     try {
       const parsed = parseOptions(argv, { ...spec.options, ...HELP_OPTION }, spec.allowPositionals);
       if ('help' in parsed.values && parsed.values.help === true) {
@@ -59,6 +66,7 @@ export function defineCommand<O extends OptionTable>(spec: CommandSpec<O>): Comm
       return EXIT_USAGE;
     }
   };
+  return Object.assign(command, { usage: spec.usage, options: { ...spec.options, ...HELP_OPTION } });
 }
 
 /** How the tool prints an error it threw on purpose, or undefined for anything else (a bug). */

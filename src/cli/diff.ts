@@ -4,14 +4,15 @@
  * rule by rule. Exit 0: none; 1: some; 2: usage or target error.
  */
 import { checkDeviations } from './target-options.js';
+import type { RuleId } from '../rules/ids.js';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { behaviouralCount, compareSides, type Side } from '../recordings/diff.js';
 import { renderDiffJson, renderDiffMarkdown } from '../recordings/diff-report.js';
 import { loadRecording, type Recording } from '../recordings/record-live.js';
 import type { Scenario } from '../scenarios/format.js';
-import { defineCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, type Values } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 import { LIVE_OPTIONS, liveSettings, recordableScenarios, recordLive, type LiveSettings } from './record.js';
 
 const USAGE = `usage: commerce-sim diff --a sim|URL|DIR --b sim|URL|DIR [PATHS...] [options]
@@ -25,6 +26,7 @@ page sizes, totals, links, ordering, field sets. Ids and timestamps are compared
   --deviate-a RULE            (sim side) break RULE on purpose, repeatable; --deviate-b likewise
   target options as \`commerce-sim record\` (--token-env, --client-id, --client-secret-env, --var,
   --config, --allow-writes, --budget, --rps, --seed, --grep, --tag); credentials apply to URL sides.
+  -h, --help                  this help
 Exit 0 when no behavioural difference, 1 when there are, 2 on usage or target errors.`;
 
 type SideSpec = { readonly kind: 'sim' } | { readonly kind: 'url'; readonly url: string } | { readonly kind: 'dir'; readonly dir: string };
@@ -39,7 +41,7 @@ const OPTIONS = {
   'deviate-b': { type: 'string', multiple: true },
 } as const;
 
-export const diff: Command = defineCommand({
+export const diff: DefinedCommand = defineCommand({
   name: 'diff',
   usage: USAGE,
   options: OPTIONS,
@@ -51,11 +53,13 @@ async function diffCommand(values: Values<typeof OPTIONS>, io: CliIo, positional
   if (values.a === undefined || values.b === undefined) throw new UsageError('--a and --b are both required');
   const specA = await sideSpec(values.a, io);
   const specB = await sideSpec(values.b, io);
-  const deviations = { a: values['deviate-a'] ?? [], b: values['deviate-b'] ?? [] };
+  const deviations = {
+    a: checkDeviations('--deviate-a', values['deviate-a'] ?? []),
+    b: checkDeviations('--deviate-b', values['deviate-b'] ?? []),
+  };
   for (const [side, ids] of Object.entries(deviations)) {
     const spec = side === 'a' ? specA : specB;
     if (ids.length > 0 && spec.kind !== 'sim') throw new UsageError(`--deviate-${side} applies to a sim side only`);
-    checkDeviations(`--deviate-${side}`, ids);
   }
   const settings = await liveSettings(values, io);
 
@@ -91,7 +95,7 @@ async function sideSpec(text: string, io: CliIo): Promise<SideSpec> {
   return { kind: 'dir', dir };
 }
 
-async function live(spec: SideSpec, scenarios: readonly Scenario[], settings: LiveSettings, deviate: readonly string[]): Promise<Recording> {
+async function live(spec: SideSpec, scenarios: readonly Scenario[], settings: LiveSettings, deviate: readonly RuleId[]): Promise<Recording> {
   if (spec.kind === 'dir') throw new Error('a recording side is loaded, not run');
   const run = await recordLive(spec.kind === 'sim' ? 'sim' : spec.url, scenarios, settings, deviate.length > 0 ? { deviate } : {});
   return run.recording;

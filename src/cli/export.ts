@@ -15,8 +15,8 @@ import { MAX_RECORDS } from '../store/datasets.js';
 import { createTarget, intOption } from './targets.js';
 import { createSimTarget } from '../adapters/simulator.js';
 import { type Target } from '../port.js';
-import { defineCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, type Values } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 import { configFrom, credentialOptions, CREDENTIAL_OPTIONS, credentialsFor } from './target-options.js';
 import { progressLine } from './progress.js';
 
@@ -55,7 +55,7 @@ const OPTIONS = {
   dataset: { type: 'string' },
 } as const;
 
-export const exportCommand: Command = defineCommand({
+export const exportCommand: DefinedCommand = defineCommand({
   name: 'export',
   usage: USAGE,
   options: OPTIONS,

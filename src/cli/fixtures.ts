@@ -7,15 +7,16 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { generateFixtures } from '../recordings/generate.js';
 import { INDEX_FILE, type FixtureFile } from '../recordings/format.js';
 import { isObject } from '../rules/inspect.js';
-import { defineCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, type Values } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 
 const USAGE = `usage: commerce-sim fixtures [--out DIR] [--seed S] [--check]
 
 Writes one JSON file per documented case plus index.json, byte-identical for the same seed.
   --out DIR   output directory (default fixtures/)
   --seed S    simulator seed (default 42)
-  --check     compare with DIR instead of writing; exit 1 listing stale files`;
+  --check     compare with DIR instead of writing; exit 1 listing stale files
+  -h, --help  this help`;
 
 export interface FixtureOptions {
   readonly out: string;
@@ -31,7 +32,7 @@ export function fixtureOptions(values: Values<typeof OPTIONS>): FixtureOptions {
   return { out: values.out ?? 'fixtures', seed: Number(seedText), check: values.check === true };
 }
 
-export const fixtures: Command = defineCommand({ name: 'fixtures', usage: USAGE, options: OPTIONS, main: fixturesCommand });
+export const fixtures: DefinedCommand = defineCommand({ name: 'fixtures', usage: USAGE, options: OPTIONS, main: fixturesCommand });
 
 async function fixturesCommand(values: Values<typeof OPTIONS>, io: CliIo): Promise<number> {
   const options = fixtureOptions(values);

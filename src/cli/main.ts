@@ -1,22 +1,9 @@
 #!/usr/bin/env node
 /** The `commerce-sim` command: dispatches to one module per sub-command, loaded lazily so start-up stays fast. */
-import { processIo, EXIT_USAGE, type Command } from './io.js';
+import { processIo, EXIT_USAGE } from './io.js';
 import { errorText, usageErrorText } from './command.js';
-
-const commands: Readonly<Record<string, { summary: string; load: () => Promise<Command> }>> = {
-  serve: { summary: 'run the simulator over HTTP', load: async () => (await import('./serve.js')).serve },
-  run: { summary: 'run YAML scenarios against sim or a base URL', load: async () => (await import('./run.js')).run },
-  props: { summary: 'run the property suites against sim or a base URL', load: async () => (await import('./props.js')).props },
-  fixtures: { summary: 'write byte-stable fixtures', load: async () => (await import('./fixtures.js')).fixtures },
-  record: { summary: 'record read-only exchanges from a live deployment', load: async () => (await import('./record.js')).record },
-  diff: { summary: 'compare two targets or recordings rule by rule', load: async () => (await import('./diff.js')).diff },
-  export: { summary: 'export accounts to CSV with the keyset pattern', load: async () => (await import('./export.js')).exportCommand },
-  mutation: { summary: 'prove the suite catches every deviation of the simulator', load: async () => (await import('./mutation.js')).mutation },
-  rules: { summary: 'print the rule catalogue', load: async () => (await import('./rules.js')).rules },
-  readings: { summary: 'print the points the document leaves open and their conforming answers', load: async () => (await import('./readings.js')).readings },
-  openapi: { summary: 'print an OpenAPI 3.1 document of the simulated surface', load: async () => (await import('./openapi.js')).openapi },
-  report: { summary: 'merge the reports of sharded runs into one (report merge DIR...)', load: async () => (await import('./report.js')).report },
-};
+import { commands } from './registry.js';
+import { exitQuietlyOnBrokenPipe } from './broken-pipe.js';
 
 function usage(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
@@ -51,6 +38,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return EXIT_USAGE;
   }
 }
+
+// Once for every command: nothing after a closed pipe (`| head`) is worth running for, nor printing.
+exitQuietlyOnBrokenPipe(process.stdout, (code) => process.exit(code));
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -7,10 +7,9 @@ import { DEVIATION_IDS } from '../engine/deviations.js';
 import { mutationScore, renderMutationTable, type MutationRow } from '../kit/mutation-table.js';
 import type { ReadingsMutationRow } from '../kit/readings-proof.js';
 import { describeReadings } from '../rules/readings.js';
-import type { RuleId } from '../rules/ids.js';
 import { isSurface, SURFACES } from '../sim/surface.js';
-import { defineCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, type Values } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 
 export const USAGE = `usage: commerce-sim mutation [--markdown] [--deviate ID]... [--seed S] [--readings N]
 
@@ -35,11 +34,10 @@ const OPTIONS = {
   readings: { type: 'string' },
 } as const;
 
-export const mutation: Command = defineCommand({ name: 'mutation', usage: USAGE, options: OPTIONS, main: mutationCommand });
+export const mutation: DefinedCommand = defineCommand({ name: 'mutation', usage: USAGE, options: OPTIONS, main: mutationCommand });
 
 async function mutationCommand(values: Values<typeof OPTIONS>, io: CliIo): Promise<number> {
-  const deviations = values.deviate ?? [...DEVIATION_IDS];
-  checkDeviations('--deviate', deviations);
+  const deviations = checkDeviations('--deviate', values.deviate ?? [...DEVIATION_IDS]);
   let seed: number | undefined;
   if (values.seed !== undefined) {
     seed = Number(values.seed);
@@ -50,7 +48,7 @@ async function mutationCommand(values: Values<typeof OPTIONS>, io: CliIo): Promi
     if (!/^\d{1,4}$/.test(values.readings) || count < 1) throw new UsageError(`--readings takes a number of combinations from 1 to 9999, got '${values.readings}'`);
     if (values.surface !== undefined) throw new UsageError('--readings and --surface do not go together (the documented surface is one combination of readings)');
     const { runReadingsMutation } = await import('../kit/readings-proof.js');
-    const rows = await runReadingsMutation({ seed: seed ?? 1, count, deviations: deviations as RuleId[] });
+    const rows = await runReadingsMutation({ seed: seed ?? 1, count, deviations });
     io.stdout.write(renderReadingsRows(rows, seed ?? 1));
     return rows.every((r) => r.falseFailures.length === 0 && r.deviations.every((d) => d.verdict.kind !== 'missed')) ? EXIT_OK : EXIT_RULE_FAILED;
   }

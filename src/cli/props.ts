@@ -11,12 +11,12 @@ import { DEFAULT_RUNS, NOT_RUN, PROPERTY_NAMES, STOPPED } from '../properties/na
 import { createTarget, intOption } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { appendStepSummary } from './step-summary.js';
-import { defineCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, type Values } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 import { styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
-import { credentialsFor, READING_OPTION, readingsOption, runBasics, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { credentialsFor, READING_OPTION, readingsOption, runBasics, SURFACE_OPTION, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim props [options]
 
@@ -56,6 +56,7 @@ const OPTIONS = {
   target: { type: 'string' },
   ...TARGET_OPTIONS,
   ...READING_OPTION,
+  ...SURFACE_OPTION,
   'sim-seed': { type: 'string' },
   deviate: { type: 'string', multiple: true },
   grep: { type: 'string' },
@@ -70,7 +71,7 @@ const OPTIONS = {
 
 type PropsValues = Values<typeof OPTIONS>;
 
-export const props: Command = defineCommand({
+export const props: DefinedCommand = defineCommand({
   name: 'props',
   usage: USAGE,
   options: OPTIONS,

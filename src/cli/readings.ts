@@ -4,8 +4,8 @@
  * Markdown form is docs/readings.md, checked fresh by a test.
  */
 import { READING_NAMES, READING_POINTS, readingValues, type ReadingName } from '../rules/readings.js';
-import { defineCommand } from './command.js';
-import { EXIT_OK, type Command } from './io.js';
+import { defineCommand, type DefinedCommand } from './command.js';
+import { EXIT_OK } from './io.js';
 
 const USAGE = `usage: commerce-sim readings [--json | --markdown]
 
@@ -13,7 +13,8 @@ Prints the points the API document leaves open (positions, precisions, statuses,
 sentence of the document each rests on, and the answers a conforming deployment may give; the first
 is the public API's and the simulator's default. Play others with serve/run/props --reading NAME=VALUE.
   --json       one JSON array of {name, section, quote, question, values: [{value, meaning}], blinds?}
-  --markdown   the table of docs/readings.md`;
+  --markdown   the table of docs/readings.md
+  -h, --help   this help`;
 
 interface PointView {
   readonly name: ReadingName;
@@ -77,7 +78,7 @@ function readingsText(): string {
   return `${out.join('\n')}\n\n* the public API's reading, the simulator's default\n`;
 }
 
-export const readings: Command = defineCommand({
+export const readings: DefinedCommand = defineCommand({
   name: 'readings',
   usage: USAGE,
   options: { json: { type: 'boolean' }, markdown: { type: 'boolean' } },

@@ -16,8 +16,8 @@ import { loadScenarios } from '../scenarios/load.js';
 import { selectScenarios } from '../scenarios/select.js';
 import { createTarget, intOption, type TargetOptions } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
-import { defineCommand, type Values } from './command.js';
-import { EXIT_OK, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, type Values } from './command.js';
+import { EXIT_OK, UsageError, type CliIo } from './io.js';
 import { configFrom, credentialsFor, TARGET_OPTIONS, targetOptionsFrom } from './target-options.js';
 
 const USAGE = `usage: commerce-sim record --target sim|URL [--out DIR] [PATHS...] [options]
@@ -35,7 +35,8 @@ and saves each exchange as DIR/<scenario>/<nn>-<step>.json plus DIR/index.json.
   --allow-writes              also run scenarios tagged 'writes'
   --budget N, --rps N         bound the requests to a live target
   --seed S                    simulator seed
-  --grep TEXT, --tag T        select scenarios as run does`;
+  --grep TEXT, --tag T        select scenarios as run does
+  -h, --help                  this help`;
 
 /** Options of the commands that record scenarios against a target (record, diff). */
 export const LIVE_OPTIONS = {
@@ -96,7 +97,7 @@ export async function recordLive(spec: string, scenarios: readonly Scenario[], s
 
 const RECORD_OPTIONS = { ...LIVE_OPTIONS, target: { type: 'string' }, out: { type: 'string' }, 'rename-ids': { type: 'boolean' } } as const;
 
-export const record: Command = defineCommand({
+export const record: DefinedCommand = defineCommand({
   name: 'record',
   usage: USAGE,
   options: RECORD_OPTIONS,

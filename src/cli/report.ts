@@ -4,8 +4,8 @@ import { catalogue } from '../rules/catalogue.js';
 import { describeMergeProblem, mergeReports } from '../report/merge.js';
 import { readReport } from '../report/read.js';
 import { CodedKitError } from '../kit-errors.js';
-import { defineCommand } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type Command } from './io.js';
+import { defineCommand, type DefinedCommand } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError } from './io.js';
 import { appendStepSummary } from './step-summary.js';
 
 const USAGE = `usage: commerce-sim report merge DIR... [--out DIR] [--json]
@@ -17,6 +17,7 @@ every case of every input, the rules summarised again over all of them.
                run is read); give one per shard
   --out DIR    where the merged report goes (default reports): DIR/<run id>-merged/ and DIR/latest
   --json       print the merged report.json instead of the summary
+  -h, --help   this help
 
 Inputs must agree on the tool version, target and options (all but --shard) and judge no case twice.
 Exit 0 when every documented rule holds, 1 when one fails, 2 on unreadable or mismatched inputs.
@@ -31,7 +32,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
-export const report: Command = defineCommand({
+export const report: DefinedCommand = defineCommand({
   name: 'report',
   usage: USAGE,
   options: OPTIONS,

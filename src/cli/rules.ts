@@ -2,15 +2,16 @@
 import { catalogue } from '../rules/catalogue.js';
 import { DEVIATION_NOTES, isDeviationId } from '../engine/deviations.js';
 import type { Rule } from '../rules/rule.js';
-import { defineCommand } from './command.js';
-import { EXIT_OK, type Command } from './io.js';
+import { defineCommand, type DefinedCommand } from './command.js';
+import { EXIT_OK } from './io.js';
 
 const USAGE = `usage: commerce-sim rules [--json | --markdown]
 
 Prints every rule: id, level (documented | assumed), section of the API document, statement, and
 under each documented rule the document's own sentence.
   --json       one JSON array of {id, family, level, section, statement, quote?}
-  --markdown   the list of docs/rule-ids.md, with what the simulator does under each deviation`;
+  --markdown   the list of docs/rule-ids.md, with what the simulator does under each deviation
+  -h, --help   this help`;
 
 const COLUMNS = ['id', 'level', 'section', 'statement'] as const;
 
@@ -60,7 +61,7 @@ export function rulesMarkdown(rules: readonly Rule[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-export const rules: Command = defineCommand({
+export const rules: DefinedCommand = defineCommand({
   name: 'rules',
   usage: USAGE,
   options: { json: { type: 'boolean' }, markdown: { type: 'boolean' } },

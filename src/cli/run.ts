@@ -14,11 +14,11 @@ import { createTarget, intOption } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { appendStepSummary } from './step-summary.js';
-import { defineCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, type Values } from './command.js';
+import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 import { styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
-import { credentialsFor, READING_OPTION, readingsOption, runBasics, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { credentialsFor, READING_OPTION, readingsOption, runBasics, SURFACE_OPTION, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
 
 export const USAGE = `usage: commerce-sim run [PATHS...] [options]
 
@@ -58,6 +58,7 @@ const OPTIONS = {
   target: { type: 'string' },
   ...TARGET_OPTIONS,
   ...READING_OPTION,
+  ...SURFACE_OPTION,
   strict: { type: 'boolean' },
   report: { type: 'string' },
   grep: { type: 'string' },
@@ -71,7 +72,7 @@ const OPTIONS = {
   reporter: { type: 'string' },
 } as const;
 
-export const run: Command = defineCommand({
+export const run: DefinedCommand = defineCommand({
   name: 'run',
   usage: USAGE,
   options: OPTIONS,

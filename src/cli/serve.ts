@@ -4,7 +4,9 @@
  * Stops on SIGINT/SIGTERM: closes the server, exit 0. This adapter is the only place real time
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
+import { resolve } from 'node:path';
 import { readingsOption } from './target-options.js';
+import { removeReadyFile, writeReadyFile } from './ready-file.js';
 import { intOption } from './targets.js';
 import { changedReadings, describeReadings, withDefaults, type ReadingChoice } from '../rules/readings.js';
 import { readDataFile } from '../store/dataset-file.js';
@@ -18,8 +20,9 @@ import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, listen, type RunningServer } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
-import { defineCommand, HELP_OPTION, parseOptions, type Values } from './command.js';
-import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
+import { defineCommand, type DefinedCommand, HELP_OPTION, parseOptions, type Values } from './command.js';
+import { KitError } from '../kit-errors.js';
+import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 
 const USAGE = `usage: commerce-sim serve [options]
 
@@ -59,12 +62,17 @@ const USAGE = `usage: commerce-sim serve [options]
                       answered (injected latency cut short), later ones get a JSON 503, all with Connection: close
   --log               one line per request on stdout: time, method, path, status, ms, client id
                       (secrets redacted; JSON lines with --json)
-  --json              print one JSON line instead of text (for scripts)`;
+  --json              print one JSON line instead of text (for scripts)
+  --ready-file FILE   once listening, write the line --json prints to FILE (atomically: a waiter never
+                      reads half of it); removed before start and on stop
+  -h, --help          this help`;
 
 export interface ServeOptions {
   readonly port: number;
   readonly host: string;
   readonly json: boolean;
+  /** `--ready-file`: where to write the --json line once listening. */
+  readonly readyFile?: string;
   /** `--log`: a line per request. */
   readonly log?: boolean;
   /** `--shutdown-grace`: ms answers still being written may take after a stop signal. */
@@ -167,6 +175,7 @@ const OPTIONS = {
   'max-scan': { type: 'string' },
   'shutdown-grace': { type: 'string' },
   json: { type: 'boolean' },
+  'ready-file': { type: 'string' },
   log: { type: 'boolean' },
 } as const;
 
@@ -214,6 +223,7 @@ function serveOptionsFrom(values: ServeValues): ServeOptions {
     port: intOption('--port', values.port, 0, 65_535) ?? 4747,
     host,
     json: values.json === true,
+    ...(values['ready-file'] === undefined ? {} : { readyFile: values['ready-file'] }),
     ...(values.log === true ? { log: true } : {}),
     ...(values['shutdown-grace'] === undefined ? {} : { graceMs: intOption('--shutdown-grace', values['shutdown-grace'], 0, 600_000) }),
     allowAnyClient,
@@ -355,14 +365,17 @@ function nextStopSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export const serve: Command = defineCommand({ name: 'serve', usage: USAGE, options: OPTIONS, main: (values, io) => serveMain(serveOptionsFrom(values), io) });
+export const serve: DefinedCommand = defineCommand({ name: 'serve', usage: USAGE, options: OPTIONS, main: (values, io) => serveMain(serveOptionsFrom(values), io) });
 
 async function serveMain(options: ServeOptions, io: CliIo): Promise<number> {
+  const readyFile = options.readyFile === undefined ? undefined : resolve(io.cwd, options.readyFile);
+  if (readyFile !== undefined) await removeReadyFile(readyFile);
   let session: ServeSession;
   try {
     session = await startServer(options, io, () => Date.now());
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    // Usage errors and a busy port (SIM_PORT_IN_USE) are the tool's own: one line from the shared printer.
+    if (error instanceof KitError) throw error;
     const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
     io.stderr.write(`commerce-sim serve: cannot listen on ${options.host}:${options.port}${typeof code === 'string' ? ` (${code})` : ''}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_USAGE;
@@ -370,13 +383,23 @@ async function serveMain(options: ServeOptions, io: CliIo): Promise<number> {
   if (options.allowAnyClient && !isLoopback(options.host) && options.clientsFile === undefined) {
     io.stderr.write(`commerce-sim serve: warning: listening on ${options.host} with --allow-any-client: anyone who can reach this port can get a token and write\n`);
   }
+  // Listening for the stop signal first: a waiter may signal as soon as the ready file appears.
   const stopped = nextStopSignal();
+  if (readyFile !== undefined) {
+    try {
+      await writeReadyFile(readyFile, formatServeInfo(session.info, true));
+    } catch (error) {
+      await session.server.close();
+      throw error;
+    }
+  }
   io.stdout.write(formatServeInfo(session.info, options.json));
   const signal = await stopped;
   // A second Ctrl-C while answers in flight finish cuts them at once; the exit is still 0.
   const again = nextStopSignal();
   void again.then(() => session.server.cut());
   await session.server.close();
+  if (readyFile !== undefined) await removeReadyFile(readyFile).catch(() => undefined);
   if (!options.json) io.stderr.write(`commerce-sim serve: ${signal}, stopped\n`);
   return EXIT_OK;
 }

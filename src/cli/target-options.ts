@@ -3,6 +3,7 @@
  * conversion into createTarget's options; each command adds its own (seed, deviations, ...).
  */
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
+import type { RuleId } from '../rules/ids.js';
 import { findConfig, intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from './targets.js';
 import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
 import { parseReading, type ReadingChoice } from '../rules/readings.js';
@@ -25,8 +26,10 @@ export const TARGET_OPTIONS = {
   'allow-writes': { type: 'boolean' },
   budget: { type: 'string' },
   rps: { type: 'string' },
-  surface: { type: 'string' },
 } as const;
+
+/** `--surface full|documented`, taken by the commands that run the embedded simulator and judge it (run, props); record and diff have no use for it. */
+export const SURFACE_OPTION = { surface: { type: 'string' } } as const;
 
 /** `--reading NAME=VALUE`, taken by the commands that can run the embedded simulator. */
 export const READING_OPTION = { reading: { type: 'string', multiple: true } } as const;
@@ -100,22 +103,22 @@ export function warnWithoutCredentials(spec: string, credentials: Credentials, i
 }
 
 /** `--deviate` ids: only documented rules have a deviation; anything else would be a silent no-op. */
-export function checkDeviations(flag: string, ids: readonly string[]): void {
+export function checkDeviations(flag: string, ids: readonly string[]): RuleId[] {
   const unknown = ids.find((id) => !isDeviationId(id));
   if (unknown !== undefined) throw new UsageError(`${flag} ${unknown}: the simulator has no such deviation (one of: ${DEVIATION_IDS.join(', ')})`);
+  return ids.filter(isDeviationId);
 }
 
 /** What run and props read first, alike: the config file, the reporter, the target, deviations only for the simulator. */
 export async function runBasics(
   values: TargetValues & { readonly target?: string | undefined; readonly reporter?: string | undefined; readonly deviate?: string[] | undefined },
   io: CliIo,
-): Promise<{ readonly config: ConfigFile; readonly reporter: Reporter; readonly spec: string; readonly deviate: readonly string[] }> {
+): Promise<{ readonly config: ConfigFile; readonly reporter: Reporter; readonly spec: string; readonly deviate: readonly RuleId[] }> {
   const config = await configFrom(values, io);
   const reporter = reporterFor(values.reporter, io.env);
   if (reporter === undefined) throw new UsageError(`--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
   const spec = values.target ?? config.baseUrl ?? 'sim';
-  const deviate = values.deviate ?? [];
-  checkDeviations('--deviate', deviate);
+  const deviate = checkDeviations('--deviate', values.deviate ?? []);
   if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
   return { config, reporter, spec, deviate };
 }

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../kit-errors.js';
 import { createHttpTarget } from '../adapters/http.js';
 import type { Target } from '../port.js';
+import type { RuleId } from '../rules/ids.js';
 
 export interface TargetOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -17,7 +18,7 @@ export interface TargetOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** Simulator seed; over HTTP it seeds the retry jitter. */
   readonly seed?: number;
-  readonly deviate?: readonly string[];
+  readonly deviate?: readonly RuleId[];
   /** The simulator's surface (`--surface documented`): in process only. */
   readonly surface?: Surface;
   /** What the simulator answers where the document is silent (`--reading`): in process only. */

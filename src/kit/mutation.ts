@@ -17,12 +17,13 @@ import { loadScenarios } from '../scenarios/load.js';
 import { runScenarios } from '../scenarios/runner.js';
 import type { Surface } from '../sim/surface.js';
 import { createSimTarget } from '../adapters/simulator.js';
+import type { RuleId } from '../rules/ids.js';
 
 export interface MutationOptions {
   /** Scenario files or directories (default: the scenarios shipped with the kit). */
   readonly scenariosDir?: string;
   /** Deviation ids to try (default: every id in DEVIATION_IDS). */
-  readonly deviations?: readonly string[];
+  readonly deviations?: readonly RuleId[];
   /** Simulator seed (default: the simulator's). */
   readonly seed?: number;
   /** The simulator's surface (default full): `documented` proves the suite on a deployment that implements only the document. */
@@ -42,7 +43,7 @@ export function loadSuite(scenariosDir: string = SHIPPED_SCENARIOS): Promise<Sce
 }
 
 /** The suite against one in-process simulator (faithful, or breaking the given rules). */
-export async function runSuite(scenarios: readonly Scenario[], options: { readonly deviate?: readonly string[]; readonly seed?: number; readonly surface?: Surface } = {}): Promise<SuiteRun> {
+export async function runSuite(scenarios: readonly Scenario[], options: { readonly deviate?: readonly RuleId[]; readonly seed?: number; readonly surface?: Surface } = {}): Promise<SuiteRun> {
   const target = await createSimTarget({
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.deviate === undefined ? {} : { deviate: options.deviate }),

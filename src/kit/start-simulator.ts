@@ -16,6 +16,7 @@ import { DEFAULT_CLIENT_ID, DEFAULT_SEED, Simulator, type SeededIds, type Simula
 import type { Surface } from '../sim/surface.js';
 import type { Snapshot } from '../sim/snapshot.js';
 import type { ReadingChoice } from '../rules/readings.js';
+import type { RuleId } from '../rules/ids.js';
 
 export class SimulatorOptionError extends KitError {
   override readonly name = 'SimulatorOptionError';
@@ -41,8 +42,11 @@ export interface StartSimulatorOptions {
   readonly counts?: Readonly<Record<string, number>>;
   /** A named dataset (`shared-timestamps`, `hostile`, ...) or a JSON/YAML dataset file. */
   readonly dataset?: string;
-  /** Documented rule ids to break on purpose (see `commerce-sim rules`). */
-  readonly deviate?: readonly string[];
+  /**
+   * Documented rule ids to break on purpose (see `commerce-sim rules`): typed, so a typo fails to compile;
+   * checked at run time too (SIM_INVALID_OPTION), for JavaScript callers and ids of assumed rules.
+   */
+  readonly deviate?: readonly RuleId[];
   /** `documented`: answer only what the API document states. Default `full`. */
   readonly surface?: Surface;
   /**

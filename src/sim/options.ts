@@ -4,6 +4,7 @@ import { exceeds, MAX_CLIENT_ID_LENGTH } from '../engine/field-limits.js';
 import { PROTOTYPE_KEYS } from '../engine/json.js';
 import type { Problem, Result } from '../result.js';
 import { readReadingChoice } from '../rules/readings.js';
+import type { RuleId } from '../rules/ids.js';
 import { readDatasetFields, type DatasetField, type DatasetFields } from '../store/dataset-spec.js';
 import { datasetCounts, MAX_RECORDS, type DatasetProfile } from '../store/datasets.js';
 import { defaultMaxRecords, PROJECT_RECORDS, seededRecordCount } from '../store/record-budget.js';
@@ -26,7 +27,8 @@ export interface SimulatorOptions {
   readonly profile?: DatasetProfile;
   readonly burst?: number;
   readonly clock?: { readonly mode?: 'virtual' | 'wall'; readonly start?: number; readonly stepMs?: number };
-  readonly deviate?: readonly string[];
+  /** Documented rule ids to break on purpose; typed, and checked again at run time (isDeviationId) for callers without types. */
+  readonly deviate?: readonly RuleId[];
   /** `documented`: answer only what commerce-api.md states (sim/surface.ts). Default `full`. */
   readonly surface?: Surface;
   /** What to answer where the document is silent (rules/readings.ts); unset points take the public API's. */
@@ -103,7 +105,7 @@ export function withDataset<O extends Pick<SimulatorOptions, 'counts' | 'adversi
  * all, so a bound or a message is written once.
  */
 export interface SimulatorSettings extends DatasetFields {
-  readonly deviate?: readonly string[];
+  readonly deviate?: readonly RuleId[];
   readonly surface?: Surface;
   readonly readings?: ReadingChoice;
   readonly clock?: 'virtual' | 'wall';
@@ -157,7 +159,7 @@ export function readSimulatorSettings(value: unknown, allowed: readonly Simulato
     if (!Array.isArray(deviate)) return refuse('deviate', 'must be a list of documented rule ids');
     const wrong: unknown = deviate.find((id) => typeof id !== 'string' || !isDeviationId(id));
     if (wrong !== undefined) return refuse('deviate', `'${String(wrong)}' is not a deviation the simulator has (one of: ${DEVIATION_IDS.join(', ')})`);
-    out.deviate = deviate as string[];
+    out.deviate = deviate as RuleId[];
   }
   const surface = o['surface'];
   if (surface !== undefined) {

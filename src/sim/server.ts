@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import type { JournalEntry } from './journal.js';
 import { whenWritable } from './write-gate.js';
+import { listenError } from './listen-error.js';
 import { error } from './respond.js';
 import type { Simulator } from './simulator.js';
 import { bodyLimit, MAX_BODY_BYTES, type SimResponse } from './messages.js';
@@ -322,7 +323,7 @@ export async function listen(sim: Simulator, port: number, host: string, options
   sim.wire = true;
   const server = createSimServer(sim, lifecycle, options);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenError(error, port, host)));
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;

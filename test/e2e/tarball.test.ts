@@ -75,6 +75,8 @@ describe('the packed tarball in a fresh app', () => {
         "import { startSimulator, KitError, ERROR_CODES, type StartSimulatorOptions, type StartedSimulator, type Scope, type Adversity, type DatasetProfile, type Snapshot, type KitErrorCode } from 'commerce-sim';",
         "import { exportAccounts } from 'commerce-sim/client';",
         "const options: StartSimulatorOptions = { accounts: 5, deviate: ['filter.gt'], surface: 'documented' };",
+        '// @ts-expect-error -- deviate takes rule ids: a typo fails to compile',
+        "export const typo: StartSimulatorOptions = { deviate: ['filter.gtt'] };",
         'const scope: Scope = "read-only";',
         "const profile: DatasetProfile = 'shared-timestamps';",
         'export async function use(a: Adversity, code: KitErrorCode): Promise<Snapshot> {',

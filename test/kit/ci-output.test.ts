@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/run.js';
+import { commands } from '../../src/cli/registry.js';
 import { colourWanted, styleFor } from '../../src/cli/style.js';
 import { captureIo } from '../support/cli-io.js';
 
@@ -74,21 +75,19 @@ describe('colour', () => {
 describe('usage errors', () => {
   const MAIN = resolve(import.meta.dirname, '../../dist/cli/main.js');
   const cli = promisify(execFile);
-  it.each(['serve', 'run', 'props', 'fixtures', 'record', 'diff', 'export', 'rules', 'mutation', 'openapi'])('commerce-sim %s --no-such-option: one line, where to look, exit 2', async (command) => {
+  // Every command of the CLI's own registry, so a new one is covered without editing this list.
+  it.each(Object.keys(commands))('commerce-sim %s --no-such-option: one line, where to look, exit 2', async (command) => {
     const result = await cli(process.execPath, [MAIN, command, '--no-such-option'], { cwd: dir }).then(
       () => ({ code: 0, stderr: '' }),
       (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
     );
     expect(result.code).toBe(2);
-    const lines = result.stderr.trimEnd().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`^commerce-sim ${command}: .*no-such-option`));
-    expect(lines[1]).toBe(`see \`commerce-sim ${command} --help\``);
+    expect(result.stderr).toBe(`commerce-sim ${command}: unknown option --no-such-option (see commerce-sim ${command} --help)\n`);
   });
 
   it('an unknown command: one line and where to look, exit 2', async () => {
     const result = await cli(process.execPath, [MAIN, 'frobnicate'], { cwd: dir }).catch((e: { code: number; stderr: string }) => e);
     expect('code' in result ? result.code : 0).toBe(2);
-    expect(result.stderr).toBe("commerce-sim: unknown command 'frobnicate'\nsee `commerce-sim --help`\n");
+    expect(result.stderr).toBe("commerce-sim: unknown command 'frobnicate' (see commerce-sim --help)\n");
   });
 });

@@ -13,6 +13,7 @@ import { ScenarioError } from '../../src/scenarios/load.js';
 import { DatasetError } from '../../src/store/dataset-error.js';
 import { TargetError } from '../../src/port.js';
 import { SimulatorOptionError } from '../../src/kit/start-simulator.js';
+import { SimulatorPortInUseError } from '../../src/sim/listen-error.js';
 
 describe('error codes', () => {
   it('the README table lists exactly the codes of ERROR_CODES, with their meanings', () => {
@@ -35,6 +36,7 @@ describe('error codes', () => {
       new DatasetError('DATASET_INVALID', 'x'),
       new TargetError('TARGET_TIMEOUT', 'x'),
       new SimulatorOptionError('x'),
+      new SimulatorPortInUseError(4747, '127.0.0.1'),
     ];
     for (const e of errors) {
       expect(e).toBeInstanceOf(KitError);

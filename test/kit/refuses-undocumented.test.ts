@@ -21,11 +21,12 @@ import { properties } from '../../src/properties/registry.js';
 import type { Verdict } from '../../src/report/model.js';
 import { summariseRules } from '../../src/report/summarise.js';
 import { catalogue, ruleById } from '../../src/rules/catalogue.js';
+import type { RuleId } from '../../src/rules/ids.js';
 import { runScenarios } from '../../src/scenarios/runner.js';
 import { createSimTarget } from '../../src/adapters/simulator.js';
 
 /** The simulator's documented-only surface: 400/404/405 for everything the document does not state. */
-const refusingTarget = (deviate: string[] = []) => createSimTarget({ deviate, surface: 'documented', wallClock: () => Date.UTC(2025, 0, 1) });
+const refusingTarget = (deviate: RuleId[] = []) => createSimTarget({ deviate, surface: 'documented', wallClock: () => Date.UTC(2025, 0, 1) });
 
 const documentedFailures = (verdicts: readonly Verdict[]) =>
   verdicts.filter((v) => v.outcome.status === 'fail' && ruleById(v.ruleId)?.level === 'documented').map((v) => `${v.ruleId}: ${v.outcome.status === 'fail' ? v.outcome.message : ''}`);
@@ -63,7 +64,7 @@ describe('a deployment that implements only the document', () => {
   });
 
   it('still fails the rule a documented break breaks', async () => {
-    for (const rule of ['pagination.page.total', 'sort.ascending', 'filter.gt', 'create.links.self']) {
+    for (const rule of ['pagination.page.total', 'sort.ascending', 'filter.gt', 'create.links.self'] as const) {
       const target = await refusingTarget([rule]);
       try {
         const results = await runScenarios(await loadSuite(), { target, ruleById, concurrency: 1 });
@@ -83,7 +84,7 @@ describe('the documented-only surface served over HTTP, through the CLI as a use
   let vars: string[];
   const env = { KIT_SECRET: 'kit-secret' };
   const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-documented-'));
-  const start = async (deviate: string[] = []) => {
+  const start = async (deviate: RuleId[] = []) => {
     const sim = new Simulator({ seed: 42, surface: 'documented', deviate, wallClock: () => Date.now() });
     const s = await listen(sim, 0, '127.0.0.1');
     sim.baseUrl = s.baseUrl;
@@ -110,7 +111,7 @@ describe('the documented-only surface served over HTTP, through the CLI as a use
   });
 
   it('exits 1 naming the rule when one documented behaviour is broken', async () => {
-    for (const rule of ['pagination.results.total', 'create.timestamps.equal']) {
+    for (const rule of ['pagination.results.total', 'create.timestamps.equal'] as const) {
       const broken = await start([rule]);
       try {
         const r = captureIo({ cwd: dir, env });

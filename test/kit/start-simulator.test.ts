@@ -77,6 +77,16 @@ describe('startSimulator', () => {
     await expect(started).rejects.toMatchObject({ code: 'SIM_INVALID_OPTION' });
   });
 
+  it('types deviate by the rule ids: a typo fails to compile, and is still refused at run time', async () => {
+    // @ts-expect-error -- 'filter.gtt' is not a rule id (tsconfig.test.json type-checks this file).
+    const typo: StartSimulatorOptions = { deviate: ['filter.gtt'] };
+    await expect(startSimulator(typo)).rejects.toMatchObject({ code: 'SIM_INVALID_OPTION', message: expect.stringContaining("'filter.gtt'") });
+    // An assumed rule's id compiles (it is a rule id) but has no deviation: refused at run time.
+    await expect(startSimulator({ deviate: ['pagination.limit.clamp'] })).rejects.toMatchObject({ code: 'SIM_INVALID_OPTION' });
+    const typed: StartSimulatorOptions = { deviate: ['filter.gt'] };
+    expect(typed.deviate).toEqual(['filter.gt']);
+  });
+
   it('its error codes are in the table of codes', () => {
     expect(Object.keys(ERROR_CODES)).toContain('SIM_INVALID_OPTION');
     expect(Object.keys(ERROR_CODES)).toContain('SIM_ADMIN_FAILED');

@@ -91,7 +91,7 @@ describe('commerce-sim props', () => {
     [['--target', 'ftp://example.test'], /--target takes 'sim' or an http\(s\) URL/],
     [['--seed=-1'], /--seed takes a whole number/],
     [['--runs', '0'], /--runs takes a whole number/],
-    [['--frobnicate'], /Unknown option/],
+    [['--frobnicate'], /unknown option --frobnicate \(see commerce-sim props --help\)/],
   ])('refuses %j (exit 2)', async (argv, message) => {
     const { code, err } = await cli(argv, dir);
     expect(code).toBe(2);

@@ -1,5 +1,6 @@
 /** Targets for the property tests: the simulator, and wrappers that break it in ways no deviation does. */
 import { ruleById } from '../../src/rules/catalogue.js';
+import type { RuleId } from '../../src/rules/ids.js';
 import { runProperties, type PropsRunOptions } from '../../src/properties/runner.js';
 import { selectProperties } from '../../src/properties/registry.js';
 import type { PropertyResult } from '../../src/report/model.js';
@@ -12,7 +13,7 @@ export const SEED = 20240517;
 export const failing = (r: PropertyResult): string[] => r.verdicts.filter((v) => v.outcome.status === 'fail').map((v) => v.ruleId);
 
 /** Runs one property by name against a fresh simulator (with deviations), strict unless told. */
-export async function runOne(name: string, options: { deviate?: string[]; runs?: number; seed?: number; path?: string; strict?: boolean } = {}): Promise<PropertyResult> {
+export async function runOne(name: string, options: { deviate?: RuleId[]; runs?: number; seed?: number; path?: string; strict?: boolean } = {}): Promise<PropertyResult> {
   const target = await createSimTarget({ deviate: options.deviate ?? [] });
   const deviate = (options.deviate ?? []).map((d) => ` --deviate ${d}`).join('');
   const run: PropsRunOptions = {

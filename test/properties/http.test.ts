@@ -7,6 +7,7 @@ import { listen, type RunningServer } from '../../src/sim/server.js';
 import { Simulator } from '../../src/sim/simulator.js';
 import { createHttpTarget } from '../../src/adapters/http.js';
 import type { Target } from '../../src/port.js';
+import type { RuleId } from '../../src/rules/ids.js';
 import { failing, SEED } from './helpers.js';
 
 describe('property suites over loopback HTTP', () => {
@@ -44,7 +45,8 @@ describe('property suites over loopback HTTP', () => {
   });
 
   it('walks the existing data by keyset read-only, without the admin API, and catches a broken gt there', async () => {
-    for (const deviate of [[], ['filter.gt']]) {
+    const variants: readonly (readonly RuleId[])[] = [[], ['filter.gt']];
+    for (const deviate of variants) {
       const served = new Simulator({ seed: 42, wallClock: () => 0, deviate });
       const running = await listen(served, 0, '127.0.0.1');
       const methods = new Set<string>();

@@ -101,7 +101,7 @@ describe('the shipped scenarios', () => {
     const base = await shipped({});
     expect(base.observations.length).toBeGreaterThan(50);
     expect(compareSides({ label: 'a', recording: base }, { label: 'b', recording: await shipped({}) }).differences.filter((d) => d.kind !== 'coverage')).toEqual([]);
-    for (const id of ['pagination.page.total', 'create.timestamps.equal', 'create.links.self', 'sort.ascending']) {
+    for (const id of ['pagination.page.total', 'create.timestamps.equal', 'create.links.self', 'sort.ascending'] as const) {
       const r = compareSides({ label: 'a', recording: base }, { label: 'b', recording: await shipped({ deviate: [id] }) });
       expect(rulesWithDifferences(r), id).toContain(id);
     }

@@ -158,7 +158,7 @@ describe('commerce-sim fixtures', () => {
     for (const argv of [['--seed', 'abc'], ['--nope']]) {
       const c = io(tmpdir());
       expect(await fixtures(argv, c.io)).toBe(2);
-      expect(c.text()).toMatch(/commerce-sim fixtures: .*\nsee `commerce-sim fixtures --help`\n$/);
+      expect(c.text()).toMatch(/commerce-sim fixtures: .* \(see commerce-sim fixtures --help\)\n$/);
     }
   });
 });

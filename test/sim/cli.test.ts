@@ -41,7 +41,7 @@ describe('commerce-sim rules', () => {
   it('refuses unknown options', async () => {
     const c = captureIo();
     expect(await rules(['--yaml'], c.io)).toBe(2);
-    expect(c.err()).toMatch(/^commerce-sim rules: Unknown option '--yaml'/);
+    expect(c.err()).toMatch(/^commerce-sim rules: unknown option --yaml /);
   });
 });
 
@@ -65,7 +65,7 @@ describe('commerce-sim openapi', () => {
   it('refuses a server that is not a URL', async () => {
     const c = captureIo();
     expect(await openapi(['--server', 'nope'], c.io)).toBe(2);
-    expect(c.err()).toMatch(/^commerce-sim openapi: .*\nsee `commerce-sim openapi --help`\n$/);
+    expect(c.err()).toMatch(/^commerce-sim openapi: .* \(see commerce-sim openapi --help\)\n$/);
   });
 });
 
