@@ -41,7 +41,7 @@ const ADMIN_SUMMARIES: Readonly<Record<string, string>> = {
   'PATCH /__sim/adversity': "Change some of a project's adversarial behaviours, keeping the others (?client_id=)",
   'GET /__sim/snapshot': "Each project's changes over the seed (passwords only as salted hashes)",
   'POST /__sim/restore': 'Restore a snapshot (up to 500 MiB, within the record budget; "drop_projects": true to drop projects it lacks)',
-  'GET /__sim/requests': 'The request journal, newest last: ?method=, ?path= (prefix), ?status=, ?client=, ?since= (seq), ?limit=',
+  'GET /__sim/requests': 'The request journal, newest last, with what each client got (times, injected latency, fault): ?method=, ?path= (prefix), ?status=, ?client=, ?since= (seq), ?limit=',
 };
 
 function listParameters(resource: ResourceDef): Json[] {
