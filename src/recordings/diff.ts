@@ -82,12 +82,12 @@ export function compareSides(a: Side, b: Side): DiffResult {
   for (const sa of a.recording.scenarios) {
     const sb = bScenarios.get(sa.name);
     const coverage = scenarioCoverage(sa, sb);
-    if (coverage !== undefined) {
-      differences.push(coverage);
+    if (coverage !== undefined || sb === undefined) {
+      if (coverage !== undefined) differences.push(coverage);
       continue;
     }
     scenarios += 1;
-    const steps = compareScenario(sa, sb as RecordedScenario, a.recording.observations, b.recording.observations);
+    const steps = compareScenario(sa, sb, a.recording.observations, b.recording.observations);
     exchanges += steps.pairs;
     differences.push(...steps.differences);
   }
