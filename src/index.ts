@@ -6,14 +6,14 @@
  */
 export { startSimulator, SimulatorOptionError, SimulatorAdminError, type StartSimulatorOptions, type StartedSimulator } from './kit/start-simulator.js';
 export { KitError, CodedKitError, isKitError, ERROR_CODES, type KitErrorCode } from './kit-errors.js';
-export { Simulator, DEFAULT_SEED, DEFAULT_CLIENT_ID, type SimulatorOptions, type SeededIds } from './sim/simulator.js';
+export { Simulator, DEFAULT_SEED, DEFAULT_CLIENT_ID, type SimulatorOptions, type SeededIds, type Arrival } from './sim/simulator.js';
 export type { PreparedData } from './sim/admin-port.js';
 export type { BodyParts } from './sim/body-parts.js';
 export type { Steps } from './store/steps.js';
 export type { RecordBudget, RecordTally } from './store/record-budget.js';
 export { SimulatorPortInUseError } from './sim/listen-error.js';
 export { listen, createSimServer, type RunningServer, type Lifecycle, type RequestLog, type ServerOptions } from './sim/server.js';
-export { Journal, type JournalEntry, type JournalFilter } from './sim/journal.js';
+export { Journal, type JournalEntry, type JournalFault, type JournalFilter, type KeptEntry, type Outcome as JournalOutcome, type Delivery as JournalDelivery } from './sim/journal.js';
 export type { Snapshot, DatasetView, ProjectSnapshot } from './sim/snapshot.js';
 export type { Scope } from './sim/tokens.js';
 export type { Project, ProjectOptions, ProjectState, Settings, Adversity, Fault, RateWindow, SeededAuth, ListDelta, StoredRecord, Fullness } from './store/project.js';

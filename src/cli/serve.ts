@@ -305,7 +305,10 @@ function serverCredentials(options: ServeOptions, env: Readonly<Record<string, s
 export function logLine(entry: JournalEntry, ms: number, at: number, json: boolean): string {
   const time = new Date(at).toISOString();
   if (json) return `${JSON.stringify({ time, ...entry, ms: Math.round(ms * 10) / 10 })}\n`;
-  return `${time} ${entry.method} ${entry.url} ${entry.status} ${ms.toFixed(1)}ms ${entry.client_id ?? '-'}\n`;
+  // What the client got: a reset connection has no status; a cut answer or an injected 5xx says so after the client.
+  const status = entry.status === null ? 'reset' : String(entry.status);
+  const extra = `${entry.fault === null || entry.fault === 'reset' ? '' : ` fault=${entry.fault}`}${entry.latency_ms > 0 ? ` latency=${entry.latency_ms}ms` : ''}`;
+  return `${time} ${entry.method} ${entry.url} ${status} ${ms.toFixed(1)}ms ${entry.client_id ?? '-'}${extra}\n`;
 }
 
 export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> & Partial<Pick<CliIo, 'env' | 'stdout' | 'stderr'>>, wallClock: () => number): Promise<ServeSession> {

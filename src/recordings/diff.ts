@@ -1,10 +1,12 @@
 /**
  * Drift between two sides (simulator, live deployment, recording): the same scenarios' exchanges
- * paired by scenario, step and position, each reduced to features (normalise.ts) and compared.
+ * paired by scenario, step and position, each reduced to features (normalise.ts) and compared. A step
+ * that could not run to its end on a side (a missing variable) is not compared, beyond the exchanges
+ * both sides made before it stopped: pairing it by position would set one request against another.
  * Pure: the CLI runs or loads the sides and renders the result.
  */
 import { asList } from '../rules/inspect.js';
-import type { RecordedScenario } from './format.js';
+import type { RecordedScenario, StepNotRun } from './format.js';
 import { features, UNKNOWN, type Aspect, type Feature } from './normalise.js';
 import type { Observation, Recording } from './record-live.js';
 
@@ -80,12 +82,12 @@ export function compareSides(a: Side, b: Side): DiffResult {
   for (const sa of a.recording.scenarios) {
     const sb = bScenarios.get(sa.name);
     const coverage = scenarioCoverage(sa, sb);
-    if (coverage !== undefined) {
-      differences.push(coverage);
+    if (coverage !== undefined || sb === undefined) {
+      if (coverage !== undefined) differences.push(coverage);
       continue;
     }
     scenarios += 1;
-    const steps = compareScenario(sa.name, a.recording.observations, b.recording.observations);
+    const steps = compareScenario(sa, sb, a.recording.observations, b.recording.observations);
     exchanges += steps.pairs;
     differences.push(...steps.differences);
   }
@@ -101,18 +103,32 @@ function scenarioCoverage(sa: RecordedScenario, sb: RecordedScenario | undefined
   return { kind: 'coverage', rules: sa.rules, scenario: sa.name, aspect: 'scenario', what: 'scenario run', a: state(sa), b: state(sb) };
 }
 
-function compareScenario(name: string, aAll: readonly Observation[], bAll: readonly Observation[]): { pairs: number; differences: Difference[] } {
+function compareScenario(sa: RecordedScenario, sb: RecordedScenario, aAll: readonly Observation[], bAll: readonly Observation[]): { pairs: number; differences: Difference[] } {
+  const name = sa.name;
   const a = bySteps(aAll.filter((o) => o.scenario === name));
   const b = bySteps(bAll.filter((o) => o.scenario === name));
+  const cutA = byStepIndex(sa.steps_not_run);
+  const cutB = byStepIndex(sb.steps_not_run);
   const differences: Difference[] = [];
   let pairs = 0;
-  for (const index of [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => x - y)) {
+  for (const index of [...new Set([...a.keys(), ...b.keys(), ...cutA.keys(), ...cutB.keys()])].sort((x, y) => x - y)) {
     const xs = a.get(index) ?? [];
     const ys = b.get(index) ?? [];
-    const first = xs[0] ?? ys[0];
-    if (first === undefined) continue;
-    const at = { scenario: name, step: first.step, stepIndex: index };
+    const ca = cutA.get(index);
+    const cb = cutB.get(index);
+    const stepName = xs[0]?.step ?? ys[0]?.step ?? ca?.step ?? cb?.step;
+    if (stepName === undefined) continue;
+    const at = { scenario: name, step: stepName, stepIndex: index };
     const rules = [...new Set([...(xs[0]?.rules ?? []), ...(ys[0]?.rules ?? [])])];
+    if (ca !== undefined || cb !== undefined) {
+      differences.push({ kind: 'coverage', rules, ...at, aspect: 'exchanges', what: 'step not compared', a: stepState(ca, xs.length), b: stepState(cb, ys.length) });
+      // What both sides sent before it stopped is the same requests of the step, in the same places.
+      for (const [x, y] of samePlaces(xs, ys)) {
+        pairs += 1;
+        differences.push(...compareExchange(x, y, { ...at, rules }));
+      }
+      continue;
+    }
     if (xs.length === 0 || ys.length === 0) {
       differences.push({
         kind: 'coverage',
@@ -144,6 +160,26 @@ function compareScenario(name: string, aAll: readonly Observation[], bAll: reado
     }
   }
   return { pairs, differences };
+}
+
+const byStepIndex = (list: readonly StepNotRun[] | undefined): Map<number, StepNotRun> => new Map((list ?? []).map((s) => [s.step_index, s]));
+
+/** How far a side got with a step: to its end, or stopped (after some exchanges, or before any) and why. */
+function stepState(cut: StepNotRun | undefined, exchanges: number): string {
+  const made = `${exchanges} exchange${exchanges === 1 ? '' : 's'}`;
+  if (cut === undefined) return `ran (${made})`;
+  return exchanges === 0 ? `not run: ${cut.reason}` : `stopped after ${made}: ${cut.reason}`;
+}
+
+/** The exchanges at the same place of the step on both sides (the same sequence item, the same page of a walk). */
+function samePlaces(xs: readonly Observation[], ys: readonly Observation[]): [Observation, Observation][] {
+  const byPlace = new Map(ys.map((y) => [y.index, y]));
+  const out: [Observation, Observation][] = [];
+  for (const x of xs) {
+    const y = byPlace.get(x.index);
+    if (y !== undefined) out.push([x, y]);
+  }
+  return out;
 }
 
 function bySteps(observations: readonly Observation[]): Map<number, Observation[]> {

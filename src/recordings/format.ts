@@ -260,6 +260,16 @@ export interface RecordedScenario {
   readonly rules: readonly string[];
   readonly status: 'pass' | 'fail' | 'skip';
   readonly skip_reason?: string;
+  /** Steps that stopped before their end or never started, and why (absent when every step ran). */
+  readonly steps_not_run?: readonly StepNotRun[];
+}
+
+/** A step of a recorded scenario that could not run to its end: its exchanges are the ones made before it stopped. */
+export interface StepNotRun {
+  /** 1-based, as in run reports. */
+  readonly step_index: number;
+  readonly step: string;
+  readonly reason: string;
 }
 
 export type FixtureIndex =

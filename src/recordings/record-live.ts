@@ -29,6 +29,7 @@ import {
   type RecordedEntry,
   type RecordedScenario,
   type SecretPlaceholder,
+  type StepNotRun,
 } from './format.js';
 
 /** One exchange, attributed to the scenario step that sent it. */
@@ -95,11 +96,14 @@ export async function recordScenarios(scenarios: readonly Scenario[], target: Ta
       secrets: (options.secrets ?? []).map(([secret]) => secret),
     });
     if (result === undefined) continue;
+    // A scenario skipped whole says so itself; within one that ran, each step cut short is named with its reason.
+    const notRun: StepNotRun[] = result.status === 'skip' ? [] : result.steps.filter((r) => r.notRun === true).map((r) => ({ step_index: r.index, step: r.name, reason: r.skipReason ?? r.status }));
     recorded.push({
       name: scenario.name,
       rules: scenario.rules,
       status: result.status === 'inconclusive' ? 'skip' : result.status,
       ...(result.skipReason === undefined ? {} : { skip_reason: result.skipReason }),
+      ...(notRun.length === 0 ? {} : { steps_not_run: notRun }),
     });
     const secrets = options.secrets ?? [];
     for (const { step, stepIndex, exchanges } of attribute(
@@ -127,9 +131,10 @@ function withAuthorization(exchange: Exchange): Exchange {
 }
 
 /**
- * Splits a scenario's exchanges into its steps. The runner reports how many exchanges a skipped or
- * failing step made (it keeps them all); a passing request step made one, a sequence one per item;
- * a passing walk made as many as it took, found as what lies before the next step's first exchange.
+ * Splits a scenario's exchanges into its steps. The runner reports how many exchanges a failing,
+ * inconclusive or cut-short step made (it keeps them all); a step that ran to its end otherwise (passing,
+ * or skipped by its verdicts: the runner keeps only its first exchange) made one for a request, one per
+ * item for a sequence, and for a walk as many as it took, found as what lies before the next step's first exchange.
  */
 function attribute(scenario: Scenario, result: ScenarioResult, captured: readonly Exchange[], secrets: readonly string[]) {
   const counts = result.steps.map((r, i) => knownCount(scenario.steps[i], r));
@@ -152,7 +157,7 @@ function attribute(scenario: Scenario, result: ScenarioResult, captured: readonl
 }
 
 function knownCount(step: Step | undefined, r: StepResult): number | undefined {
-  if (r.status !== 'pass' || step === undefined) return r.exchanges.length;
+  if (r.notRun === true || r.status === 'fail' || r.status === 'inconclusive' || step === undefined) return r.exchanges.length;
   switch (step.kind) {
     case 'request':
       return 1;
@@ -327,11 +332,23 @@ const isStringList = (v: unknown): v is readonly string[] => Array.isArray(v) &&
 
 function recordedScenario(value: unknown, where: string): RecordedScenario {
   if (!isObject(value)) throw new RecordingError('RECORDING_INVALID', `${where} is not an object`);
-  const { name, rules, status, skip_reason: reason } = value;
+  const { name, rules, status, skip_reason: reason, steps_not_run: notRun } = value;
   if (typeof name !== 'string' || !isStringList(rules) || (status !== 'pass' && status !== 'fail' && status !== 'skip')) {
     throw new RecordingError('RECORDING_INVALID', `${where} needs name, rules and status`);
   }
-  return { name, rules, status, ...(typeof reason === 'string' ? { skip_reason: reason } : {}) };
+  // Absent in a recording made before steps cut short were named: its steps are then compared as they are.
+  const steps = notRun === undefined ? undefined : stepsNotRun(notRun, `${where}.steps_not_run`);
+  return { name, rules, status, ...(typeof reason === 'string' ? { skip_reason: reason } : {}), ...(steps === undefined ? {} : { steps_not_run: steps }) };
+}
+
+function stepsNotRun(value: unknown, where: string): StepNotRun[] {
+  if (!Array.isArray(value)) throw new RecordingError('RECORDING_INVALID', `${where} is not a list`);
+  return value.map((s: unknown, i: number) => {
+    if (!isObject(s) || typeof s['step_index'] !== 'number' || typeof s['step'] !== 'string' || typeof s['reason'] !== 'string') {
+      throw new RecordingError('RECORDING_INVALID', `${where}[${i}] needs step_index, step and reason`);
+    }
+    return { step_index: s['step_index'], step: s['step'], reason: s['reason'] };
+  });
 }
 
 function parseJson(text: string, where: string): unknown {

@@ -48,6 +48,12 @@ export interface StepResult {
   readonly verdicts: readonly Verdict[];
   /** The exchanges of this step, redacted (kept whole for failing steps, first one only otherwise). */
   readonly exchanges: readonly ExchangeExcerpt[];
+  /**
+   * Set when the step stopped before its end, or never started (a missing variable or capture, an unmet
+   * setup, a request that could not be sent, an earlier step that blocked it): its `exchanges` are all it made.
+   * Not in the reports; `diff` uses it not to compare what one side never sent.
+   */
+  readonly notRun?: true;
 }
 
 export interface ScenarioResult {

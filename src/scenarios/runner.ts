@@ -368,7 +368,7 @@ function rulesOf(step: Step): string[] {
 function notRun(step: Step, index: number, status: 'skip' | 'inconclusive', reason: string, exchanges: readonly ExchangeExcerpt[] = []): StepResult {
   const outcome = status === 'skip' ? skip(reason) : inconclusive(reason);
   const verdicts = rulesOf(step).map((ruleId): Verdict => ({ ruleId, source: 'check', description: step.name, outcome }));
-  return { index, name: step.name, line: step.line, role: step.role, status, skipReason: reason, verdicts, exchanges };
+  return { index, name: step.name, line: step.line, role: step.role, status, skipReason: reason, verdicts, exchanges, notRun: true };
 }
 
 function stepResult(run: StepRun, step: Step, index: number, verdicts: readonly Verdict[], exchanges: readonly Exchange[]): StepResult {

@@ -37,10 +37,11 @@ const ADMIN_SUMMARIES: Readonly<Record<string, string>> = {
   'POST /__sim/seed': 'Reseed: {seed?, accounts?, counts?, profile?, burst?}',
   'POST /__sim/clock': "Advance a project's virtual clock: {advance_ms} (?client_id=)",
   'PUT /__sim/settings': "Raise a project's soft offset limit: {page_offset_limit} (?client_id=)",
-  'PUT /__sim/adversity': "Set a project's adversarial behaviours (?client_id=)",
+  'PUT /__sim/adversity': "Replace a project's adversarial behaviours: fields not given return to their defaults (?client_id=)",
+  'PATCH /__sim/adversity': "Change some of a project's adversarial behaviours, keeping the others (?client_id=)",
   'GET /__sim/snapshot': "Each project's changes over the seed (passwords only as salted hashes)",
   'POST /__sim/restore': 'Restore a snapshot (up to 500 MiB, within the record budget; "drop_projects": true to drop projects it lacks)',
-  'GET /__sim/requests': 'The request journal, newest last: ?method=, ?path= (prefix), ?status=, ?client=, ?since= (seq), ?limit=',
+  'GET /__sim/requests': 'The request journal, newest last, with what each client got (times, injected latency, fault): ?method=, ?path= (prefix), ?status=, ?client=, ?since= (seq), ?limit=',
 };
 
 function listParameters(resource: ResourceDef): Json[] {

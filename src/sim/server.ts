@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import type { JournalEntry } from './journal.js';
+import { entryView, Journal, type JournalEntry, type KeptEntry } from './journal.js';
 import { whenWritable } from './write-gate.js';
 import { listenError } from './listen-error.js';
 import { error } from './respond.js';
@@ -28,13 +28,19 @@ function headersOf(raw: IncomingHttpHeaders): Record<string, string> {
 /** Buffers list pages are assembled in, back in the pool once their answer is handed to the socket. */
 const pool = new BufferPool();
 
-function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 'reset' | 'truncate' | undefined, lifecycle: Lifecycle): void {
+/** Called once the answer is handed over, or its connection cut as injected: what the client met, for the journal. */
+type Done = ((cut: 'reset' | 'truncate' | undefined) => void) | undefined;
+
+function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 'reset' | 'truncate' | undefined, lifecycle: Lifecycle, done: Done): void {
   if (res.destroyed || res.headersSent) {
     lifecycle.answered(res);
+    // The client went first: its entry is settled (and logged) as the simulator meant to answer it.
+    done?.(cut);
     return;
   }
   if (cut === 'reset') {
     res.socket?.destroy();
+    done?.('reset');
     return;
   }
   // Flat header array: node skips building and re-validating a header object.
@@ -54,7 +60,10 @@ function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 
   res.writeHead(response.status, headers);
   if (cut === 'truncate') {
     // The Content-Length promises the whole body; half comes, then the connection ends (and settles what it owed).
-    res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
+    res.write(body.subarray(0, Math.floor(body.length / 2)), () => {
+      res.socket?.destroy();
+      done?.('truncate');
+    });
     return;
   }
   // 'finish': node has handed the bytes to the socket, so the buffer may take the next answer and shutdown
@@ -62,6 +71,7 @@ function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 
   res.end(body, () => {
     if (pooled !== undefined) pool.give(pooled);
     lifecycle.answered(res);
+    done?.(undefined);
   });
 }
 
@@ -144,14 +154,20 @@ export class Lifecycle {
     if (this.closing && this.inFlight === 0) this.idle?.();
   }
 
-  /** Run `fire` after `ms` (injected latency), or at once when shutdown begins. */
-  delay(ms: number, fire: () => void): void {
+  /** Run `fire` after `ms` (injected latency), or at once when shutdown begins: `heldMs` says how long it waited. */
+  delay(ms: number, fire: (heldMs: number) => void): void {
+    const start = performance.now();
+    let timedOut = false;
     const run = () => {
       clearTimeout(timer);
       this.delayed.delete(run);
-      fire();
+      // The timer fires a little late, never early: held the latency asked, unless shutdown cut it short.
+      fire(timedOut ? ms : Math.min(ms, Math.round(performance.now() - start)));
     };
-    const timer = setTimeout(run, ms);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      run();
+    }, ms);
     timer.unref();
     this.delayed.add(run);
   }
@@ -165,7 +181,10 @@ export class Lifecycle {
   }
 }
 
-/** `serve --log`: one line per request (the journal's entry and the time taken), secrets already redacted. */
+/**
+ * `serve --log`: one line per request once its answer is handed over (or its connection cut), with the
+ * journal's entry and the ms from received to answered (injected latency included), secrets already redacted.
+ */
 export type RequestLog = (entry: JournalEntry, ms: number) => void;
 
 export interface ServerOptions {
@@ -180,31 +199,32 @@ const SHUTTING_DOWN = error('unavailable', 'The simulator is shutting down; this
 
 export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifecycle(), options: ServerOptions = {}): Server {
   // Whether to close is read when the answer is written: an answer held by latency past the start of shutdown closes too.
-  const reply = (res: ServerResponse, response: SimResponse, close = false): ServerResponse => {
+  const reply = (res: ServerResponse, response: SimResponse, close = false, done?: (heldMs: number, cut: 'reset' | 'truncate' | undefined) => void): ServerResponse => {
     // Work done in slices between other requests (a reseed): its answer comes when the work is done.
     if (response.deferred !== undefined) {
-      void response.deferred.then((done) => reply(res, done, close));
+      void response.deferred.then((later) => reply(res, later, close, done));
       return res;
     }
     const transport = response.transport;
-    if (transport !== undefined && transport.delayMs > 0) lifecycle.delay(transport.delayMs, () => write(res, response, close || lifecycle.closing, transport.cut, lifecycle));
-    else write(res, response, close || lifecycle.closing, transport?.cut, lifecycle);
+    if (transport !== undefined && transport.delayMs > 0)
+      lifecycle.delay(transport.delayMs, (heldMs) => write(res, response, close || lifecycle.closing, transport.cut, lifecycle, done === undefined ? undefined : (cut) => done(heldMs, cut)));
+    else write(res, response, close || lifecycle.closing, transport?.cut, lifecycle, done === undefined ? undefined : (cut) => done(0, cut));
     return res;
   };
   const { log } = options;
-  const answer = (req: IncomingMessage, res: ServerResponse, body: string) =>
+  /** The journal's entry settled with what the client met, and logged: times from when the request came. */
+  const settle = (entry: KeptEntry, started: number) => (heldMs: number, cut: 'reset' | 'truncate' | undefined) => {
+    const ms = performance.now() - started;
+    Journal.settle(entry, { answeredMs: entry.receivedMs + Math.round(ms), heldMs, cut });
+    if (log !== undefined) log(entryView(entry), ms);
+  };
+  const answer = (req: IncomingMessage, res: ServerResponse, body: string, receivedMs: number, started: number) =>
     whenWritable(req.socket, () => {
       const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req.headers), body };
       // Simulator.handle never throws: whatever goes wrong inside is already a JSON error.
-      if (log === undefined) return reply(res, sim.handle(request));
-      const started = performance.now();
-      let entry: JournalEntry | undefined;
-      const sent = reply(
-        res,
-        sim.handle(request, (e) => (entry = e)),
-      );
-      if (entry !== undefined) log(entry, performance.now() - started);
-      return sent;
+      let entry: KeptEntry | undefined;
+      const response = sim.handle(request, { receivedMs, entry: (e) => (entry = e) });
+      return reply(res, response, false, entry === undefined ? undefined : settle(entry, started));
     });
   const server = createServer((req, res) => {
     if (lifecycle.closing) {
@@ -215,10 +235,13 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
       return;
     }
     lifecycle.received(req, res);
+    // The journal's received time: the injected wall clock read as the request came, durations from performance.now().
+    const receivedMs = sim.now();
+    const started = performance.now();
     // No body announced (a GET, say): answer now instead of a tick later, after the stream's 'end'.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       req.resume();
-      answer(req, res, '');
+      answer(req, res, '', receivedMs, started);
       return;
     }
     const limit = limitOf(sim, req);
@@ -247,7 +270,7 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
       if (refused) return;
       const body = chunks.length === 0 ? '' : chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
       chunks.length = 0;
-      answer(req, res, body);
+      answer(req, res, body, receivedMs, started);
     });
     req.on('error', () => {
       res.destroy();

@@ -16,7 +16,7 @@ import { datasetCounts } from '../store/datasets.js';
 import { PROJECT_RECORDS, RecordBudget, seededRecordCount } from '../store/record-budget.js';
 import type { ClientRegistry } from './clients.js';
 import type { AdminPort, PreparedData } from './admin-port.js';
-import { DEFAULT_JOURNAL_SIZE, Journal, redactUrl, type JournalEntry } from './journal.js';
+import { DEFAULT_JOURNAL_SIZE, Journal, outcomeOf, unjournaled, type KeptEntry } from './journal.js';
 
 const ADMIN_PREFIX = '/__sim/';
 import { createAdminOps } from './admin-ops.js';
@@ -34,6 +34,13 @@ import type { Readings } from '../rules/readings.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, maxRecordsOf, recordBudgetProblem, type SeededIds, type SimulatorOptions } from './options.js';
 
 export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
+
+/** What the HTTP adapter hands `Simulator.handle`: when it received the request, and where the journal entry goes. */
+export interface Arrival {
+  /** Wall time, read by the adapter when the request came. */
+  readonly receivedMs: number;
+  readonly entry: (entry: KeptEntry) => void;
+}
 
 export class Simulator implements AdminPort {
   private options: SimulatorOptions;
@@ -56,6 +63,8 @@ export class Simulator implements AdminPort {
   private lastUsed: string | undefined;
   /** The client id the request being answered acts for (journal). */
   private actingClient: string | null = null;
+  /** Whether the answer being built is an injected 5xx (journal: the fault the client met). */
+  private injectedError = false;
   private evicted = 0;
   /** How the simulator plays the readings (handed to handlers); `readings` says which. */
   private readonly play: ReadingsPlay;
@@ -219,11 +228,14 @@ export class Simulator implements AdminPort {
   }
 
   /**
-   * Answer one request. API requests are journaled (admin ones are not); `observe` (the HTTP adapter's
-   * `--log`) sees every one. Served (`wire`), a list page's body comes as bytes in parts (body-parts.ts).
+   * Answer one request. API requests are journaled (admin ones are not). `arrival` is the HTTP adapter's:
+   * when it received the request, and `entry` is handed every request's entry (the admin ones' too, for
+   * `--log`) to settle once the answer is written. In process the entry's times are the injected clock's
+   * (nothing waits: answered as received). Served (`wire`), a list page's body comes as bytes in parts (body-parts.ts).
    */
-  handle(req: SimRequest, observe?: (entry: JournalEntry) => void): SimResponse {
+  handle(req: SimRequest, arrival?: Arrival): SimResponse {
     this.actingClient = null;
+    this.injectedError = false;
     const method = req.method.toUpperCase();
     let res: SimResponse;
     try {
@@ -233,10 +245,12 @@ export class Simulator implements AdminPort {
       res = error('bad-request', 'The simulator could not process this request');
     }
     // The journal holds what clients sent, not the harness's own admin calls (those still reach --log).
-    if (!req.url.startsWith(ADMIN_PREFIX)) {
-      const entry = this.journal.record(method, req.url, res.status, this.actingClient);
-      if (observe !== undefined) observe({ ...entry, url: redactUrl(entry.url) });
-    } else if (observe !== undefined) observe({ seq: 0, method, url: redactUrl(req.url), status: res.status, client_id: this.actingClient });
+    const admin = req.url.startsWith(ADMIN_PREFIX);
+    if (admin && arrival === undefined) return res;
+    const outcome = outcomeOf(res.status, res.transport, this.injectedError);
+    const received = arrival === undefined ? this.now() : arrival.receivedMs;
+    const entry = admin ? unjournaled(method, req.url, this.actingClient, outcome, received) : this.journal.record(method, req.url, this.actingClient, outcome, received);
+    arrival?.entry(entry);
     return res;
   }
 
@@ -276,6 +290,7 @@ export class Simulator implements AdminPort {
     const fault = route.auth === 'admin' ? undefined : project.fault(path);
     if (fault !== undefined && fault.kind === 'error') {
       const failed = error(fault.status === 500 ? 'internal' : 'unavailable', 'Injected fault (adversity error_share)');
+      this.injectedError = true;
       return fault.delayMs > 0 ? { ...failed, transport: { delayMs: fault.delayMs } } : failed;
     }
     const answered = this.dispatch(req, route, path, trailingSlash, rawQuery, found.params, who.value);

@@ -46,14 +46,14 @@ export function visibleAccounts(project: Project): Map<string, SimRecord> {
 
 /** Switch every adversity off but the consistency window (which only time cures). */
 export function calm(setup: SimSetup): void {
-  const res = setup.admin('PUT', '/__sim/adversity', {
+  const res = setup.admin('PATCH', '/__sim/adversity', {
     updates_per_read: 0,
     inserts_per_read: 0,
     deletes_per_read: 0,
     rate_limit_share: 0,
     rate_limit_per_window: null,
   });
-  if (res.status !== 200) throw new Error(`PUT /__sim/adversity answered ${res.status}`);
+  if (res.status !== 200) throw new Error(`PATCH /__sim/adversity answered ${res.status}`);
 }
 
 /** Move the virtual clock past the consistency window, so every record is visible. */

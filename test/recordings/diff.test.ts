@@ -1,12 +1,12 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diff } from '../../src/cli/diff.js';
 import { record } from '../../src/cli/record.js';
 import { behaviouralCount, compareSides, type DiffResult } from '../../src/recordings/diff.js';
-import { readOnlyScenarios, recordScenarios, type Recording } from '../../src/recordings/record-live.js';
+import { loadRecording, readOnlyScenarios, recordingFiles, recordScenarios, type Recording } from '../../src/recordings/record-live.js';
 import { ruleById } from '../../src/rules/catalogue.js';
 import { at } from '../../src/rules/inspect.js';
 import type { Scenario } from '../../src/scenarios/format.js';
@@ -104,6 +104,54 @@ describe('the shipped scenarios', () => {
     for (const id of ['pagination.page.total', 'create.timestamps.equal', 'create.links.self', 'sort.ascending'] as const) {
       const r = compareSides({ label: 'a', recording: base }, { label: 'b', recording: await shipped({ deviate: [id] }) });
       expect(rulesWithDifferences(r), id).toContain(id);
+    }
+  });
+});
+
+describe('a step one side could not run', () => {
+  /** The shipped read-only scenarios, on a target whose seeded `realm_id` is not given (as on a URL side without --var). */
+  const withoutRealm = async (): Promise<Recording> => {
+    const all = await loadScenarios([fileURLToPath(new URL('../../scenarios/', import.meta.url))], { ruleExists: (id) => ruleById(id) !== undefined });
+    const target = await createSimTarget({ seed: 42 });
+    const { realm_id: _realm, ...vars } = target.vars;
+    return recordScenarios(readOnlyScenarios(all), { ...target, vars }, { ruleById });
+  };
+  const full = async (): Promise<Recording> => {
+    const all = await loadScenarios([fileURLToPath(new URL('../../scenarios/', import.meta.url))], { ruleExists: (id) => ruleById(id) !== undefined });
+    return recordScenarios(readOnlyScenarios(all), await createSimTarget({ seed: 42 }), { ruleById });
+  };
+
+  it('is reported as not compared with the reason, and shifts no pairing: no behavioural or data difference', async () => {
+    const a = await full();
+    const b = await withoutRealm();
+    const r = compareSides({ label: 'a', recording: a }, { label: 'b', recording: b });
+    expect(r.differences.filter((d) => d.kind !== 'coverage')).toEqual([]);
+    const notCompared = r.differences.filter((d) => d.what === 'step not compared');
+    expect(notCompared.length).toBeGreaterThan(0);
+    expect(notCompared.every((d) => d.b.includes("needs variable 'realm_id'") && d.a.startsWith('ran'))).toBe(true);
+    // The list endpoints' sequence stopped at its second item on b: its first exchange is still compared, with its own.
+    const list = notCompared.find((d) => d.b.startsWith('stopped after 1 exchange'));
+    expect(list).toBeDefined();
+    // Either way round: the side that could not run is named as such.
+    const back = compareSides({ label: 'b', recording: b }, { label: 'a', recording: a });
+    expect(back.differences.filter((d) => d.kind !== 'coverage')).toEqual([]);
+    expect(back.differences.filter((d) => d.what === 'step not compared').every((d) => d.a.includes("needs variable 'realm_id'"))).toBe(true);
+  });
+
+  it('keeps its reason in a recording directory, so a recording side pairs the same way', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'not-run-'));
+    try {
+      const b = await withoutRealm();
+      for (const f of recordingFiles(b, { renameIds: false, secrets: [] })) {
+        await mkdir(dirname(join(dir, f.file)), { recursive: true });
+        await writeFile(join(dir, f.file), f.content);
+      }
+      const loaded = await loadRecording(dir);
+      expect(loaded.scenarios).toEqual(b.scenarios);
+      const r = compareSides({ label: 'a', recording: await full() }, { label: 'dir', recording: loaded });
+      expect(r.differences.filter((d) => d.kind !== 'coverage')).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

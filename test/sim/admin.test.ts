@@ -9,6 +9,7 @@ const ADMIN_ROUTES: readonly [string, string, unknown?][] = [
   ['POST', '/__sim/clock', { advance_ms: 1000 }],
   ['PUT', '/__sim/settings', { page_offset_limit: 20_000 }],
   ['PUT', '/__sim/adversity', { rate_limit_share: 0 }],
+  ['PATCH', '/__sim/adversity', { rate_limit_share: 0 }],
   ['GET', '/__sim/snapshot'],
   ['POST', '/__sim/restore', { version: 2, options: {}, projects: [], drop_projects: true }],
 ];
@@ -167,6 +168,29 @@ describe('soft offset limit and adversity settings', () => {
     expect(at(res.json, 'data')).toMatchObject({ consistency_window_ms: 5000, retry_after_seconds: 2, rate_limit_share: 0, updates_per_read: 0 });
     expectErrorShape(h.admin('PUT', '/__sim/adversity', { rate_limit_share: 2 }), 400);
     expectErrorShape(h.admin('PUT', '/__sim/adversity', { consistency_window_ms: -1 }), 400);
+  });
+
+  it('PUT /__sim/adversity replaces: a field not given returns to its default', () => {
+    const h = harness();
+    h.admin('PUT', '/__sim/adversity', { consistency_window_ms: 5000, rate_limit_share: 0.5, latency_by_path: { '/v2': 10 } });
+    const res = h.admin('PUT', '/__sim/adversity', { retry_after_seconds: 2 });
+    expect(at(res.json, 'data')).toMatchObject({ consistency_window_ms: 0, rate_limit_share: 0, retry_after_seconds: 2, latency_by_path: {} });
+    expect(at(h.admin('GET', '/__sim/adversity').json, 'data')).toMatchObject({ consistency_window_ms: 0, rate_limit_share: 0, retry_after_seconds: 2 });
+    // The whole of it given back to its defaults: the project holds nothing a restore would miss.
+    h.admin('PUT', '/__sim/adversity', {});
+    expect(h.sim.existingProject(h.sim.defaultClientId)?.pristine).toBe(true);
+  });
+
+  it('PATCH /__sim/adversity merges: the fields not given keep their values; a refused body changes nothing', () => {
+    const h = harness();
+    h.admin('PUT', '/__sim/adversity', { consistency_window_ms: 5000, rate_limit_share: 0.5 });
+    const res = h.admin('PATCH', '/__sim/adversity', { retry_after_seconds: 2 });
+    expect(at(res.json, 'data')).toMatchObject({ consistency_window_ms: 5000, rate_limit_share: 0.5, retry_after_seconds: 2 });
+    expectErrorShape(h.admin('PATCH', '/__sim/adversity', { retry_after_seconds: 3, rate_limit_share: 2 }), 400);
+    expectErrorShape(h.admin('PUT', '/__sim/adversity', { retry_after_seconds: 3, rate_limit_share: 2 }), 400);
+    expect(at(h.admin('GET', '/__sim/adversity').json, 'data')).toMatchObject({ consistency_window_ms: 5000, rate_limit_share: 0.5, retry_after_seconds: 2 });
+    const preset = h.admin('PATCH', '/__sim/adversity', { preset: 'rate-limited', consistency_window_ms: 7 });
+    expect(at(preset.json, 'data')).toMatchObject({ rate_limit_share: 0.2, consistency_window_ms: 7 });
   });
 
   it('a rate-limit share of 1 answers 429 with Retry-After to API calls, never to the admin API', () => {

@@ -108,7 +108,7 @@ describe('determinism', () => {
     );
   });
 
-  it('the simulator reads real time only through the injected clock, and only for token expiry', () => {
+  it('the simulator reads real time only through the injected clock, and only for token expiry and the journal', () => {
     let calls = 0;
     const answers = (start: number) => {
       const sim = fresh({

@@ -9,6 +9,7 @@ import { isCount, isJsonObject } from '../../engine/json.js';
 import { MAX_TIME_MS } from '../../store/clock.js';
 import { MAX_RECORDS } from '../../store/datasets.js';
 import { ADVERSITY_PROFILE_NAMES, adversityPreset, adversityView, parseAdversityPatch } from '../../store/adversity-profiles.js';
+import { NO_ADVERSITY } from '../../store/project.js';
 import type { Handler } from '../context.js';
 import { errors, json, parseJsonBody } from '../respond.js';
 
@@ -61,21 +62,32 @@ const settings: Handler = (ctx) => {
 const adversityState: Handler = (ctx) => json(200, { data: { client_id: ctx.project.options.clientId, ...adversityView(ctx.project.adversity) } });
 
 /**
+ * How a body applies to the project's adversity: `replace` (PUT) starts from no adversity, so a field not
+ * given returns to its default and the body is the whole state; `merge` (PATCH) starts from what the
+ * project has now, so a body changes only what it names.
+ */
+type AdversityWrite = 'replace' | 'merge';
+
+/**
  * Switch §4.3's traps on and off (src/store/adversity-profiles.ts holds the wire names and their checks).
  * `preset: NAME` first sets every field to a named profile's (`hostile`, `rate-limited`, ...; its
  * dataset shape is POST /__sim/seed's business); the other fields of the body then apply on top.
  */
-const adversity: Handler = (ctx) => {
-  const body = objectBody(ctx.req.body);
-  if (!body.ok) return body.response;
-  const { preset, ...fields } = body.value;
-  const base = preset === undefined ? undefined : typeof preset === 'string' ? adversityPreset(preset) : undefined;
-  if (preset !== undefined && base === undefined) return bad(`preset must be one of ${ADVERSITY_PROFILE_NAMES.join(', ')}`);
-  const patch = parseAdversityPatch(fields);
-  if (!patch.ok) return bad(patch.message);
-  Object.assign(ctx.project.adversity, base ?? {}, patch.value);
-  return json(200, { data: { client_id: ctx.project.options.clientId, ...adversityView(ctx.project.adversity) } });
-};
+const adversity =
+  (how: AdversityWrite): Handler =>
+  (ctx) => {
+    const body = objectBody(ctx.req.body);
+    if (!body.ok) return body.response;
+    const { preset, ...fields } = body.value;
+    const base = preset === undefined ? undefined : typeof preset === 'string' ? adversityPreset(preset) : undefined;
+    if (preset !== undefined && base === undefined) return bad(`preset must be one of ${ADVERSITY_PROFILE_NAMES.join(', ')}`);
+    const patch = parseAdversityPatch(fields);
+    if (!patch.ok) return bad(patch.message);
+    // Checked whole before anything changes: a refused body leaves the adversity as it was.
+    const start = base ?? (how === 'replace' ? NO_ADVERSITY : {});
+    Object.assign(ctx.project.adversity, start, patch.value);
+    return json(200, { data: { client_id: ctx.project.options.clientId, ...adversityView(ctx.project.adversity) } });
+  };
 
 /** The journal, filtered by method, path prefix, status, client_id, since (a sequence number) and limit. */
 const requests: Handler = (ctx) => {
@@ -125,7 +137,8 @@ export const adminRoutes: readonly (readonly [string, string, Handler])[] = [
   ['POST', '/__sim/clock', clock],
   ['PUT', '/__sim/settings', settings],
   ['GET', '/__sim/adversity', adversityState],
-  ['PUT', '/__sim/adversity', adversity],
+  ['PUT', '/__sim/adversity', adversity('replace')],
+  ['PATCH', '/__sim/adversity', adversity('merge')],
   ['GET', '/__sim/requests', requests],
   ['GET', '/__sim/snapshot', snapshot],
   ['POST', '/__sim/restore', restore],
