@@ -2,7 +2,8 @@
  * The README's commands run as written (issue 20: a newcomer's first hour without a stumble). Every
  * command of a fenced `sh` block that calls curl or the CLI runs against a simulator served by the CLI
  * itself (the README's own `serve --port 0 --json` line), the printed examples (`$ commerce-sim ...` and
- * `npm start`'s summary) are compared with what the tool prints. So README and tool cannot drift apart.
+ * `npm start`'s summary) are compared with what the tool prints, and every count of scenarios and rules
+ * the README gives is the tool's. So README and tool cannot drift apart.
  *
  * The README writes its placeholders as a reader would fill them: the base URL http://127.0.0.1:4747 (or
  * https://api.example.com for a live deployment), `<token>`, `--var name=...` and a token in the variable
@@ -14,6 +15,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogue, ruleById } from '../src/rules/catalogue.js';
+import { findScenarioFiles, loadScenarios } from '../src/scenarios/load.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MAIN = resolve(ROOT, 'dist/cli/main.js');
@@ -203,5 +206,29 @@ describe.skipIf(!built)("the README's commands", () => {
     expect(r.status).toBe(0);
     const mask = (text: string) => text.replace(/ in \d+(\.\d+)? s$/gm, ' in <time> s').replace(/reports\/\d{8}T\d{6}Z-/g, 'reports/<run-id>-');
     expect(mask(r.stdout)).toBe(mask(`${shown.join('\n')}\n`));
+  });
+});
+
+describe('the counts the README gives', () => {
+  it('of rules are the catalogue\'s: "N rules: N `documented` ... and N `assumed`"', () => {
+    const m = /\b(\d+) rules: (\d+) `documented` [^]*? and (\d+) `assumed`/.exec(readme);
+    expect(m).not.toBeNull();
+    expect(Number(m?.[1])).toBe(catalogue.length);
+    expect(Number(m?.[2])).toBe(catalogue.filter((r) => r.level === 'documented').length);
+    expect(Number(m?.[3])).toBe(catalogue.filter((r) => r.level === 'assumed').length);
+  });
+
+  it('of scenarios are the shipped suite’s: every "N scenarios", "in N files" and each bench row\'s pass + fail + skip', async () => {
+    const dir = resolve(ROOT, 'scenarios');
+    const scenarios = await loadScenarios([dir], { ruleExists: (id) => ruleById(id) !== undefined });
+    const files = await findScenarioFiles([dir], ROOT);
+    const number = (text: string) => Number(text.replaceAll(',', ''));
+    const counts = [...readme.matchAll(/\b(\d[\d,]*) scenarios\b/g)].map((m) => number(m[1] ?? ''));
+    expect(counts.length).toBeGreaterThan(0);
+    for (const n of counts) expect(n).toBe(scenarios.length);
+    for (const m of readme.matchAll(/\b\d[\d,]* scenarios in (\d+) files\b/g)) expect(number(m[1] ?? '')).toBe(files.length);
+    const rows = [...readme.matchAll(/\| (\d+) pass, (\d+) fail, (\d+) skip \|/g)];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const m of rows) expect(number(m[1] ?? '') + number(m[2] ?? '') + number(m[3] ?? '')).toBe(scenarios.length);
   });
 });
