@@ -350,7 +350,8 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
     admin_token: sim.adminToken,
     seed: sim.seed,
     readings: changedReadings(sim.readings),
-    curl: `curl -H 'Authorization: Bearer ${token ?? '<token>'}' '${server.baseUrl}/v2/accounts?page[limit]=3'`,
+    // -g: without it curl reads the brackets of page[limit] as a URL glob and fails ("bad range in URL").
+    curl: `curl -g -H 'Authorization: Bearer ${token ?? '<token>'}' '${server.baseUrl}/v2/accounts?page[limit]=3'`,
   };
   return { info, server };
 }

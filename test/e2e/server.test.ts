@@ -199,6 +199,20 @@ function firstLine(child: ChildProcess): Promise<string> {
   });
 }
 
+/** The command after `try:` in serve's text output. */
+function tryLine(child: ChildProcess): Promise<string> {
+  return new Promise((done, fail) => {
+    let text = '';
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      text += chunk;
+      const line = /^ {2}try: (.*)\n/m.exec(text);
+      if (line?.[1] !== undefined) done(line[1]);
+    });
+    child.once('exit', (code) => fail(new Error(`serve exited (${code}) before printing its try: line: ${text}`)));
+  });
+}
+
 describe('commerce-sim serve as a child process', () => {
   it('--version prints the package version and exits 0', (ctx) => {
     if (buildProblem !== undefined) ctx.skip(buildProblem);
@@ -236,6 +250,25 @@ describe('commerce-sim serve as a child process', () => {
       expect(await exited).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it("the curl line serve prints (the `try:` line, and --json's `curl`) works when pasted into a shell", async (ctx) => {
+    if (buildProblem !== undefined) ctx.skip(buildProblem);
+    // The status alone: the pasted line, with curl's status code written after it.
+    const paste = (line: string) => execFileSync('bash', ['-c', `${line} -sS -o /dev/null -w '%{http_code}'`], { encoding: 'utf8' });
+    for (const json of [true, false]) {
+      const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', ...(json ? ['--json'] : [])], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      try {
+        const curl = json ? String(at(parseJson(await firstLine(child)), 'curl')) : await tryLine(child);
+        expect(curl).toMatch(/^curl /);
+        expect(paste(curl), curl).toBe('200');
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
     }
   });
 

@@ -51,6 +51,12 @@ describe('the packed tarball in a fresh app', () => {
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[hook], hook).toBeUndefined();
   });
 
+  it('ships the bin executable (npm pack keeps the mode the build set)', () => {
+    // `tar -tv` lists the mode first: -rwxr-xr-x.
+    const listing = execFileSync('tar', ['-tvzf', tarball, 'package/dist/cli/main.js'], { encoding: 'utf8' });
+    expect(listing).toMatch(/^-rwxr-xr-x /);
+  });
+
   it("runs the README's vitest example with vitest", (ctx) => {
     if (problem !== undefined) ctx.skip(problem);
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

@@ -189,7 +189,7 @@ describe('commerce-sim serve: what it prints', () => {
     password_profile_id: 'pp-1',
     admin_token: 'sim-admin-abc',
     seed: 42,
-    curl: "curl -H 'Authorization: Bearer tok123' 'http://127.0.0.1:4747/v2/accounts?page[limit]=3'",
+    curl: "curl -g -H 'Authorization: Bearer tok123' 'http://127.0.0.1:4747/v2/accounts?page[limit]=3'",
   };
 
   it('--json: exactly one JSON line with every member', () => {

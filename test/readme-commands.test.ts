@@ -1,0 +1,235 @@
+/**
+ * The README's commands run as written (issue 20: a newcomer's first hour without a stumble). Every
+ * command of a fenced `sh` block that calls curl or the CLI runs against a simulator served by the CLI
+ * itself (the README's own `serve --port 0 --json` line), the printed examples (`$ commerce-sim ...` and
+ * `npm start`'s summary) are compared with what the tool prints, and every count of scenarios and rules
+ * the README gives is the tool's. So README and tool cannot drift apart.
+ *
+ * The README writes its placeholders as a reader would fill them: the base URL http://127.0.0.1:4747 (or
+ * https://api.example.com for a live deployment), `<token>`, `--var name=...` and a token in the variable
+ * `--token-env` names; here they are the served simulator's. `commerce-sim` and `npx commerce-sim` run as
+ * `node dist/cli/main.js` (test/e2e/bin.test.ts runs the bin through npx), each block in a fresh directory.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogue, ruleById } from '../src/rules/catalogue.js';
+import { findScenarioFiles, loadScenarios } from '../src/scenarios/load.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const MAIN = resolve(ROOT, 'dist/cli/main.js');
+const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+
+/**
+ * Commands the test does not run, each with why; every entry must still be in the README, so the list
+ * cannot outlive what it excuses.
+ */
+const NOT_RUN: ReadonlyMap<string, string> = new Map([
+  [
+    'npx commerce-sim serve',
+    'serves until stopped, on the fixed port 4747 that another process may hold; its `--port 0 --json` form, the line after it, is the server every other command here runs against',
+  ],
+  ['npx commerce-sim serve --port 4747 --json > sim.json &', 'a server left in the background on the fixed port 4747; the served simulator stands in for it (its token, its ids for the `...`)'],
+  ['npx commerce-sim serve --port 0 --ready-file sim.json &', 'a server left in the background until stopped; test/cli/ready-file.test.ts starts it, reads the file once written and stops it'],
+  ['npx commerce-sim mutation --readings 20 --seed 7', 'minutes of work; test/kit/readings.test.ts runs the same proof on seeded combinations of readings'],
+]);
+
+/** The README line that starts the served simulator every other command runs against. */
+const SERVE = 'npx commerce-sim serve --port 0 --json';
+
+interface Block {
+  readonly lang: string;
+  readonly lines: readonly string[];
+}
+
+const blocks: Block[] = [...readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1] ?? '', lines: (m[2] ?? '').split('\n').slice(0, -1) }));
+
+/** A shell line without its trailing comment (a `#` after blank space, outside quotes). */
+function withoutComment(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1] ?? ''))) return line.slice(0, i).trimEnd();
+  }
+  return line.trimEnd();
+}
+
+/** The commands of an `sh` block: comments dropped, continuation lines joined. */
+function commands(block: Block): string[] {
+  const out: string[] = [];
+  let pending = '';
+  for (const raw of block.lines) {
+    const line = withoutComment(raw);
+    if (line.endsWith('\\')) {
+      pending += `${line.slice(0, -1).trimEnd()} `;
+      continue;
+    }
+    const command = (pending + line.trim()).trim();
+    pending = '';
+    if (command !== '') out.push(command);
+  }
+  return out;
+}
+
+const usesTool = (command: string) => /^(curl|(npx )?commerce-sim)\b/.test(command);
+const shBlocks = blocks.filter((b) => b.lang === 'sh').map((b) => commands(b).filter(usesTool));
+
+interface Served {
+  readonly base_url: string;
+  readonly token: string;
+  readonly [name: string]: unknown;
+}
+
+let served: Served;
+let server: ChildProcess | undefined;
+const dirs: string[] = [];
+
+function freshDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-readme-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A README command with its placeholders filled from the served simulator, the CLI run from dist/. */
+function filled(command: string): { line: string; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  for (const m of command.matchAll(/--token-env (\w+)/g)) if (m[1] !== undefined) env[m[1]] = served.token;
+  const line = command
+    .replace(/^(npx )?commerce-sim\b/, `${JSON.stringify(process.execPath)} ${JSON.stringify(MAIN)}`)
+    .replaceAll('http://127.0.0.1:4747', served.base_url)
+    .replaceAll('https://api.example.com', served.base_url)
+    .replaceAll('<token>', served.token)
+    .replace(/--var (\w+)=\.\.\./g, (_, name: string) => {
+      const value = served[name];
+      if (typeof value !== 'string') throw new Error(`the README's --var ${name}=... has no value in serve --json`);
+      return `--var ${name}=${value}`;
+    });
+  return { line, env };
+}
+
+function sh(line: string, cwd: string, env: Record<string, string> = {}) {
+  const r = spawnSync('bash', ['-c', line], { cwd, encoding: 'utf8', env: { ...process.env, ...env, NO_COLOR: '1' }, timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const built = existsSync(MAIN);
+
+beforeAll(async () => {
+  if (!built) return;
+  // The README's own line, as it is written there.
+  expect(readme).toContain(SERVE);
+  const args = SERVE.split(' ').slice(2);
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  server = child;
+  const line = await new Promise<string>((done, fail) => {
+    let text = '';
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      text += chunk;
+      const nl = text.indexOf('\n');
+      if (nl >= 0) done(text.slice(0, nl));
+    });
+    child.once('exit', (code) => fail(new Error(`serve exited (${code}) before printing a line: ${text}`)));
+  });
+  served = JSON.parse(line) as Served;
+});
+
+afterAll(async () => {
+  const child = server;
+  if (child !== undefined && child.exitCode === null) {
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!built)("the README's commands", () => {
+  it('finds the commands it runs, and every command it does not run is still in the README', () => {
+    const all = shBlocks.flat();
+    expect(all.filter((c) => c.startsWith('curl')).length).toBeGreaterThan(0);
+    expect(all).toContain(SERVE);
+    for (const command of NOT_RUN.keys()) expect(all, command).toContain(command);
+  });
+
+  // One test per block: its commands run in order, in one fresh directory (fixtures written, then checked).
+  for (const [i, block] of shBlocks.entries()) {
+    const run = block.filter((c) => !NOT_RUN.has(c) && c !== SERVE);
+    if (run.length === 0) continue;
+    it(`block ${i + 1}: ${run.join(' ; ')}`, () => {
+      const cwd = freshDir();
+      for (const command of run) {
+        const { line, env } = filled(command);
+        if (command.startsWith('curl')) {
+          // The status after what the README's line prints; the line itself as written.
+          const r = sh(`${line} -sS -o /dev/null -w '%{http_code}'`, cwd, env);
+          expect(r.stderr, command).toBe('');
+          expect(r.status, command).toBe(0);
+          expect(r.stdout, command).toMatch(/^2\d\d$/);
+        } else {
+          const r = sh(line, cwd, env);
+          expect(r.status, `${command}\n${r.stdout}${r.stderr}`).toBe(0);
+        }
+      }
+    });
+  }
+
+  it('prints the props example as shown, and its replay line replays the same failure', () => {
+    const example = blocks.find((b) => b.lines[0]?.startsWith('$ commerce-sim props'));
+    expect(example).toBeDefined();
+    const [prompt = '', ...shown] = example?.lines ?? [];
+    const cwd = freshDir();
+    const first = sh(filled(prompt.slice(2)).line, cwd);
+    // The README shows the head of the output (the summary and the report path follow).
+    expect(first.stdout.startsWith(`${shown.join('\n')}\n`), first.stdout).toBe(true);
+    // A shown FAIL verdict is exit 1.
+    expect(first.status).toBe(shown.some((l) => l.startsWith('commerce-sim props: FAIL')) ? 1 : 0);
+    const replay = shown.map((l) => /^\s+replay: (commerce-sim .*)$/.exec(l)?.[1]).find((c) => c !== undefined);
+    expect(replay).toBeDefined();
+    const again = sh(filled(replay ?? '').line, cwd);
+    expect(again.stderr).toBe('');
+    expect(again.status).toBe(first.status);
+    // The same counterexample, the same rule broken.
+    for (const line of shown.filter((l) => /^\s+(FAIL|breaks) /.test(l))) expect(again.stdout).toContain(`${line}\n`);
+  });
+
+  it("prints npm start's summary as shown (the time and the run id aside)", () => {
+    const start = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
+    expect(start).toMatch(/^node dist\/cli\/main\.js /);
+    const at = readme.indexOf('`npm start` prints a summary');
+    const shown = blocks.find((b) => b.lang === '' && readme.indexOf(b.lines.join('\n'), at) > at)?.lines ?? [];
+    const r = sh(`${JSON.stringify(process.execPath)} ${JSON.stringify(MAIN)}${start.slice('node dist/cli/main.js'.length)}`, freshDir());
+    expect(r.status).toBe(0);
+    const mask = (text: string) => text.replace(/ in \d+(\.\d+)? s$/gm, ' in <time> s').replace(/reports\/\d{8}T\d{6}Z-/g, 'reports/<run-id>-');
+    expect(mask(r.stdout)).toBe(mask(`${shown.join('\n')}\n`));
+  });
+});
+
+describe('the counts the README gives', () => {
+  it('of rules are the catalogue\'s: "N rules: N `documented` ... and N `assumed`"', () => {
+    const m = /\b(\d+) rules: (\d+) `documented` [^]*? and (\d+) `assumed`/.exec(readme);
+    expect(m).not.toBeNull();
+    expect(Number(m?.[1])).toBe(catalogue.length);
+    expect(Number(m?.[2])).toBe(catalogue.filter((r) => r.level === 'documented').length);
+    expect(Number(m?.[3])).toBe(catalogue.filter((r) => r.level === 'assumed').length);
+  });
+
+  it('of scenarios are the shipped suite’s: every "N scenarios", "in N files" and each bench row\'s pass + fail + skip', async () => {
+    const dir = resolve(ROOT, 'scenarios');
+    const scenarios = await loadScenarios([dir], { ruleExists: (id) => ruleById(id) !== undefined });
+    const files = await findScenarioFiles([dir], ROOT);
+    const number = (text: string) => Number(text.replaceAll(',', ''));
+    const counts = [...readme.matchAll(/\b(\d[\d,]*) scenarios\b/g)].map((m) => number(m[1] ?? ''));
+    expect(counts.length).toBeGreaterThan(0);
+    for (const n of counts) expect(n).toBe(scenarios.length);
+    for (const m of readme.matchAll(/\b\d[\d,]* scenarios in (\d+) files\b/g)) expect(number(m[1] ?? '')).toBe(files.length);
+    const rows = [...readme.matchAll(/\| (\d+) pass, (\d+) fail, (\d+) skip \|/g)];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const m of rows) expect(number(m[1] ?? '') + number(m[2] ?? '') + number(m[3] ?? '')).toBe(scenarios.length);
+  });
+});
