@@ -61,7 +61,7 @@ th.col{font-weight:500;padding:8px 4px;text-align:center}th.col{min-width:22px}t
 th.col.fail{color:var(--fail)}th.col.inconclusive{color:var(--inc)}th.col.skip{color:var(--skip);font-style:italic}
 tbody th{position:sticky;left:0;background:#fff;z-index:1;font-weight:normal;max-width:360px}
 thead th:first-child{left:0;z-index:3}tbody tr:hover th,tbody tr:hover td{background:#f6f8fa}
-.stmt{color:#59636e;font-size:12px}header .stmt{color:inherit;opacity:.85}.badge.evidence{background:#fff8c5;color:#6a4f00}
+.stmt{color:#59636e;font-size:12px}section.passing>details>summary{cursor:pointer}section.passing>details>summary>h2{display:inline}header .stmt{color:inherit;opacity:.85}.badge.evidence{background:#fff8c5;color:#6a4f00}
 td.c{text-align:center;padding:4px 6px;min-width:22px}td.c a{color:inherit;text-decoration:none;display:block}
 .pass{color:var(--pass);background:var(--pass-bg)}.fail{color:var(--fail);background:var(--fail-bg)}
 .skip{color:var(--skip);background:var(--skip-bg)}.inconclusive{color:var(--inc);background:var(--inc-bg)}.warn{color:var(--warn);background:var(--warn-bg)}.none{color:#afb8c1}
@@ -104,6 +104,14 @@ function header(r: RunReport): string {
 
 type Cell = { status: CaseStatus | 'warn'; n: number; anchor?: string };
 
+/**
+ * A section that holds no failure is collapsed to its heading (a click opens it) and hidden by "failures
+ * only"; one with a failure is open. `attrs`: an id, say.
+ */
+function section(title: string, body: string, failing: boolean, attrs = ''): string {
+  return failing ? `<section${attrs}><h2>${title}</h2>\n${body}</section>` : `<section${attrs} class="passing"><details><summary><h2>${title}</h2></summary>\n${body}</details></section>`;
+}
+
 /** The scenario authors' own checks (`user.` ids), apart from the catalogue's rules, with where each is written. */
 function userCheckSection(r: RunReport): string {
   const list = userChecks(r);
@@ -113,10 +121,13 @@ function userCheckSection(r: RunReport): string {
     const badge = c.status === 'not-covered' ? 'none' : c.status;
     return `<tr${c.status === 'fail' ? '' : ' class="ok"'}><th><code>${e(c.id)}</code></th><td><span class="badge ${badge}">${e(c.status)}</span></td><td>${c.passed} pass, ${c.failed} fail, ${c.inconclusive} inconclusive, ${c.skipped} skip</td><td>${e(where)}</td></tr>`;
   });
-  return `<section${list.some((c) => c.status === 'fail') ? '' : ' class="passing"'}><h2>Your own checks (${list.length})</h2>
-<div class="matrix"><table><thead><tr><th>Check</th><th>Status</th><th>Verdicts</th><th>Written at</th></tr></thead><tbody>
+  return section(
+    `Your own checks (${list.length})`,
+    `<div class="matrix"><table><thead><tr><th>Check</th><th>Status</th><th>Verdicts</th><th>Written at</th></tr></thead><tbody>
 ${rows.join('\n')}
-</tbody></table></div></section>`;
+</tbody></table></div>`,
+    list.some((c) => c.status === 'fail'),
+  );
 }
 
 /** Rules (rows) by scenario/property (columns); a failing cell links to its first failure. */
@@ -281,9 +292,13 @@ function propertySection(properties: readonly PropertyResult[]): string {
     (p) =>
       `<tr><th>${e(p.name)}</th><td><span class="badge ${p.status}">${p.status}</span></td><td>${p.numRuns}</td><td>${p.seed}</td><td>${p.path === undefined ? '' : `<code>${e(p.path)}</code>`}</td><td>${p.counterexample === undefined ? '' : `<code>${e(p.counterexample)}</code>`}</td><td>${p.replay === undefined ? '' : `<code>${e(p.replay)}</code>`}</td></tr>`,
   );
-  return `<section${properties.some((p) => p.status === 'fail') ? '' : ' class="passing"'}><h2>Properties</h2><div class="matrix"><table>
+  return section(
+    'Properties',
+    `<div class="matrix"><table>
 <thead><tr><th>Property</th><th>Status</th><th>Runs</th><th>Seed</th><th>Path</th><th>Counterexample</th><th>Replay</th></tr></thead>
-<tbody>${rows.join('\n')}</tbody></table></div></section>`;
+<tbody>${rows.join('\n')}</tbody></table></div>`,
+    properties.some((p) => p.status === 'fail'),
+  );
 }
 
 function inconclusiveSection(r: RunReport): string {
@@ -294,11 +309,15 @@ function inconclusiveSection(r: RunReport): string {
     return `<li><span class="badge inconclusive">? inconclusive</span> <code>${e(u.verdict.ruleId)}</code> (${e(ruleRef(u.rule, u.verdict.ruleId))}) — ${e(u.where)}<br><b>Reason</b> ${e(u.reason)}${depends}
 ${requests(u.exchanges)}</li>`;
   });
-  return `<section id="inconclusive" class="passing"><h2>Inconclusive (${list.length})</h2>
-<p class="stmt">Not judged, and never failing the run (not even with --strict): what each verdict rested on was outside the documented surface, or a setup it needed did not succeed.</p>
+  return section(
+    `Inconclusive (${list.length})`,
+    `<p class="stmt">Not judged, and never failing the run (not even with --strict): what each verdict rested on was outside the documented surface, or a setup it needed did not succeed.</p>
 <ul class="inconclusive">
 ${items.join('\n')}
-</ul></section>`;
+</ul>`,
+    false,
+    ' id="inconclusive"',
+  );
 }
 
 function skipSection(r: RunReport): string {
@@ -309,7 +328,7 @@ function skipSection(r: RunReport): string {
     else for (const st of s.steps) if (st.status === 'skip') items.push(`<li>${e(s.name)} › step ${st.index}: ${why(st.skipReason)}</li>`);
   }
   for (const p of r.properties) if (p.status === 'skip') items.push(`<li>${e(p.name)}: ${why(p.skipReason)}</li>`);
-  return items.length === 0 ? '' : `<section class="passing"><h2>Skipped</h2><ul>${items.join('\n')}</ul></section>`;
+  return items.length === 0 ? '' : section('Skipped', `<ul>${items.join('\n')}</ul>`, false);
 }
 
 function timing(r: RunReport): string {

@@ -76,7 +76,13 @@ describe('user checks in scenarios', () => {
     ]);
     const md = readFileSync(join(dir, 'reports', 'latest', 'report.md'), 'utf8');
     expect(md).toContain('## Your own checks');
-    expect(readFileSync(join(dir, 'reports', 'latest', 'report.html'), 'utf8')).toContain('Your own checks (2)');
+    // A section holding a failure is open; one without is collapsed to its heading.
+    expect(readFileSync(join(dir, 'reports', 'latest', 'report.html'), 'utf8')).toContain('<section><h2>Your own checks (2)</h2>');
+    const passing = join(dir, 'passing.yaml');
+    writeFileSync(passing, SCENARIO.slice(0, SCENARIO.indexOf('  - name: a page of three')));
+    const p = captureIo({ cwd: dir });
+    expect(await run([passing, '--report', 'passing-reports'], p.io)).toBe(0);
+    expect(readFileSync(join(dir, 'passing-reports', 'latest', 'report.html'), 'utf8')).toContain('<section class="passing"><details><summary><h2>Your own checks (1)</h2></summary>');
   });
 
   it('an inline schema the body does not match fails the check, naming the path', async () => {
