@@ -15,16 +15,19 @@ const loaded: unknown = junitModule;
 const isBuilder = (v: unknown): v is Builder => typeof v === 'object' && v !== null && 'newBuilder' in v;
 const root: Builder = isBuilder(loaded) ? loaded : junitModule.default;
 
+/** Said in every suite, since CI tools show JUnit's totals beside the terminal's, which count otherwise. */
+const COUNTS = 'one test case per step, per property and per rule verdict; the terminal, report.md and report.html count cases (a scenario or a property) and rules instead';
+
 export function renderJunit(report: RunReport): string {
   const builder = root.newBuilder().name('commerce-sim'); // never the module's shared singleton
   const details = new Map<Verdict, Failure>(failures(report).map((f) => [f.verdict, f]));
   const ctx: Ctx = { details, skips: [] };
   for (const [file, scenarios] of byFile(report.scenarios)) {
-    const suite = builder.testSuite().name(file);
+    const suite = builder.testSuite().name(file).property('counts', COUNTS);
     for (const s of scenarios) addScenario(suite, s, ctx);
   }
   if (report.properties.length > 0) {
-    const suite = builder.testSuite().name('properties');
+    const suite = builder.testSuite().name('properties').property('counts', COUNTS);
     for (const p of report.properties) addProperty(suite, p, ctx);
   }
   return `${withSkipMessages(builder.build(), ctx.skips)}\n`;

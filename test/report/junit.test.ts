@@ -25,6 +25,13 @@ describe('renderJunit', () => {
     expect(xml).toContain('name="create.type.underscore-echo: $.data.type equals &quot;user_authentication_password_profile_info&quot;"');
     expect(xml).toContain('skipped: needs --allow-writes');
     expect(xml).toContain('assumed rule not observed (fails the run only with --strict)');
+    // Its totals are not the terminal's: each suite says what it counts.
+    expect(
+      count(
+        xml,
+        /<property name="counts" value="one test case per step, per property and per rule verdict; the terminal, report.md and report.html count cases \(a scenario or a property\) and rules instead"\/>/g,
+      ),
+    ).toBe(3);
   });
 
   it('under strict the assumed rule is a failure too', () => {
