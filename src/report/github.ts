@@ -21,18 +21,29 @@ const shown = (v: unknown) => {
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 };
 
-export function renderGithub(report: RunReport): string {
+/**
+ * The workflow file a job runs, from `GITHUB_WORKFLOW_REF` (`owner/repo/.github/workflows/ci.yml@refs/...`):
+ * where a failure with no file of its own (a property's) is annotated, so it shows on the file that ran it.
+ */
+export function workflowFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const ref = env['GITHUB_WORKFLOW_REF'];
+  const match = ref === undefined ? null : /^[^/]+\/[^/]+\/(.+?)@/.exec(ref);
+  return match?.[1];
+}
+
+/** `fallbackFile`: where failures without a scenario file are annotated (see workflowFile). */
+export function renderGithub(report: RunReport, fallbackFile?: string): string {
   const lines: string[] = [];
   for (const f of failures(report)) {
     const rule = f.rule;
     const title = `${f.verdict.ruleId}${rule === undefined ? '' : ` (${rule.level}, ${rule.section})`}`;
     const message = `${f.where}: ${f.outcome.message}\nexpected: ${shown(f.outcome.expected)}\nactual: ${shown(f.outcome.actual)}${f.failsRun ? '' : '\n(assumed rule: fails the run only with --strict)'}${f.replay === undefined ? '' : `\nreplay: ${f.replay}`}`;
-    lines.push(command(f.failsRun ? 'error' : 'warning', title, message, f.file, f.line));
+    lines.push(command(f.failsRun ? 'error' : 'warning', title, message, f.file ?? fallbackFile, f.file === undefined ? undefined : f.line));
   }
   for (const u of inconclusives(report)) {
     if (u.rule?.level !== 'documented' || u.rule.status !== 'inconclusive') continue;
     const scenario = report.scenarios.find((s) => u.where.startsWith(`${s.name} › `));
-    lines.push(command('warning', `${u.verdict.ruleId} inconclusive`, `${u.where}: ${u.reason}`, scenario?.file, scenario?.line));
+    lines.push(command('warning', `${u.verdict.ruleId} inconclusive`, `${u.where}: ${u.reason}`, scenario?.file ?? fallbackFile, scenario?.line));
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }

@@ -39,6 +39,16 @@ describe('commerce-sim props', () => {
     expect(await readFile(join(dir, 'reports', 'latest', 'junit.xml'), 'utf8')).toContain('keyset');
   });
 
+  it('under GitHub Actions a property failure is annotated on the workflow file that ran it (a property has no file of its own)', async () => {
+    const { io, out } = captureIo({ cwd: dir, env: { GITHUB_ACTIONS: 'true', GITHUB_WORKFLOW_REF: 'acme/shop/.github/workflows/conformance.yml@refs/heads/main' } });
+    expect(await props(['--deviate', 'filter.gt', '--grep', 'keyset', '--seed', '5', '--runs', '50', '--report', 'r'], io)).toBe(1);
+    const errors = out()
+      .split('\n')
+      .filter((l) => l.startsWith('::error '));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const line of errors) expect(line).toMatch(/^::error file=\.github\/workflows\/conformance\.yml,title=/);
+  });
+
   it('prints a failure with its counterexample, rule and a replay command that reproduces it (exit 1)', async () => {
     const { code, out } = await cli(['--deviate', 'filter.gt', '--grep', 'keyset', '--seed', '5', '--runs', '50', '--report', 'r'], dir);
     expect(code).toBe(1);
