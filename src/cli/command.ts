@@ -2,12 +2,12 @@
  * The plumbing every command shares: strict option parsing (its errors become usage errors),
  * `-h/--help`, and for the commands that report their own failures, the message and exit 2.
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { KitError } from '../kit-errors.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
-import { parseErrorMessage } from './parse-errors.js';
+import { parseErrorMessage, type OptionTable } from './parse-errors.js';
 
-export type OptionTable = NonNullable<ParseArgsConfig['options']>;
+export type { OptionTable } from './parse-errors.js';
 type Strict<O extends OptionTable> = { args: string[]; options: O; strict: true; allowPositionals: boolean };
 /** The values of an option table as node:util types them: a string, boolean or array per option, each optional. */
 export type Values<O extends OptionTable> = ReturnType<typeof parseArgs<Strict<O>>>['values'];

@@ -3,7 +3,10 @@
  * lines and speak of positionals and `--` to people who only mistyped a flag; the error codes are stable,
  * the wording is not, so only the quoted option name is taken from the message.
  */
-import type { OptionTable } from './command.js';
+import type { ParseArgsConfig } from 'node:util';
+
+/** A command's option table, as node:util's parseArgs takes it (command.ts re-exports it). */
+export type OptionTable = NonNullable<ParseArgsConfig['options']>;
 
 /** The first quoted name in a parseArgs message, long form preferred (`'-j, --json'` → `--json`). */
 function quotedOption(message: string): string | undefined {
