@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { catalogue } from '../rules/catalogue.js';
 import { describeMergeProblem, mergeReports } from '../report/merge.js';
 import { readReport } from '../report/read.js';
+import { verdictReason } from '../report/summarise.js';
 import { CodedKitError } from '../kit-errors.js';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError } from './io.js';
@@ -54,11 +55,10 @@ export const report: DefinedCommand = defineCommand({
     const { summary } = merged.value;
     if (values.json === true) io.stdout.write(renderJson(merged.value));
     else {
-      const failing = merged.value.rules.filter((r) => r.status === 'fail' && r.level === 'documented').length;
       io.stdout.write(
         [
           `commerce-sim report merge: ${inputs.length} reports, ${merged.value.scenarios.length} scenarios, ${merged.value.properties.length} properties`,
-          `  ${summary.verdict === 'pass' ? 'PASS: every documented rule holds' : failing > 0 ? `FAIL: ${failing} documented rule${failing === 1 ? '' : 's'} failed` : 'FAIL: assumed rules failed (--strict)'}`,
+          `  ${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(merged.value)}`,
           `  documented ${summary.documented.pass} pass ${summary.documented.fail} fail ${summary.documented.inconclusive} inconclusive ${summary.documented.notCovered} not covered`,
           `  report: ${resolve(written.dir, 'report.html')}`,
           '',

@@ -4,22 +4,14 @@
  * summary page shows it above the logs; report.html has the rest. Pure: report in, text out.
  */
 import type { RunReport, RuleSummary } from './model.js';
-import { userChecks } from './summarise.js';
+import { userChecks, verdictReason } from './summarise.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 export function renderStepSummary(report: RunReport, command: string, reportPath: string): string {
   const { summary } = report;
   const failing = report.rules.filter((r) => r.status === 'fail');
-  const documented = failing.filter((r) => r.level === 'documented');
-  const headline =
-    documented.length > 0
-      ? `FAIL: ${documented.length} documented rule${documented.length === 1 ? '' : 's'} failed`
-      : summary.verdict === 'pass'
-        ? 'PASS: every documented rule holds'
-        : summary.user.fail > 0
-          ? `FAIL: ${summary.user.fail} of your own check${summary.user.fail === 1 ? '' : 's'} failed`
-          : 'FAIL: assumed rules failed (--strict)';
+  const headline = `${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`;
   const row = (level: string, c: RunReport['summary']['documented']) => `| ${level} | ${c.pass} | ${c.fail} | ${c.inconclusive} | ${c.notCovered} |`;
   const lines = [
     `### commerce-sim ${command}: ${summary.verdict === 'pass' ? '✅' : '❌'} ${headline}`,

@@ -54,7 +54,7 @@ describe('report merge', () => {
     for (const p of parts) expect(read(p).scenarios.length).toBeLessThan(read('whole').scenarios.length);
     const c = captureIo({ cwd: dir });
     expect(await report(['merge', ...parts, '--out', 'merged'], c.io)).toBe(0);
-    expect(c.out()).toContain('PASS: every documented rule holds');
+    expect(c.out()).toContain('PASS: every documented rule judged holds');
     const merged = read('merged');
     expect(verdicts(merged)).toEqual(verdicts(read('whole')));
     expect(merged.timing.requests).toBe(parts.reduce((n, p) => n + read(p).timing.requests, 0));
