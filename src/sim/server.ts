@@ -7,11 +7,11 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { entryView, Journal, type JournalEntry, type KeptEntry } from './journal.js';
+import { entryView, Journal, type JournalEntry } from './journal.js';
 import { whenWritable } from './write-gate.js';
 import { listenError } from './listen-error.js';
 import { error } from './respond.js';
-import type { Simulator } from './simulator.js';
+import type { Arrival, Simulator } from './simulator.js';
 import { bodyLimit, MAX_BODY_BYTES, type SimResponse } from './messages.js';
 import { BufferPool, writeParts } from './body-parts.js';
 import { bearer } from './tokens.js';
@@ -28,19 +28,31 @@ function headersOf(raw: IncomingHttpHeaders): Record<string, string> {
 /** Buffers list pages are assembled in, back in the pool once their answer is handed to the socket. */
 const pool = new BufferPool();
 
-/** Called once the answer is handed over, or its connection cut as injected: what the client met, for the journal. */
-type Done = ((cut: 'reset' | 'truncate' | undefined) => void) | undefined;
+type Cut = 'reset' | 'truncate' | undefined;
 
-function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 'reset' | 'truncate' | undefined, lifecycle: Lifecycle, done: Done): void {
+/**
+ * One request on its way through the adapter, a single object per request: the simulator's `Arrival`
+ * (when it came, its journal entry) plus when it started by the monotonic clock and how long injected
+ * latency held its answer.
+ */
+interface Pending extends Arrival {
+  readonly started: number;
+  heldMs: number;
+}
+
+/** Settles a request's journal entry with what its client met (the server's one function, not one per request). */
+type Settle = (pending: Pending, cut: Cut) => void;
+
+function write(res: ServerResponse, response: SimResponse, close: boolean, cut: Cut, lifecycle: Lifecycle, pending: Pending | undefined, settle: Settle): void {
   if (res.destroyed || res.headersSent) {
     lifecycle.answered(res);
     // The client went first: its entry is settled (and logged) as the simulator meant to answer it.
-    done?.(cut);
+    if (pending !== undefined) settle(pending, cut);
     return;
   }
   if (cut === 'reset') {
     res.socket?.destroy();
-    done?.('reset');
+    if (pending !== undefined) settle(pending, 'reset');
     return;
   }
   // Flat header array: node skips building and re-validating a header object.
@@ -62,7 +74,7 @@ function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 
     // The Content-Length promises the whole body; half comes, then the connection ends (and settles what it owed).
     res.write(body.subarray(0, Math.floor(body.length / 2)), () => {
       res.socket?.destroy();
-      done?.('truncate');
+      if (pending !== undefined) settle(pending, 'truncate');
     });
     return;
   }
@@ -71,7 +83,7 @@ function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 
   res.end(body, () => {
     if (pooled !== undefined) pool.give(pooled);
     lifecycle.answered(res);
-    done?.(undefined);
+    if (pending !== undefined) settle(pending, undefined);
   });
 }
 
@@ -199,32 +211,35 @@ const SHUTTING_DOWN = error('unavailable', 'The simulator is shutting down; this
 
 export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifecycle(), options: ServerOptions = {}): Server {
   // Whether to close is read when the answer is written: an answer held by latency past the start of shutdown closes too.
-  const reply = (res: ServerResponse, response: SimResponse, close = false, done?: (heldMs: number, cut: 'reset' | 'truncate' | undefined) => void): ServerResponse => {
+  const { log } = options;
+  /** The journal's entry settled with what the client met, and logged: times from when the request came. */
+  const settle: Settle = (pending, cut) => {
+    const entry = pending.entry;
+    if (entry === undefined) return;
+    const ms = performance.now() - pending.started;
+    Journal.settle(entry, { answeredMs: entry.receivedMs + Math.round(ms), heldMs: pending.heldMs, cut });
+    if (log !== undefined) log(entryView(entry), ms);
+  };
+  const reply = (res: ServerResponse, response: SimResponse, close = false, pending?: Pending): ServerResponse => {
     // Work done in slices between other requests (a reseed): its answer comes when the work is done.
     if (response.deferred !== undefined) {
-      void response.deferred.then((later) => reply(res, later, close, done));
+      void response.deferred.then((later) => reply(res, later, close, pending));
       return res;
     }
     const transport = response.transport;
     if (transport !== undefined && transport.delayMs > 0)
-      lifecycle.delay(transport.delayMs, (heldMs) => write(res, response, close || lifecycle.closing, transport.cut, lifecycle, done === undefined ? undefined : (cut) => done(heldMs, cut)));
-    else write(res, response, close || lifecycle.closing, transport?.cut, lifecycle, done === undefined ? undefined : (cut) => done(0, cut));
+      lifecycle.delay(transport.delayMs, (heldMs) => {
+        if (pending !== undefined) pending.heldMs = heldMs;
+        write(res, response, close || lifecycle.closing, transport.cut, lifecycle, pending, settle);
+      });
+    else write(res, response, close || lifecycle.closing, transport?.cut, lifecycle, pending, settle);
     return res;
   };
-  const { log } = options;
-  /** The journal's entry settled with what the client met, and logged: times from when the request came. */
-  const settle = (entry: KeptEntry, started: number) => (heldMs: number, cut: 'reset' | 'truncate' | undefined) => {
-    const ms = performance.now() - started;
-    Journal.settle(entry, { answeredMs: entry.receivedMs + Math.round(ms), heldMs, cut });
-    if (log !== undefined) log(entryView(entry), ms);
-  };
-  const answer = (req: IncomingMessage, res: ServerResponse, body: string, receivedMs: number, started: number) =>
+  const answer = (req: IncomingMessage, res: ServerResponse, body: string, pending: Pending) =>
     whenWritable(req.socket, () => {
       const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req.headers), body };
       // Simulator.handle never throws: whatever goes wrong inside is already a JSON error.
-      let entry: KeptEntry | undefined;
-      const response = sim.handle(request, { receivedMs, entry: (e) => (entry = e) });
-      return reply(res, response, false, entry === undefined ? undefined : settle(entry, started));
+      return reply(res, sim.handle(request, pending), false, pending);
     });
   const server = createServer((req, res) => {
     if (lifecycle.closing) {
@@ -236,12 +251,11 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
     }
     lifecycle.received(req, res);
     // The journal's received time: the injected wall clock read as the request came, durations from performance.now().
-    const receivedMs = sim.now();
-    const started = performance.now();
+    const pending: Pending = { receivedMs: sim.now(), entry: undefined, started: performance.now(), heldMs: 0 };
     // No body announced (a GET, say): answer now instead of a tick later, after the stream's 'end'.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       req.resume();
-      answer(req, res, '', receivedMs, started);
+      answer(req, res, '', pending);
       return;
     }
     const limit = limitOf(sim, req);
@@ -270,7 +284,7 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
       if (refused) return;
       const body = chunks.length === 0 ? '' : chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
       chunks.length = 0;
-      answer(req, res, body, receivedMs, started);
+      answer(req, res, body, pending);
     });
     req.on('error', () => {
       res.destroy();

@@ -35,11 +35,14 @@ import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED
 
 export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 
-/** What the HTTP adapter hands `Simulator.handle`: when it received the request, and where the journal entry goes. */
+/**
+ * What the HTTP adapter hands `Simulator.handle`: when it received the request; `handle` puts the request's
+ * journal entry in `entry`, for the adapter to settle once the answer is written.
+ */
 export interface Arrival {
   /** Wall time, read by the adapter when the request came. */
   readonly receivedMs: number;
-  readonly entry: (entry: KeptEntry) => void;
+  entry: KeptEntry | undefined;
 }
 
 export class Simulator implements AdminPort {
@@ -229,7 +232,7 @@ export class Simulator implements AdminPort {
 
   /**
    * Answer one request. API requests are journaled (admin ones are not). `arrival` is the HTTP adapter's:
-   * when it received the request, and `entry` is handed every request's entry (the admin ones' too, for
+   * when it received the request, and `entry` receives every request's entry (the admin ones' too, for
    * `--log`) to settle once the answer is written. In process the entry's times are the injected clock's
    * (nothing waits: answered as received). Served (`wire`), a list page's body comes as bytes in parts (body-parts.ts).
    */
@@ -250,7 +253,7 @@ export class Simulator implements AdminPort {
     const outcome = outcomeOf(res.status, res.transport, this.injectedError);
     const received = arrival === undefined ? this.now() : arrival.receivedMs;
     const entry = admin ? unjournaled(method, req.url, this.actingClient, outcome, received) : this.journal.record(method, req.url, this.actingClient, outcome, received);
-    arrival?.entry(entry);
+    if (arrival !== undefined) arrival.entry = entry;
     return res;
   }
 

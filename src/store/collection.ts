@@ -131,12 +131,18 @@ export class Collection {
 
   /** Characters of the longest value of `field` in this layer (measured once per field, then kept up to date). */
   private layerLongest(field: string): number {
-    let n = this.longestText.get(field);
-    if (n === undefined) {
-      n = 0;
-      for (const r of this.byId.values()) n = Math.max(n, textLength(r, field));
-      this.longestText.set(field, n);
+    return this.longestText.get(field) ?? drain(this.measureSteps(field));
+  }
+
+  /** Measure (and keep) the longest value of `field` in this layer, as steps. */
+  private *measureSteps(field: string): Steps<number> {
+    let n = 0;
+    let i = 0;
+    for (const r of this.byId.values()) {
+      n = Math.max(n, textLength(r, field));
+      if ((++i & 16_383) === 0) yield;
     }
+    this.longestText.set(field, n);
     return n;
   }
 
@@ -159,7 +165,9 @@ export class Collection {
   *loadSteps(records: readonly SimRecord[]): Steps<void> {
     for (let i = 0; i < records.length; i++) {
       const r = records[i] as SimRecord;
-      this.counted(r.id, () => this.put(r));
+      // Seeding a shared base counts nothing: no closure per record for the million it may load.
+      if (this.tally === undefined) this.put(r);
+      else this.counted(r.id, () => this.put(r));
       if ((i & 4095) === 4095) yield;
     }
     this.indexes.clear();
@@ -186,16 +194,7 @@ export class Collection {
       this.indexes.set(key, yield* descendingSteps(ascending, field));
     }
     // And the longest value of each filterable field, which the work budget weighs a filter by (read-cost.ts).
-    for (const field of Object.keys(this.filterSpec)) {
-      if (this.longestText.has(field)) continue;
-      let n = 0;
-      let i = 0;
-      for (const r of this.byId.values()) {
-        n = Math.max(n, textLength(r, field));
-        if ((++i & 16_383) === 0) yield;
-      }
-      this.longestText.set(field, n);
-    }
+    for (const field of Object.keys(this.filterSpec)) if (!this.longestText.has(field)) yield* this.measureSteps(field);
   }
 
   insert(record: SimRecord): void {
