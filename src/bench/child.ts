@@ -26,3 +26,6 @@ export function child<T>(file: string, args: readonly string[], execArgv: readon
 }
 
 export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** The value at share `p` (0..1) of the sorted samples (p50: 0.5), 0 for none. */
+export const percentile = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { MAX_BODY_BYTES } from '../sim/messages.js';
 import type { Child } from './child.js';
-import { fmt } from './child.js';
+import { fmt, percentile } from './child.js';
 import { load } from './load.js';
 
 export interface Served {
@@ -23,7 +23,6 @@ export interface Served {
   readonly server: Child<unknown>;
 }
 
-const percentile = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
 const at = (ms: number) => new Date(ms).toISOString();
 /** An id prefix below which about `share` of random UUIDs lie. */
 const idAt = (share: number) =>

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from '../sim/server.js';
 import type { Child } from './child.js';
-import { fmt } from './child.js';
+import { fmt, percentile } from './child.js';
 import { load } from './load.js';
 
 export interface Served {
@@ -19,8 +19,6 @@ export interface Served {
   readonly server: Child<unknown>;
   readonly quick: boolean;
 }
-
-const percentile = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
 
 async function timedGet(agent: Agent, served: Served, path: string): Promise<{ ms: number; status: number }> {
   const t = performance.now();

@@ -11,7 +11,7 @@ import { Agent, request } from 'undici';
 import { generateRecords } from '../store/datasets.js';
 import { RECORD_HEAP_BYTES } from '../store/record-budget.js';
 import { accounts, listResources } from '../store/resources.js';
-import { child, fmt } from './child.js';
+import { child, fmt, percentile } from './child.js';
 import { budgetRows } from './hardening-budget.js';
 import { firstReadRows, floodRows, shutdownRows } from './hardening-serving.js';
 import { load } from './load.js';
@@ -25,7 +25,6 @@ interface Ready {
 }
 
 const MiB = 2 ** 20;
-const percentile = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
 
 async function call(origin: string, path: string, token: string, init: { method?: 'GET' | 'POST'; body?: string; type?: string; fresh?: boolean } = {}): Promise<{ status: number; text: string }> {
   // A fresh connection after seconds of synchronous work here: a kept-alive one may have been closed meanwhile.

@@ -5,7 +5,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuleSummary, RunReport } from '../report/model.js';
-import { failingRules, inconclusives, userChecks } from '../report/summarise.js';
+import { failingRules, inconclusives, placesText, userChecks } from '../report/summarise.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { DATASET_PROFILES } from '../store/datasets.js';
 import type { RunProgress } from '../scenarios/runner.js';
@@ -232,8 +232,7 @@ function summaryText(report: RunReport, reportPath: string, incomplete: boolean,
     const r = x.rule as RuleSummary;
     lines.push(`  ${(r.level === 'documented' ? style.fail : style.warn)('failed')}: ${r.id} (${r.level}, ${r.section})${x.follows === undefined ? '' : `, a knock-on: follows ${x.follows}`}`);
   }
-  for (const c of userChecks(report).filter((x) => x.status === 'fail'))
-    lines.push(`  ${style.fail('failed')}: ${c.id} (your own check, ${c.places.map((p) => `${p.file}${p.line === undefined ? '' : `:${p.line}`}`).join(', ')})`);
+  for (const c of userChecks(report).filter((x) => x.status === 'fail')) lines.push(`  ${style.fail('failed')}: ${c.id} (your own check, ${placesText(c)})`);
   if (catalogued.length > 15) lines.push(`  ... and ${catalogued.length - 15} more failing rules`);
   // Documented rules nobody could judge: not a failure, but the reader should know which and why.
   const unjudged = inconclusives(report).filter((u) => u.rule?.level === 'documented' && u.rule.status === 'inconclusive');

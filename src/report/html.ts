@@ -6,7 +6,7 @@
  */
 import type { CaseStatus, ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { evidenceOf, failingRules, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, userChecks, verdictReason, verdictsByCase, type Failure } from './summarise.js';
+import { evidenceOf, failingRules, failures, inconclusives, requestLine, placesText, ruleRef, SHOWN_REQUESTS, userChecks, verdictReason, verdictsByCase, type Failure } from './summarise.js';
 
 export function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
@@ -117,7 +117,7 @@ function userCheckSection(r: RunReport): string {
   const list = userChecks(r);
   if (list.length === 0) return '';
   const rows = list.map((c) => {
-    const where = c.places.map((p) => `${p.file}${p.line === undefined ? '' : `:${p.line}`}`).join(', ');
+    const where = placesText(c);
     const badge = c.status === 'not-covered' ? 'none' : c.status;
     return `<tr${c.status === 'fail' ? '' : ' class="ok"'}><th><code>${e(c.id)}</code></th><td><span class="badge ${badge}">${e(c.status)}</span></td><td>${c.passed} pass, ${c.failed} fail, ${c.inconclusive} inconclusive, ${c.skipped} skip</td><td>${e(where)}</td></tr>`;
   });

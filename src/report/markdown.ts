@@ -1,7 +1,7 @@
 /** report.md: for a pull request or a terminal. Everything above `## Timing` is deterministic. */
 import type { ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { evidenceOf, failsRun, failures, inconclusives, requestLine, ruleRef, SHOWN_REQUESTS, userChecks, verdictReason, type Failure } from './summarise.js';
+import { evidenceOf, failsRun, failures, inconclusives, requestLine, placesText, ruleRef, SHOWN_REQUESTS, userChecks, verdictReason, type Failure } from './summarise.js';
 
 export function renderMarkdown(report: RunReport): string {
   return [
@@ -85,7 +85,7 @@ function userCheckTable(r: RunReport): string[] {
     '| Check | Status | Verdicts | Written at |',
     '| --- | --- | --- | --- |',
     ...list.map((c) => {
-      const where = c.places.map((p) => `${p.file}${p.line === undefined ? '' : `:${p.line}`}`).join(', ');
+      const where = placesText(c);
       return `| ${code(c.id)} | ${ICON[c.status]} | ${c.passed} pass, ${c.failed} fail, ${c.inconclusive} inconclusive, ${c.skipped} skip | ${inline(where)} |`;
     }),
     '',

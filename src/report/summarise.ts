@@ -98,6 +98,11 @@ export function summariseUserChecks(scenarios: readonly ScenarioResult[]): UserC
   }));
 }
 
+/** Where a check of the author's own is written, as `file:line, file:line`. */
+export function placesText(check: UserCheckSummary): string {
+  return check.places.map((p) => `${p.file}${p.line === undefined ? '' : `:${p.line}`}`).join(', ');
+}
+
 /** The author's own checks of a report, computed once. */
 export const userChecks: (report: RunReport) => readonly UserCheckSummary[] = once((report) => summariseUserChecks(report.scenarios));
 

@@ -117,16 +117,16 @@ export class Lifecycle {
   private inFlight = 0;
   private readonly delayed = new Set<() => void>();
   private idle: (() => void) | undefined;
-  private readonly owed_ = new WeakMap<Socket, Owed>();
+  private readonly bySocket = new WeakMap<Socket, Owed>();
 
   /** A request read while serving: shutdown waits until `answered(res)`, or until its connection closes. */
   received(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
-    let owed = this.owed_.get(socket);
+    let owed = this.bySocket.get(socket);
     if (owed === undefined) {
       const created: Owed = { count: 0, open: true };
       owed = created;
-      this.owed_.set(socket, created);
+      this.bySocket.set(socket, created);
       // Node never closes the answers queued behind a pipelined one when the connection goes: the socket's close settles them.
       socket.once('close', () => {
         created.open = false;
@@ -146,7 +146,7 @@ export class Lifecycle {
 
   /** A connection that has had a request and owes no answer now: idle between requests (keep-alive). */
   idleAfterUse(socket: Socket): boolean {
-    const owed = this.owed_.get(socket);
+    const owed = this.bySocket.get(socket);
     return owed !== undefined && owed.count === 0;
   }
 
