@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue, ruleById } from '../src/rules/catalogue.js';
 import { findScenarioFiles, loadScenarios } from '../src/scenarios/load.js';
+import { firstLine } from './support/first-line.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MAIN = resolve(ROOT, 'dist/cli/main.js');
@@ -126,16 +127,7 @@ beforeAll(async () => {
   const args = SERVE.split(' ').slice(2);
   const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   server = child;
-  const line = await new Promise<string>((done, fail) => {
-    let text = '';
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      text += chunk;
-      const nl = text.indexOf('\n');
-      if (nl >= 0) done(text.slice(0, nl));
-    });
-    child.once('exit', (code) => fail(new Error(`serve exited (${code}) before printing a line: ${text}`)));
-  });
+  const line = await firstLine(child);
   served = JSON.parse(line) as Served;
 });
 

@@ -13,6 +13,7 @@ import { listen, type RunningServer } from '../../src/sim/server.js';
 import { Simulator } from '../../src/sim/simulator.js';
 import { MAX_BODY_BYTES } from '../../src/sim/messages.js';
 import { at, parseJson } from '../sim/helpers.js';
+import { firstLine } from '../support/first-line.js';
 
 interface Wire {
   readonly status: number;
@@ -185,19 +186,6 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = resolve(ROOT, 'dist/cli/main.js');
 /** dist/ is built once per test run by test/global-setup.ts. */
 const buildProblem: string | undefined = existsSync(MAIN) ? undefined : 'dist/cli/main.js is missing (test/global-setup.ts builds it)';
-
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((done, fail) => {
-    let text = '';
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      text += chunk;
-      const nl = text.indexOf('\n');
-      if (nl >= 0) done(text.slice(0, nl));
-    });
-    child.once('exit', (code) => fail(new Error(`serve exited (${code}) before printing a line: ${text}`)));
-  });
-}
 
 /** The command after `try:` in serve's text output. */
 function tryLine(child: ChildProcess): Promise<string> {

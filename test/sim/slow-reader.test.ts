@@ -31,15 +31,23 @@ class FakeAnswer extends EventEmitter implements Sent {
   }
 }
 
-describe('answers wait for the connection', () => {
-  it('each answer is built once the one before it is handed to the socket, in order', async () => {
-    const socket = new FakeSocket();
-    const answers: FakeAnswer[] = [];
-    const build = () => {
+/** Answers built by the gate, kept in the order built. */
+function recorder(): { answers: FakeAnswer[]; build: () => FakeAnswer } {
+  const answers: FakeAnswer[] = [];
+  return {
+    answers,
+    build: () => {
       const a = new FakeAnswer();
       answers.push(a);
       return a;
-    };
+    },
+  };
+}
+
+describe('answers wait for the connection', () => {
+  it('each answer is built once the one before it is handed to the socket, in order', async () => {
+    const socket = new FakeSocket();
+    const { answers, build } = recorder();
     for (let i = 0; i < 500; i++) whenWritable(socket, build);
     expect(answers).toHaveLength(1);
     answers[0]?.finish();
@@ -52,8 +60,8 @@ describe('answers wait for the connection', () => {
 
   it('the next answer of a connection is built after a turn of the event loop, not in the finish callback', async () => {
     const socket = new FakeSocket();
-    const answers: FakeAnswer[] = [];
-    for (let i = 0; i < 3; i++) whenWritable(socket, () => (answers.push(new FakeAnswer()), answers[answers.length - 1] as FakeAnswer));
+    const { answers, build } = recorder();
+    for (let i = 0; i < 3; i++) whenWritable(socket, build);
     answers[0]?.finish();
     // Other connections' requests are read in this turn: a fast reader's answers cannot chain past them.
     expect(answers).toHaveLength(1);
@@ -63,12 +71,7 @@ describe('answers wait for the connection', () => {
 
   it('stops reading a connection with MAX_PIPELINED requests waiting, and reads again once half are answered', async () => {
     const socket = new FakeSocket();
-    const answers: FakeAnswer[] = [];
-    const build = () => {
-      const a = new FakeAnswer();
-      answers.push(a);
-      return a;
-    };
+    const { answers, build } = recorder();
     // The first is built at once; the ones behind it wait.
     for (let i = 0; i < MAX_PIPELINED; i++) whenWritable(socket, build);
     expect(socket.reading).toBe(true);
