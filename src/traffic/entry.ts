@@ -1,0 +1,18 @@
+/**
+ * One observed exchange of real traffic, as the traffic judge receives it: from the proxy as it relays,
+ * from a HAR file, or from the kit's recordings. The exchange is the one the rules judge everywhere else.
+ */
+import type { Exchange } from '../port.js';
+
+export interface TrafficEntry {
+  /** `request.url` is path plus raw query (the origin is in `origin`); header names lower-cased; bodies decoded text. */
+  readonly exchange: Exchange;
+  /** Origin the request went to, e.g. `https://api.example.com` (`http://sim` for the embedded simulator). */
+  readonly origin: string;
+  /** ISO-8601 instant the request started (HAR `startedDateTime`), when known. */
+  readonly startedAt?: string;
+  /** Milliseconds from the request's start to the end of its answer, when known. */
+  readonly durationMs?: number;
+  /** Where it was observed, for evidence pointers: `traffic.har entry 12`, `proxy #12`. */
+  readonly source: string;
+}
