@@ -148,16 +148,19 @@ const deletesInvisible: Rule = {
   statement:
     'a delete leaves no trace in updated_at reads: the deleted record is never listed with an updated_at later than it had before the delete (whether it is still listed is large-data.deletes-immediate).',
   check: (ctx) =>
-    // judges: ctx = list GETs showing record X (its updated_at), a 2xx DELETE of X (id = last path segment), then list GETs sorted or filtered by updated_at: X not listed with a later updated_at
+    // judges: ctx = list GETs showing record X (its updated_at), a 2xx DELETE of X (id = last path segment), then list GETs of its collection sorted or filtered by updated_at: X not listed with a later updated_at
     judgeEach(
       ctx.exchanges.map((ex, i) => ({ ex, i })),
       'no successful DELETE of a listed record followed by an updated_at read',
       ({ ex, i }) => {
         const id = addressedId(ex);
         if (!methodIs(ex, 'DELETE') || !isDataWrite(ex) || id === undefined) return skip('not a delete');
-        const before = latestUpdatedAt(listGets({ exchanges: ctx.exchanges.slice(0, i), vars: ctx.vars }), id);
+        const before = latestUpdatedAt(
+          listGets({ exchanges: ctx.exchanges.slice(0, i), vars: ctx.vars }).filter((p) => sameCollection(ex, p)),
+          id,
+        );
         if (before === undefined) return skip('record not listed with its updated_at before the delete');
-        const later = listGets({ exchanges: ctx.exchanges.slice(i + 1), vars: ctx.vars }).filter(readsByUpdatedAt);
+        const later = listGets({ exchanges: ctx.exchanges.slice(i + 1), vars: ctx.vars }).filter((p) => readsByUpdatedAt(p) && sameCollection(ex, p));
         if (later.length === 0) return skip('no updated_at read after the delete');
         const shown = later.find((p) => (latestUpdatedAt([p], id) ?? before) > before);
         return shown === undefined
@@ -178,15 +181,15 @@ const deletesImmediate: Rule = {
   level: 'assumed',
   statement: 'a deleted record no longer appears in list reads, at once.',
   check: (ctx) =>
-    // judges: ctx = a DELETE answering 2xx (id = last path segment), then list GETs: the id never appears in them
+    // judges: ctx = a DELETE answering 2xx (id = last path segment), then list GETs of its collection: the id never appears in them
     judgeEach(
       ctx.exchanges.map((ex, i) => ({ ex, i })),
       'no successful DELETE followed by a list read',
       ({ ex, i }) => {
         const id = addressedId(ex);
         if (!methodIs(ex, 'DELETE') || !isDataWrite(ex) || id === undefined) return skip('not a delete');
-        const later = listGets({ exchanges: ctx.exchanges.slice(i + 1), vars: ctx.vars });
-        if (later.length === 0) return skip('no list read after the delete');
+        const later = listGets({ exchanges: ctx.exchanges.slice(i + 1), vars: ctx.vars }).filter((p) => sameCollection(ex, p));
+        if (later.length === 0) return skip('no list read of its collection after the delete');
         const seen = later.find((p) => idsOf(p.json).includes(id));
         return seen === undefined ? pass : fail(`${describe(seen)}: lists the record deleted by ${describe(ex)}`, `record ${id} absent`, 'listed');
       },
