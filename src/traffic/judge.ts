@@ -114,10 +114,6 @@ export interface TrafficJudge {
   finish(): TrafficResult;
 }
 
-interface Held {
-  readonly entry: TrafficEntry;
-}
-
 interface Walk {
   readonly n: number;
   readonly label: string;
