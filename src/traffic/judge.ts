@@ -25,8 +25,8 @@ import { excerpt } from '../report/redact.js';
 import type { ExchangeExcerpt } from '../report/model.js';
 import { drainsRun, onNextPage, onOffset, onOffsetPage, onRetry, onWalkEnd, pinOf, retryUntil, type ConductJudgement } from './conduct.js';
 import type { TrafficEntry } from './entry.js';
-import { continues, kindOf, readOf, summarise, walkLabel, type PageSummary, type WalkKind } from './walks.js';
-import type { GroundTruth, WalkTruth } from './ground-truth.js';
+import { continues, kindOf, readOf, summarise, walkField, walkLabel, type PageSummary, type WalkKind } from './walks.js';
+import type { GroundTruth, WalkTracker, WalkTruth } from './ground-truth.js';
 
 /** Pages a walk holds before its server rules are judged on them and all but the last are let go. */
 export const CHUNK_PAGES = 50;
@@ -131,7 +131,9 @@ interface Walk {
   chunk: TrafficEntry[];
   chunkPages: number;
   wroteSinceLastPage: boolean;
-  truth?: ReturnType<GroundTruth['startWalk']>;
+  /** The walk's first finding about the client: where a ground-truth table says records were lost. */
+  cause?: string;
+  truth?: WalkTracker;
 }
 
 interface Session {
@@ -249,7 +251,10 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
     for (const j of judgements) {
       tally(j.ruleId, j.outcome.status);
       if (j.outcome.status !== 'fail') continue;
-      if (walk !== undefined) walk.findings++;
+      if (walk !== undefined) {
+        walk.findings++;
+        walk.cause ??= `the client: ${j.outcome.message}`;
+      }
       const rule = clientRuleById(j.ruleId);
       record({
         ruleId: j.ruleId,
@@ -305,7 +310,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
     w.session.walks.delete(keyOfWalk(w));
     flushWalk(w, false);
     judgeConduct(onWalkEnd(w.first, w.last, w.pages, w.lastEntry.exchange, runsOf(w.session), w.lastEntry.exchange.response.headers['date']), [w.lastEntry], w);
-    const truth = w.truth?.finish();
+    const truth = w.truth?.finish(w.cause);
     walkCount++;
     if (walks.length < maxWalks || w.findings > 0) {
       walks.push({
@@ -338,6 +343,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       if (s.runs.size >= MAX_RUNS) s.runs.clear();
       s.runs.add(`${pin.field} ${Number.isNaN(Date.parse(pin.value)) ? pin.value : Date.parse(pin.value)}`);
     }
+    if (pin !== undefined) for (const open of s.walks.values()) if (open.first.read.path === read.path && walkField(open.first.read) === pin.field) open.truth?.also(ex);
     let w = s.walks.get(read.key);
     if (w !== undefined && !continues(w.last, read)) {
       endWalk(w);
@@ -370,7 +376,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       s.walks.set(read.key, w);
     } else {
       const judgements = onNextPage(w.last, read, ex, runsOf(s));
-      if (w.kind === 'offset') judgements.push(onOffsetPage(w.last, page, w.wroteSinceLastPage, ex));
+      if (read.cursor === undefined && w.last.read.cursor === undefined) judgements.push(onOffsetPage(w.last, page, w.wroteSinceLastPage, ex));
       judgeConduct(judgements, [w.lastEntry, entry], w);
       if (read.cursor !== undefined) w.kind = 'keyset';
       // Re-inserted: the map's order is the order of last use, so the longest-idle walk ends first.

@@ -1,0 +1,32 @@
+/**
+ * A Target whose every exchange is also handed to an observer (a traffic judge): for in-process
+ * targets (the simulator without a port) where no proxy can stand in between. What the target answers
+ * is passed on unchanged.
+ */
+import { toExchange, type Target } from '../port.js';
+import type { TrafficEntry } from './entry.js';
+
+export interface ObservedTargetOptions {
+  /** The clock of `startedAt` (default the wall clock): a test with a virtual sleep passes its own. */
+  readonly now?: () => number;
+}
+
+export function observedTarget(target: Target, observe: (entry: TrafficEntry) => void, options: ObservedTargetOptions = {}): Target {
+  const now = options.now ?? Date.now;
+  let n = 0;
+  return {
+    kind: target.kind,
+    baseUrl: target.baseUrl,
+    vars: target.vars,
+    close: () => target.close(),
+    async send(request) {
+      const startedAt = new Date(now()).toISOString();
+      const response = await target.send(request);
+      n += 1;
+      // The target adds its own credentials: recorded as sent with them (`auth`), never as their text.
+      const exchange = toExchange({ ...request, auth: request.auth ?? 'default' }, response);
+      observe({ exchange, origin: target.baseUrl, startedAt, source: `request #${n}` });
+      return response;
+    },
+  };
+}
