@@ -6,7 +6,7 @@
  */
 import type { CaseStatus, ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { evidenceOf, failingRules, failures, inconclusives, requestLine, placesText, ruleRef, SHOWN_REQUESTS, userChecks, verdictReason, verdictsByCase, type Failure } from './summarise.js';
+import { evidenceOf, failingRules, failures, inconclusives, requestLine, placesText, ruleRef, SHOWN_REQUESTS, trafficLines, unjudgedLabel, userChecks, verdictReason, verdictsByCase, type Failure } from './summarise.js';
 
 export function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
@@ -32,6 +32,7 @@ ${header(report)}
 <main>
 ${failingRulesSection(report, list)}
 ${failureSection(report, list)}
+${trafficSection(report)}
 ${userCheckSection(report)}
 ${inconclusiveSection(report)}
 ${matrix(report, list)}
@@ -95,8 +96,8 @@ function header(r: RunReport): string {
 <p><b>${e(verdictReason(r))}</b>${unjudged > 0 ? ` · ${unjudged} rule${unjudged === 1 ? '' : 's'} inconclusive (never fails a run)` : ''}</p>
 <p>target ${e(r.target.kind)} <code>${e(r.target.baseUrl)}</code> · ${e(opts.join(' · '))} · ${e(r.tool.name)} ${e(r.tool.version)}</p>
 <div class="counts">
-<div>documented: ${s.documented.pass} pass · ${s.documented.fail} fail · ${s.documented.inconclusive} inconclusive · ${s.documented.notCovered} not covered</div>
-<div>assumed: ${s.assumed.pass} pass · ${s.assumed.fail} fail · ${s.assumed.inconclusive} inconclusive · ${s.assumed.notCovered} not covered</div>
+<div>documented: ${s.documented.pass} pass · ${s.documented.fail} fail · ${s.documented.inconclusive} inconclusive · ${s.documented.notCovered} ${unjudgedLabel(r)}</div>
+<div>assumed: ${s.assumed.pass} pass · ${s.assumed.fail} fail · ${s.assumed.inconclusive} inconclusive · ${s.assumed.notCovered} ${unjudgedLabel(r)}</div>
 <div>cases: ${s.cases.pass} pass · ${s.cases.fail} fail · ${s.cases.inconclusive} inconclusive · ${s.cases.skip} skip <span class="stmt">(a case is a scenario or a property, as in the terminal; junit.xml counts one test case per step and per verdict)</span></div>
 </div>
 </header>`;
@@ -110,6 +111,21 @@ type Cell = { status: CaseStatus | 'warn'; n: number; anchor?: string };
  */
 function section(title: string, body: string, failing: boolean, attrs = ''): string {
   return failing ? `<section${attrs}><h2>${title}</h2>\n${body}</section>` : `<section${attrs} class="passing"><details><summary><h2>${title}</h2></summary>\n${body}</details></section>`;
+}
+
+/** Traffic reports: what was observed, the walks (with ground truth), infrastructure notes. */
+function trafficSection(r: RunReport): string {
+  const t = r.traffic;
+  if (t === undefined) return '';
+  const walks = t.walks.filter((w) => w.findings > 0 || w.truth !== undefined).slice(0, 500);
+  const rows = walks.map(
+    (w) =>
+      `<tr${w.findings > 0 || (w.truth?.never ?? 0) > 0 ? '' : ' class="ok"'}><th>${e(`${w.label} #${w.n}`)}</th><td>${e(w.client)}</td><td>${w.pages}</td><td>${w.records}</td><td>${w.findings}</td><td>${e(w.truth?.summary ?? '—')}</td></tr>`,
+  );
+  const head = `<p>${e(trafficLines(r, 0)[0] ?? '')}</p>`;
+  const table = rows.length === 0 ? '' : `<div class="matrix"><table><thead><tr><th>Walk</th><th>Client</th><th>Pages</th><th>Records</th><th>Findings</th><th>Ground truth</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
+  const infra = t.infrastructure.length === 0 ? '' : `<p>Infrastructure (never a rule failure):</p><ul>${t.infrastructure.slice(0, 20).map((n) => `<li>${e(n.kind)}: ${e(n.message)}</li>`).join('')}</ul>`;
+  return section(`Traffic (${t.entries.toLocaleString('en-US')} exchanges, ${t.walksTotal.toLocaleString('en-US')} walks)`, `${head}${table}${infra}`, walks.some((w) => w.findings > 0), ' id="traffic"');
 }
 
 /** The scenario authors' own checks (`user.` ids), apart from the catalogue's rules, with where each is written. */

@@ -6,7 +6,7 @@
 import type { Outcome } from '../rules/rule.js';
 import { redactValue } from './redact.js';
 import { userChecks } from './summarise.js';
-import type { ExchangeExcerpt, PropertyResult, RunReport, ScenarioResult, StepResult, Verdict } from './model.js';
+import type { ExchangeExcerpt, PropertyResult, RunReport, ScenarioResult, StepResult, TrafficSection, Verdict } from './model.js';
 
 export function renderJson(report: RunReport): string {
   return `${JSON.stringify(ordered(report), replacer, 2)}\n`;
@@ -61,6 +61,7 @@ function ordered(r: RunReport) {
     })),
     scenarios: r.scenarios.map(scenario),
     properties: r.properties.map(property),
+    traffic: r.traffic === undefined ? undefined : traffic(r.traffic),
     timing: {
       runId: r.timing.runId,
       startedAt: r.timing.startedAt,
@@ -145,5 +146,29 @@ function exchange(e: ExchangeExcerpt) {
     responseHeaders: e.responseHeaders === undefined ? undefined : Object.fromEntries(Object.entries(e.responseHeaders).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     responseBody: e.responseBody,
     evidence: e.evidence,
+  };
+}
+
+function traffic(t: TrafficSection) {
+  return {
+    sources: t.sources,
+    entries: t.entries,
+    clients: t.clients,
+    complete: t.complete,
+    judged: t.judged,
+    walks: t.walks.map((w) => ({
+      n: w.n,
+      label: w.label,
+      kind: w.kind,
+      client: w.client,
+      pages: w.pages,
+      records: w.records,
+      from: w.from,
+      to: w.to,
+      findings: w.findings,
+      truth: w.truth === undefined ? undefined : { visible: w.truth.visible, once: w.truth.once, twice: w.truth.twice, never: w.truth.never, excused: w.truth.excused, summary: w.truth.summary },
+    })),
+    walksTotal: t.walksTotal,
+    infrastructure: t.infrastructure.map((n) => ({ kind: n.kind, message: n.message, at: n.at })),
   };
 }

@@ -1,7 +1,7 @@
 /** report.md: for a pull request or a terminal. Everything above `## Timing` is deterministic. */
 import type { ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { evidenceOf, failsRun, failures, inconclusives, requestLine, placesText, ruleRef, SHOWN_REQUESTS, userChecks, verdictReason, type Failure } from './summarise.js';
+import { evidenceOf, failsRun, failures, inconclusives, requestLine, placesText, ruleRef, SHOWN_REQUESTS, trafficLines, unjudgedLabel, userChecks, verdictReason, type Failure } from './summarise.js';
 
 export function renderMarkdown(report: RunReport): string {
   return [
@@ -9,6 +9,7 @@ export function renderMarkdown(report: RunReport): string {
     ...failureSection(report),
     ...inconclusiveSection(report),
     ...summarySection(report),
+    ...(report.traffic === undefined ? [] : ['## Traffic', '', ...trafficLines(report, 200)]),
     ...ruleTable(report),
     ...userCheckTable(report),
     ...propertySection(report.properties),
@@ -44,7 +45,7 @@ function summarySection(r: RunReport): string[] {
     '',
     opts.join(' · '),
     '',
-    '| Rules | pass | fail | inconclusive | not covered |',
+    `| Rules | pass | fail | inconclusive | ${unjudgedLabel(r)} |`,
     '| --- | ---: | ---: | ---: | ---: |',
     `| documented | ${s.documented.pass} | ${s.documented.fail} | ${s.documented.inconclusive} | ${s.documented.notCovered} |`,
     `| assumed | ${s.assumed.pass} | ${s.assumed.fail} | ${s.assumed.inconclusive} | ${s.assumed.notCovered} |`,
@@ -67,7 +68,7 @@ function ruleTable(r: RunReport): string[] {
     ...r.rules.map((x) => {
       const by = x.coveredBy.length === 0 ? '' : ` — ${x.coveredBy.join(', ')}`;
       const coverage = `${x.passed} pass, ${x.failed} fail, ${x.inconclusive} inconclusive, ${x.skipped} skip${by}`;
-      const status = x.status === 'fail' && !failsRun(x.level, r.options.strict) ? '⚠️ fail (assumed, not strict)' : ICON[x.status];
+      const status = x.status === 'fail' && !failsRun(x.level, r.options.strict) ? '⚠️ fail (assumed, not strict)' : x.status === 'not-covered' ? `➖ ${unjudgedLabel(r)}` : ICON[x.status];
       const quote = x.quote === undefined ? '' : ` — “${x.quote}”`;
       return `| ${code(x.id)} | ${x.level} | ${inline(x.section)} | ${status} | ${inline(coverage)} | ${inline(`${x.statement}${quote}`)} |`;
     }),

@@ -154,6 +154,8 @@ export interface RunReport {
   readonly rules: readonly RuleSummary[];
   readonly scenarios: readonly ScenarioResult[];
   readonly properties: readonly PropertyResult[];
+  /** Set on reports of observed traffic (commerce-sim proxy, check): its cases are findings, grouped by walk. */
+  readonly traffic?: TrafficSection;
   /** The only part that varies between identical runs. */
   readonly timing: {
     readonly runId: string;
@@ -161,4 +163,36 @@ export interface RunReport {
     readonly durationMs: number;
     readonly requests: number;
   };
+}
+
+/** What a traffic report says beyond its rules: what was observed, the walks, the infrastructure. */
+export interface TrafficSection {
+  /** The HAR files, recordings or `proxy` the traffic came from. */
+  readonly sources: readonly string[];
+  readonly entries: number;
+  readonly clients: number;
+  /** The traffic holds every request the server received since it started (failures resting on several exchanges stand). */
+  readonly complete: boolean;
+  /** Whose conduct was judged: the server's answers, the client's requests, or both. */
+  readonly judged: 'both' | 'server' | 'client';
+  readonly walks: readonly TrafficWalk[];
+  /** Walks observed; those beyond the listed ones are counted only. */
+  readonly walksTotal: number;
+  /** Upstream unreachable or timing out: never a rule failure. */
+  readonly infrastructure: readonly { readonly kind: string; readonly message: string; readonly at?: string }[];
+}
+
+export interface TrafficWalk {
+  readonly n: number;
+  readonly label: string;
+  readonly kind: 'offset' | 'keyset';
+  readonly client: string;
+  readonly pages: number;
+  readonly records: number;
+  /** Where its first and last pages were observed. */
+  readonly from: string;
+  readonly to: string;
+  readonly findings: number;
+  /** Ground truth (upstream the simulator): what the client was sent against what it should have been. */
+  readonly truth?: { readonly visible: number; readonly once: number; readonly twice: number; readonly never: number; readonly excused: number; readonly summary: string };
 }

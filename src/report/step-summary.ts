@@ -4,7 +4,7 @@
  * summary page shows it above the logs; report.html has the rest. Pure: report in, text out.
  */
 import type { RunReport } from './model.js';
-import { failingRules, placesText, userChecks, verdictReason } from './summarise.js';
+import { failingRules, placesText, trafficLines, unjudgedLabel, userChecks, verdictReason } from './summarise.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
@@ -17,11 +17,12 @@ export function renderStepSummary(report: RunReport, command: string, reportPath
     '',
     `Target: \`${cell(report.target.baseUrl)}\`${report.target.deviate === undefined ? '' : ` (deviating: ${cell(report.target.deviate)})`}${report.options.shard === undefined ? '' : `, shard ${report.options.shard}`}`,
     '',
-    '| rules | pass | fail | inconclusive | not covered |',
+    `| rules | pass | fail | inconclusive | ${unjudgedLabel(report)} |`,
     '|---|---:|---:|---:|---:|',
     row('documented', summary.documented),
     row('assumed', summary.assumed),
     '',
+    ...(report.traffic === undefined ? [] : ['', ...trafficLines(report, 10)]),
     `Cases: ${summary.cases.pass} pass, ${summary.cases.fail} fail, ${summary.cases.inconclusive} inconclusive, ${summary.cases.skip} skipped (each scenario or property counts one).`,
   ];
   // In the order every report lists them: causes first (summarise.ts failingRules).

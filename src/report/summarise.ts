@@ -299,3 +299,31 @@ export function verdictReason(r: RunReport): string {
   if (r.summary.verdict === 'fail') return 'assumed rules failed (--strict)';
   return 'every documented rule judged holds';
 }
+
+/** What a rule nothing judged is called: "not covered" by a suite, "not observed" in traffic (its count is 0, never a pass). */
+export const unjudgedLabel = (report: RunReport): string => (report.traffic === undefined ? 'not covered' : 'not observed');
+
+/** The traffic section's lines, shared by report.md and the job summary: what was observed, and the walks with ground truth. */
+export function trafficLines(report: RunReport, maxWalks: number): string[] {
+  const t = report.traffic;
+  if (t === undefined) return [];
+  const judged = t.judged === 'both' ? "the server's answers and the client's requests" : t.judged === 'server' ? "the server's answers" : "the client's requests";
+  const lines = [
+    `${t.entries.toLocaleString('en-US')} exchanges from ${t.sources.join(', ')} · ${t.clients} client${t.clients === 1 ? '' : 's'} · ${t.walksTotal.toLocaleString('en-US')} walk${t.walksTotal === 1 ? '' : 's'} · judged: ${judged} · ${t.complete ? 'complete traffic (every request the server received): failures resting on several exchanges stand' : 'not known to be complete: a failure resting on several exchanges is inconclusive (another client may have written between them)'}`,
+    '',
+  ];
+  const walks = t.walks.filter((w) => w.findings > 0 || w.truth !== undefined).slice(0, maxWalks);
+  if (walks.length > 0) {
+    lines.push('| walk | client | pages | records | findings | ground truth |', '| --- | --- | ---: | ---: | ---: | --- |');
+    for (const w of walks) lines.push(`| ${cellText(`${w.label} #${w.n}`)} | ${w.client} | ${w.pages} | ${w.records} | ${w.findings} | ${cellText(w.truth?.summary ?? '—')} |`);
+    lines.push('');
+  }
+  if (t.infrastructure.length > 0) {
+    lines.push(`Infrastructure (never a rule failure): ${t.infrastructure.length} note${t.infrastructure.length === 1 ? '' : 's'}`, '');
+    for (const n of t.infrastructure.slice(0, 10)) lines.push(`- ${n.kind}: ${cellText(n.message)}${n.at === undefined ? '' : ` (${n.at})`}`);
+    lines.push('');
+  }
+  return lines;
+}
+
+const cellText = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');

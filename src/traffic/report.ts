@@ -1,0 +1,101 @@
+/**
+ * A traffic judge's result as the kit's usual report: the per-rule roll-up from the judge's tallies
+ * (a rule the traffic never exercised is `not-covered`, shown as "not observed", never as passed),
+ * one case per walk (or per client, for findings outside walks) whose steps are the findings, and the
+ * traffic section (walks, ground truth, infrastructure notes). Every reporter then renders it as is.
+ */
+import { catalogue } from '../rules/catalogue.js';
+import { clientRules } from '../rules/client-rules.js';
+import type { Outcome } from '../rules/rule.js';
+import { summariseRun } from '../report/summarise.js';
+import type { RuleStatus, RuleSummary, RunReport, ScenarioResult, StepResult, TrafficSection } from '../report/model.js';
+import type { Finding, TrafficResult } from './judge.js';
+
+export type JudgedParty = 'both' | 'server' | 'client';
+
+export interface TrafficReportInput {
+  readonly result: TrafficResult;
+  readonly version: string;
+  readonly target: RunReport['target'];
+  readonly strict: boolean;
+  /** Only the server's rules, only the client's, or both (default). */
+  readonly judged?: JudgedParty;
+  readonly sources: readonly string[];
+  readonly timing: RunReport['timing'];
+}
+
+const CASE_FILE = 'traffic';
+
+export function buildTrafficReport(input: TrafficReportInput): RunReport {
+  const judged = input.judged ?? 'both';
+  const r = input.result;
+  const entries = [...(judged === 'client' ? [] : catalogue), ...(judged === 'server' ? [] : clientRules)];
+  const rules: RuleSummary[] = entries.map((rule) => {
+    const t = r.tallies.get(rule.id) ?? { passed: 0, failed: 0, inconclusive: 0, skipped: 0 };
+    const status: RuleStatus = t.failed > 0 ? 'fail' : t.passed > 0 ? 'pass' : t.inconclusive > 0 ? 'inconclusive' : 'not-covered';
+    return {
+      id: rule.id,
+      section: rule.section,
+      level: rule.level,
+      statement: rule.statement,
+      ...(rule.quote === undefined ? {} : { quote: rule.quote }),
+      status,
+      passed: t.passed,
+      failed: t.failed,
+      inconclusive: t.inconclusive,
+      skipped: t.skipped,
+      coveredBy: status === 'not-covered' ? [] : ['traffic'],
+    };
+  });
+  const kept = r.findings.filter((f) => judged === 'both' || f.party === judged);
+  const scenarios = casesOf(kept);
+  const traffic: TrafficSection = {
+    sources: input.sources,
+    entries: r.entries,
+    clients: r.clients,
+    complete: r.complete,
+    judged,
+    walks: r.walks,
+    walksTotal: r.walksTotal,
+    infrastructure: r.infrastructure,
+  };
+  return {
+    schemaVersion: 1,
+    tool: { name: 'commerce-sim', version: input.version },
+    target: input.target,
+    options: { strict: input.strict, allowWrites: false },
+    summary: summariseRun(rules, scenarios, [], input.strict),
+    rules,
+    scenarios,
+    properties: [],
+    traffic,
+    timing: input.timing,
+  };
+}
+
+/** One case per walk with findings, then one per client for findings outside walks; in the order first met. */
+function casesOf(findings: readonly Finding[]): ScenarioResult[] {
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const key = f.walk ?? `exchanges of ${f.evidence[0] ?? 'the traffic'}`.replace(/ (entry|#)\s*\d+$/, '');
+    const g = groups.get(key) ?? [];
+    g.push(f);
+    groups.set(key, g);
+  }
+  return [...groups].map(([name, list]) => {
+    const steps: StepResult[] = list.map((f, i) => {
+      const outcome: Outcome = f.status === 'fail' ? { status: 'fail', message: f.message, expected: f.expected, actual: f.actual } : { status: 'inconclusive', reason: f.message, dependsOn: f.evidence };
+      return {
+        index: i + 1,
+        name: `${f.party === 'client' ? 'the client' : 'the server'}: ${f.evidence.join(', ')}`,
+        role: 'probe',
+        status: f.status,
+        verdicts: [{ ruleId: f.ruleId, source: 'check', description: f.message, outcome }],
+        exchanges: f.exchanges,
+      };
+    });
+    const rules = [...new Set(list.map((f) => f.ruleId))];
+    const status = steps.some((s) => s.status === 'fail') ? 'fail' : 'inconclusive';
+    return { name, file: CASE_FILE, tags: ['traffic'], rules, status, steps };
+  });
+}
