@@ -10,6 +10,8 @@ export const commands: Readonly<Record<string, { readonly summary: string; reado
   props: { summary: 'run the property suites against sim or a base URL', load: async () => (await import('./props.js')).props },
   fixtures: { summary: 'write byte-stable fixtures', load: async () => (await import('./fixtures.js')).fixtures },
   record: { summary: 'record read-only exchanges from a live deployment', load: async () => (await import('./record.js')).record },
+  proxy: { summary: 'relay traffic to a server (or sim) and judge it: server and client rules', load: async () => (await import('./proxy.js')).proxy },
+  check: { summary: 'judge recorded traffic (HAR files, recordings): server and client rules', load: async () => (await import('./check.js')).check },
   diff: { summary: 'compare two targets or recordings rule by rule', load: async () => (await import('./diff.js')).diff },
   export: { summary: 'export accounts to CSV with the keyset pattern', load: async () => (await import('./export.js')).exportCommand },
   mutation: { summary: 'prove the suite catches every deviation of the simulator', load: async () => (await import('./mutation.js')).mutation },

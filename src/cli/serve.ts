@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { readingsOption } from './target-options.js';
 import { removeReadyFile, writeReadyFile } from './ready-file.js';
+import { nextStopSignal } from './stop-signal.js';
 import { intOption } from './targets.js';
 import { changedReadings, describeReadings, withDefaults, type ReadingChoice } from '../rules/readings.js';
 import { readDataFile } from '../store/dataset-file.js';
@@ -354,19 +355,6 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
     curl: `curl -g -H 'Authorization: Bearer ${token ?? '<token>'}' '${server.baseUrl}/v2/accounts?page[limit]=3'`,
   };
   return { info, server };
-}
-
-/** Resolves on the first SIGINT or SIGTERM, and removes its listeners. */
-function nextStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 export const serve: DefinedCommand = defineCommand({ name: 'serve', usage: USAGE, options: OPTIONS, main: (values, io) => serveMain(serveOptionsFrom(values), io) });

@@ -22,9 +22,9 @@ export interface TrafficReportInput {
   readonly judged?: JudgedParty;
   readonly sources: readonly string[];
   readonly timing: RunReport['timing'];
+  /** The file a case's annotations point at (the HAR checked); default `traffic`. */
+  readonly caseFile?: string;
 }
-
-const CASE_FILE = 'traffic';
 
 export function buildTrafficReport(input: TrafficReportInput): RunReport {
   const judged = input.judged ?? 'both';
@@ -48,7 +48,7 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
     };
   });
   const kept = r.findings.filter((f) => judged === 'both' || f.party === judged);
-  const scenarios = casesOf(kept);
+  const scenarios = casesOf(kept, input.caseFile ?? 'traffic');
   const traffic: TrafficSection = {
     sources: input.sources,
     entries: r.entries,
@@ -74,7 +74,7 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
 }
 
 /** One case per walk with findings, then one per client for findings outside walks; in the order first met. */
-function casesOf(findings: readonly Finding[]): ScenarioResult[] {
+function casesOf(findings: readonly Finding[], file: string): ScenarioResult[] {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
     const key = f.walk ?? `exchanges of ${f.evidence[0] ?? 'the traffic'}`.replace(/ (entry|#)\s*\d+$/, '');
@@ -96,6 +96,6 @@ function casesOf(findings: readonly Finding[]): ScenarioResult[] {
     });
     const rules = [...new Set(list.map((f) => f.ruleId))];
     const status = steps.some((s) => s.status === 'fail') ? 'fail' : 'inconclusive';
-    return { name, file: CASE_FILE, tags: ['traffic'], rules, status, steps };
+    return { name, file, tags: ['traffic'], rules, status, steps };
   });
 }

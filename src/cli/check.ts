@@ -1,0 +1,85 @@
+/** `commerce-sim check FILE...`: the traffic judge over HAR files and the kit's recordings, merged into one report. */
+import { resolve } from 'node:path';
+import { defineCommand, type DefinedCommand } from './command.js';
+import { UsageError } from './io.js';
+import { findingLine, parseJudged, writeTrafficReports } from './traffic-output.js';
+
+const USAGE = `usage: commerce-sim check FILE... [--report DIR] [--judge both|server|client] [--complete] [--strict]
+                            [--reporter summary|github] [--json] [--findings] [--max-entry-bytes N]
+
+Judges recorded traffic with the rules of the API document: the server's answers (the catalogue's rules)
+and the client's use of the large-data pattern (the client rules of §4.3 and §8). Reads HAR 1.2 files (a
+browser's export, Playwright's recordHar, mitmproxy's, Redocly's proxy, commerce-sim proxy --har; gzip,
+br and base64 bodies decoded) and the kit's recordings (a fixture file or directory); several files are
+judged as one traffic, in the order given. A HAR of any size is streamed.
+  FILE                 a .har file, a recording (fixture JSON) or a directory of recordings
+  --report DIR         where the reports go (default reports): DIR/<run id>/ and DIR/latest
+  --judge WHO          both (default), server (the answers only) or client (the requests only)
+  --complete           the traffic holds every request the server received since it started, so a
+                       failure resting on several exchanges stands (a HAR written by
+                       commerce-sim proxy --upstream sim says so itself); without it such a failure is
+                       inconclusive: another client's writes between the reads would explain it
+  --strict             assumed rules fail the run too
+  --reporter github    also print GitHub annotations
+  --json               print report.json instead of the summary
+  --findings           print each finding as it is made (as the proxy does)
+  --max-entry-bytes N  the longest single entry or body accepted (default 64 MiB)
+  -h, --help           this help
+
+Exit 0 when every documented rule holds, 1 when one fails (server or client), 2 when a file is unreadable
+or malformed (the message names the file and the entry).
+Under GitHub Actions the summary is also appended to $GITHUB_STEP_SUMMARY.`;
+
+const OPTIONS = {
+  report: { type: 'string' },
+  judge: { type: 'string' },
+  complete: { type: 'boolean' },
+  strict: { type: 'boolean' },
+  reporter: { type: 'string' },
+  json: { type: 'boolean' },
+  findings: { type: 'boolean' },
+  'max-entry-bytes': { type: 'string' },
+} as const;
+
+export const check: DefinedCommand = defineCommand({
+  name: 'check',
+  usage: USAGE,
+  options: OPTIONS,
+  allowPositionals: true,
+  async main(values, io, files) {
+    if (files.length === 0) throw new UsageError('check needs at least one HAR file or recording');
+    const judged = parseJudged(values.judge);
+    if (values.reporter !== undefined && values.reporter !== 'summary' && values.reporter !== 'github') throw new UsageError(`--reporter must be summary or github, got '${values.reporter}'`);
+    const maxRaw = values['max-entry-bytes'];
+    const maxEntryBytes = maxRaw === undefined ? undefined : /^\d+$/.test(maxRaw) && Number(maxRaw) > 0 ? Number(maxRaw) : undefined;
+    if (maxRaw !== undefined && maxEntryBytes === undefined) throw new UsageError(`--max-entry-bytes must be a whole number of bytes, got '${maxRaw}'`);
+    const started = Date.now();
+    const [{ readTraffic, readTrafficLog }, { createTrafficJudge }, { COMPLETE_MARK }] = await Promise.all([import('../traffic/har-read.js'), import('../traffic/judge.js'), import('../traffic/judging-proxy.js')]);
+    const paths = files.map((f) => resolve(io.cwd, f));
+    // A HAR the proxy wrote in front of the embedded simulator says it is complete; every file must.
+    const marked = (await Promise.all(paths.map((p) => readTrafficLog(p)))).every((log) => log?.creatorComment === COMPLETE_MARK);
+    const complete = values.complete === true || marked;
+    const judge = createTrafficJudge({ complete, ...(values.findings === true ? { onFinding: (f) => io.stdout.write(findingLine(f)) } : {}) });
+    let origin: string | undefined;
+    for (const path of paths) {
+      for await (const entry of readTraffic(path, maxEntryBytes === undefined ? {} : { maxEntryBytes })) {
+        origin ??= entry.origin;
+        judge.observe(entry);
+      }
+    }
+    const result = judge.finish();
+    return writeTrafficReports(io, {
+      command: 'check',
+      result,
+      judged,
+      strict: values.strict === true,
+      sources: files,
+      target: { kind: 'http', baseUrl: origin ?? 'traffic' },
+      started,
+      reportDir: values.report,
+      json: values.json === true,
+      reporter: values.reporter,
+      ...(files.length === 1 && files[0] !== undefined ? { caseFile: files[0] } : {}),
+    });
+  },
+});

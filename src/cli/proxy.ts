@@ -1,0 +1,142 @@
+/**
+ * `commerce-sim proxy --upstream URL|sim`: a transparent reverse proxy that judges the traffic it relays.
+ * Answers go back unchanged; each finding is printed as it is made; the reports are written on
+ * SIGINT/SIGTERM, after --requests N or after --duration S. This adapter is where real time enters.
+ */
+import { resolve } from 'node:path';
+import { defineCommand, type DefinedCommand } from './command.js';
+import { UsageError } from './io.js';
+import { nextStopSignal } from './stop-signal.js';
+import { findingLine, parseJudged, writeTrafficReports } from './traffic-output.js';
+
+const USAGE = `usage: commerce-sim proxy --upstream URL|sim [--port 4748] [--host H] [--har FILE] [--report DIR]
+                            [--annotate] [--requests N] [--duration S] [--judge both|server|client]
+                            [--complete] [--strict] [--reporter summary|github] [--json] [--quiet]
+                            [--dataset NAME] [--seed N] [--timeout MS] [--insecure]
+
+Relays every request to the upstream and its answer back unchanged (status, headers, body bytes,
+streamed; keep-alive to the upstream; http or https), and judges each exchange off the request path: the
+server's answers against the catalogue's rules, the client's requests against the client rules of §4.3
+and §8. One line per finding as it happens (rule, level, walk, where); the usual reports at the end.
+  --upstream URL|sim   the server to relay to; sim: the embedded simulator, started here (ground truth:
+                       each walk's records received once, twice or never; the traffic is complete)
+  --port N             where clients connect (default 4748; 0 picks one)
+  --host H             address to listen on (default 127.0.0.1)
+  --har FILE           also write the traffic as HAR 1.2, secrets redacted (commerce-sim check reads it)
+  --report DIR         where the reports go at the end (default reports)
+  --annotate           add one header, x-commerce-sim-findings (at most 1,024 bytes), naming the rules an
+                       exchange failed (its answer is then buffered); off by default: answers unchanged
+  --requests N         stop after N relayed exchanges
+  --duration S         stop after S seconds
+  --judge WHO          both (default), server or client
+  --complete           this proxy sees every request the upstream receives (implied by --upstream sim)
+  --strict             assumed rules fail the run too
+  --reporter github    also print GitHub annotations at the end
+  --json               print report.json at the end instead of the summary
+  --quiet              no line per finding
+  --dataset NAME       with --upstream sim: a named dataset (shared-timestamps, hostile, ...) or a file
+  --seed N             with --upstream sim: the seed of the data (default 42)
+  --timeout MS         upstream connect/answer timeout before a 504 (default 30000)
+  --insecure           accept an upstream certificate that does not verify (a test server's)
+  -h, --help           this help
+
+Upstream unreachable: the client gets a 502, too slow: a 504 (JSON error bodies); each is an
+infrastructure note in the report, never a rule failure. Secrets (Authorization, client secrets,
+passwords, tokens) are redacted in everything written, the HAR included.
+Exit 0 when every documented rule held, 1 when one failed (server or client), 2 on a usage error.`;
+
+const OPTIONS = {
+  upstream: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  har: { type: 'string' },
+  report: { type: 'string' },
+  annotate: { type: 'boolean' },
+  requests: { type: 'string' },
+  duration: { type: 'string' },
+  judge: { type: 'string' },
+  complete: { type: 'boolean' },
+  strict: { type: 'boolean' },
+  reporter: { type: 'string' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  dataset: { type: 'string' },
+  seed: { type: 'string' },
+  timeout: { type: 'string' },
+  insecure: { type: 'boolean' },
+} as const;
+
+function whole(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got '${value}'`);
+  return n;
+}
+
+export const proxy: DefinedCommand = defineCommand({
+  name: 'proxy',
+  usage: USAGE,
+  options: OPTIONS,
+  async main(values, io) {
+    const upstream = values.upstream;
+    if (upstream === undefined) throw new UsageError('proxy needs --upstream URL or --upstream sim');
+    const judged = parseJudged(values.judge);
+    if (values.reporter !== undefined && values.reporter !== 'summary' && values.reporter !== 'github') throw new UsageError(`--reporter must be summary or github, got '${values.reporter}'`);
+    const port = whole('--port', values.port, 0, 65_535) ?? 4748;
+    const requests = whole('--requests', values.requests, 1, Number.MAX_SAFE_INTEGER);
+    const duration = whole('--duration', values.duration, 1, 31_536_000);
+    const timeoutMs = whole('--timeout', values.timeout, 1, 3_600_000);
+    const seed = whole('--seed', values.seed, 0, 2 ** 31 - 1);
+    const isSim = upstream === 'sim';
+    if (!isSim && (values.dataset !== undefined || seed !== undefined)) throw new UsageError('--dataset and --seed need --upstream sim');
+    if (!isSim && !/^https?:\/\//i.test(upstream)) throw new UsageError(`--upstream must be an http(s) base URL or sim, got '${upstream}'`);
+    const started = Date.now();
+    const [{ startJudgingProxy }, { startSimulator }] = await Promise.all([import('../traffic/judging-proxy.js'), import('../kit/start-simulator.js')]);
+    const sim = isSim ? await startSimulator({ ...(seed === undefined ? {} : { seed }), ...(values.dataset === undefined ? {} : { dataset: values.dataset }) }) : undefined;
+    let stopRequested: (() => void) | undefined;
+    const enough = new Promise<string>((done) => {
+      stopRequested = () => done(`${requests ?? 0} requests`);
+    });
+    const running = await startJudgingProxy({
+      upstream: sim ?? upstream,
+      port,
+      ...(values.host === undefined ? {} : { host: values.host }),
+      ...(values.har === undefined ? {} : { har: resolve(io.cwd, values.har) }),
+      annotate: values.annotate === true,
+      ...(values.complete === true ? { complete: true } : {}),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(values.insecure === true ? { rejectUnauthorized: false } : {}),
+      ...(values.quiet === true || values.json === true ? {} : { onFinding: (f) => void io.stdout.write(findingLine(f)) }),
+      onInfra: (n) => void io.stderr.write(`commerce-sim proxy: ${n.kind}: ${n.message}\n`),
+      onRelayed: (count) => {
+        if (requests !== undefined && count >= requests) stopRequested?.();
+      },
+    }).catch(async (error: unknown) => {
+      await sim?.close();
+      throw error;
+    });
+    const target = sim === undefined ? upstream : `the embedded simulator (token: ${sim.token})`;
+    io.stderr.write(`commerce-sim proxy: ${running.url} → ${target}; stops on SIGINT/SIGTERM${requests === undefined ? '' : `, after ${requests} requests`}${duration === undefined ? '' : `, after ${duration} s`}\n`);
+    const timers: NodeJS.Timeout[] = [];
+    const elapsed = duration === undefined ? new Promise<string>(() => undefined) : new Promise<string>((done) => timers.push(setTimeout(() => done(`${duration} s`), duration * 1000)));
+    const cancel = new AbortController();
+    const why = await Promise.race([nextStopSignal(cancel.signal), enough, elapsed]);
+    cancel.abort();
+    for (const t of timers) clearTimeout(t);
+    io.stderr.write(`commerce-sim proxy: ${why}, stopping\n`);
+    const result = await running.close();
+    await sim?.close();
+    return writeTrafficReports(io, {
+      command: 'proxy',
+      result,
+      judged,
+      strict: values.strict === true,
+      sources: ['proxy'],
+      target: sim === undefined ? { kind: 'http', baseUrl: upstream } : { kind: 'sim', baseUrl: sim.baseUrl },
+      started,
+      reportDir: values.report,
+      json: values.json === true,
+      reporter: values.reporter,
+    });
+  },
+});

@@ -1,0 +1,82 @@
+/**
+ * What `proxy` and `check` do with a traffic judge's result: one line per finding as it is made, the
+ * usual reports (JSON, JUnit, Markdown, HTML; GitHub annotations with --reporter github; the job summary
+ * under GitHub Actions), a short summary on stdout, and the exit code (1 when a documented rule failed,
+ * server or client; with --strict any rule).
+ */
+import { resolve } from 'node:path';
+import type { Finding, TrafficResult } from '../traffic/judge.js';
+import { buildTrafficReport, type JudgedParty } from '../traffic/report.js';
+import type { RunReport } from '../report/model.js';
+import { verdictReason } from '../report/summarise.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
+import { packageVersion } from './run-meta.js';
+import { appendStepSummary } from './step-summary.js';
+
+export function parseJudged(value: string | undefined): JudgedParty {
+  if (value === undefined || value === 'both' || value === 'server' || value === 'client') return value ?? 'both';
+  throw new UsageError(`--judge must be both, server or client, got '${value}'`);
+}
+
+/** `✗ client.keyset.timestamp-ge (documented, client) accounts by created_at (keyset) #3 · proxy #12: message` */
+export function findingLine(f: Finding): string {
+  const mark = f.status === 'fail' ? (f.level === 'documented' ? '✗' : '!') : '?';
+  const where = [f.walk, f.evidence.join(', ')].filter((x) => x !== undefined && x !== '').join(' · ');
+  const text = f.message.replace(/\s+/g, ' ');
+  return `${mark} ${f.ruleId} (${f.level}, ${f.party}${f.status === 'inconclusive' ? ', inconclusive' : ''}) ${where}: ${text.length > 300 ? `${text.slice(0, 297)}...` : text}\n`;
+}
+
+export interface TrafficOutput {
+  readonly command: 'proxy' | 'check';
+  readonly result: TrafficResult;
+  readonly judged: JudgedParty;
+  readonly strict: boolean;
+  readonly sources: readonly string[];
+  readonly target: RunReport['target'];
+  readonly started: number;
+  readonly reportDir: string | undefined;
+  readonly json: boolean;
+  readonly reporter: string | undefined;
+  readonly caseFile?: string;
+}
+
+export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<number> {
+  const host = o.target.kind === 'sim' ? 'sim' : (() => {
+    try {
+      return new URL(o.target.baseUrl).host.replace(/[^A-Za-z0-9.-]/g, '-');
+    } catch {
+      return 'traffic';
+    }
+  })();
+  const when = new Date(o.started).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const report = buildTrafficReport({
+    result: o.result,
+    version: await packageVersion(),
+    target: o.target,
+    strict: o.strict,
+    judged: o.judged,
+    sources: o.sources,
+    ...(o.caseFile === undefined ? {} : { caseFile: o.caseFile }),
+    timing: { runId: `${when}-${host}-${o.command}`, startedAt: new Date(o.started).toISOString(), durationMs: Date.now() - o.started, requests: o.result.entries },
+  });
+  const [{ writeReports }, { renderJson }, { renderGithub, workflowFile }] = await Promise.all([import('../report/write.js'), import('../report/json.js'), import('../report/github.js')]);
+  const written = await writeReports(resolve(io.cwd, o.reportDir ?? 'reports'), report);
+  if (o.json) io.stdout.write(renderJson(report));
+  else {
+    const s = report.summary;
+    const observed = report.rules.filter((r) => r.status !== 'not-covered').length;
+    io.stdout.write(
+      [
+        `commerce-sim ${o.command}: ${o.result.entries} exchanges, ${o.result.clients} client${o.result.clients === 1 ? '' : 's'}, ${o.result.walksTotal} walk${o.result.walksTotal === 1 ? '' : 's'}${o.result.infrastructure.length > 0 ? `, ${o.result.infrastructure.length} infrastructure note(s)` : ''}`,
+        `  ${s.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`,
+        `  documented ${s.documented.pass} pass ${s.documented.fail} fail ${s.documented.inconclusive} inconclusive ${s.documented.notCovered} not observed · assumed ${s.assumed.pass} pass ${s.assumed.fail} fail ${s.assumed.inconclusive} inconclusive ${s.assumed.notCovered} not observed (${observed} of ${report.rules.length} rules observed)`,
+        ...o.result.walks.filter((w) => w.truth !== undefined && (w.truth.never > 0 || w.truth.twice > 0)).slice(0, 10).map((w) => `  ${w.label} #${w.n}: ${w.truth?.summary ?? ''}`),
+        `  report: ${resolve(written.dir, 'report.html')}`,
+        '',
+      ].join('\n'),
+    );
+  }
+  if (o.reporter === 'github') io.stdout.write(renderGithub(report, workflowFile(io.env)));
+  await appendStepSummary(io, report, o.command, written.dir);
+  return report.summary.verdict === 'pass' ? EXIT_OK : EXIT_RULE_FAILED;
+}

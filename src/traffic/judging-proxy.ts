@@ -1,0 +1,121 @@
+/**
+ * A judging proxy in one call, for `commerce-sim proxy` and for a user's own test suite: the relay
+ * (./relay.ts) in front of a base URL or a `startSimulator()` instance, every exchange handed to a
+ * traffic judge off the request path and, optionally, written to a HAR file. In front of a simulator the
+ * judge has ground truth and the traffic is complete (only the proxy reaches it). Findings never change
+ * an answer; `annotate` adds one bounded header naming the rules an exchange failed.
+ */
+import type { StartedSimulator } from '../kit/start-simulator.js';
+import { simulatorTruth } from './ground-truth.js';
+import { openHarWriter, type HarWriter } from './har-write.js';
+import { createTrafficJudge, type Finding, type TrafficJudge, type TrafficResult } from './judge.js';
+import { startRelay, type Relay } from './relay.js';
+
+export interface JudgingProxyOptions {
+  /** A base URL (http or https), or a simulator started with `startSimulator()`. */
+  readonly upstream: string | StartedSimulator;
+  /** Default 0 (a free port); the CLI's default is 4748. */
+  readonly port?: number;
+  readonly host?: string;
+  /** Write every relayed exchange, secrets redacted, to this HAR file. */
+  readonly har?: string;
+  /** Add `x-commerce-sim-findings` to answers whose exchange failed a rule (the answer is then buffered). */
+  readonly annotate?: boolean;
+  /** The traffic holds every request the upstream received (default: true in front of a simulator, false otherwise). */
+  readonly complete?: boolean;
+  /** Each finding as it is made. */
+  readonly onFinding?: (finding: Finding) => void;
+  /** Upstream unreachable or too slow: each note as it happens (the result holds them too). */
+  readonly onInfra?: (note: { readonly kind: string; readonly message: string; readonly at: string }) => void;
+  /** Each relayed exchange, after the judge saw it (the CLI counts them for `--requests`). */
+  readonly onRelayed?: (count: number) => void;
+  readonly timeoutMs?: number;
+  readonly rejectUnauthorized?: boolean;
+}
+
+export interface JudgingProxy {
+  /** Where clients send their requests, e.g. `http://127.0.0.1:4748`. */
+  readonly url: string;
+  readonly judge: TrafficJudge;
+  /** Exchanges relayed and judged so far. */
+  readonly relayed: number;
+  /** Stops relaying (answers in flight are finished), closes the HAR, ends every walk and returns the judge's result. */
+  close(): Promise<TrafficResult>;
+}
+
+export async function startJudgingProxy(options: JudgingProxyOptions): Promise<JudgingProxy> {
+  const sim = typeof options.upstream === 'string' ? undefined : options.upstream;
+  const upstream = sim === undefined ? (options.upstream as string) : sim.baseUrl;
+  let current: string[] | undefined;
+  const judge = createTrafficJudge({
+    complete: options.complete ?? sim !== undefined,
+    ...(sim === undefined ? {} : { groundTruth: simulatorTruth(sim.simulator, sim.clientId) }),
+    onFinding: (f) => {
+      if (f.status === 'fail') current?.push(f.ruleId);
+      options.onFinding?.(f);
+    },
+  });
+  const har: HarWriter | undefined =
+    options.har === undefined
+      ? undefined
+      : await openHarWriter(options.har, {
+          creator: { name: 'commerce-sim proxy', version: '1', ...(sim === undefined ? {} : { comment: COMPLETE_MARK }) },
+          ...(sim === undefined ? {} : { secrets: [sim.token, sim.adminToken] }),
+        });
+  let relayed = 0;
+  let writes: Promise<void> = Promise.resolve();
+  const observe = (entry: Parameters<TrafficJudge['observe']>[0]) => {
+    current = [];
+    try {
+      judge.observe(entry);
+      return current;
+    } finally {
+      current = undefined;
+    }
+  };
+  const annotate = options.annotate === true;
+  const relay: Relay = await startRelay({
+    upstream,
+    port: options.port ?? 0,
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: options.rejectUnauthorized }),
+    ...(annotate
+      ? {
+          annotate: (entry) => {
+            const failed = observe(entry);
+            return failed.length === 0 ? undefined : [...new Set(failed)].join(' ');
+          },
+        }
+      : {}),
+    onExchange: (entry) => {
+      if (!annotate) observe(entry);
+      relayed++;
+      if (har !== undefined) writes = writes.then(() => har.write(entry)).catch(() => undefined);
+      options.onRelayed?.(relayed);
+    },
+    onInfra: (note) => {
+      const n = { kind: note.kind, message: `${note.method} ${note.url}: ${note.message}`, at: note.at };
+      judge.note(n);
+      options.onInfra?.(n);
+    },
+  });
+  let closing: Promise<TrafficResult> | undefined;
+  return {
+    url: relay.url,
+    judge,
+    get relayed() {
+      return relayed;
+    },
+    close: () =>
+      (closing ??= (async () => {
+        await relay.close();
+        await writes;
+        await har?.close();
+        return judge.finish();
+      })()),
+  };
+}
+
+/** The HAR comment of a proxy in front of the embedded simulator: `check` reads such a file as complete traffic. */
+export const COMPLETE_MARK = 'commerce-sim: complete traffic (every request the upstream received)';
