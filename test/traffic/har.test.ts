@@ -1,11 +1,13 @@
-/** Traffic files in: HAR as browsers, Playwright and mitmproxy write it, the kit's recordings. */
+/** Traffic files in and out: HAR as browsers, Playwright and mitmproxy write it, our own writer, the kit's recordings. */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { toExchange } from '../../src/port.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
 import { TrafficInputError } from '../../src/traffic/errors.js';
 import { readTraffic, type ReadTrafficOptions } from '../../src/traffic/har-read.js';
+import { openHarWriter } from '../../src/traffic/har-write.js';
 import { ACCOUNTS_BODY, chromeHar, mitmproxyHar, playwrightHar, withTempDir, writeJson } from './samples.js';
 
 async function collect(path: string, opts?: ReadTrafficOptions): Promise<TrafficEntry[]> {
@@ -24,6 +26,17 @@ async function failure(path: string, opts?: ReadTrafficOptions): Promise<Traffic
   }
   throw new Error(`${path} was read without error`);
 }
+
+const entry = (over: { url?: string; method?: string; reqHeaders?: Record<string, string>; reqBody?: string; status?: number; headers?: Record<string, string>; body?: string }): TrafficEntry => ({
+  exchange: toExchange(
+    { method: over.method ?? 'GET', url: over.url ?? '/v2/accounts', headers: over.reqHeaders ?? { accept: 'application/json' }, ...(over.reqBody === undefined ? {} : { body: over.reqBody }) },
+    { status: over.status ?? 200, headers: over.headers ?? { 'content-type': 'application/json' }, body: over.body ?? '{"data":[]}' },
+  ),
+  origin: 'https://api.example.com',
+  startedAt: '2026-11-20T10:00:00.000Z',
+  durationMs: 12.5,
+  source: 'proxy #1',
+});
 
 describe('reading HAR files', () => {
   it("reads Chrome's export: origin and raw query split, pseudo-headers dropped, failed and data: entries skipped", async () => {
@@ -245,6 +258,120 @@ describe('the kit recordings as traffic', () => {
       expect((await collect(dir)).map((e) => e.source.split('/').slice(1).join('/'))).toEqual(['a.json', 'b.json']);
       await writeJson(join(dir, 'c.json'), { ...fixture, request: { method: 'GET' } });
       expect((await failure(dir)).message).toBe(`${join(dir, 'c.json')}: not a fixture of this kit: 'request' needs method, url and headers`);
+    });
+  });
+});
+
+describe('writing HAR files', () => {
+  it('round trip: what is written reads back the same, and the file is valid HAR after every write', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'out.har');
+      const written = [
+        entry({ url: '/v2/accounts?page[limit]=2&filter=eq(name,%22a%20b%22)' }),
+        entry({ method: 'POST', url: '/v2/accounts', reqHeaders: { 'content-type': 'application/json' }, reqBody: '{"data":{"name":"Zoë"}}', status: 201, body: '{"data":{"id":"a1"}}' }),
+        entry({ status: 204, headers: {}, body: '' }),
+      ];
+      const writer = await openHarWriter(file, { creator: { name: 'commerce-sim', version: '0.1.0' } });
+      for (const e of written) {
+        await writer.write(e);
+        const har = JSON.parse(await readFile(file, 'utf8')) as { log: { version: string; entries: unknown[] } };
+        expect(har.log.version).toBe('1.2');
+        expect(har.log.entries).toHaveLength(writer.count);
+      }
+      await writer.close();
+      const read = await collect(file);
+      expect(read).toEqual(written.map((e, i) => ({ ...e, source: `out.har entry ${i + 1}` })));
+      const har = JSON.parse(await readFile(file, 'utf8')) as { log: { creator: unknown; entries: Record<string, unknown>[] } };
+      expect(har.log.creator).toEqual({ name: 'commerce-sim', version: '0.1.0' });
+      expect(har.log.entries[0]).toMatchObject({
+        startedDateTime: '2026-11-20T10:00:00.000Z',
+        time: 12.5,
+        request: { url: 'https://api.example.com/v2/accounts?page[limit]=2&filter=eq(name,%22a%20b%22)', httpVersion: 'HTTP/1.1', cookies: [], headersSize: -1, bodySize: 0 },
+        response: { status: 200, statusText: 'OK', content: { size: 11, mimeType: 'application/json', text: '{"data":[]}' }, redirectURL: '' },
+        cache: {},
+        timings: { send: 0, wait: 12.5, receive: 0 },
+      });
+      expect(har.log.entries[0]?.['request']).toMatchObject({
+        queryString: [
+          { name: 'page[limit]', value: '2' },
+          { name: 'filter', value: 'eq(name,"a b")' },
+        ],
+      });
+      expect(har.log.entries[1]?.['request']).toMatchObject({ postData: { mimeType: 'application/json', text: '{"data":{"name":"Zoë"}}' }, bodySize: 24 });
+    });
+  });
+
+  it('an entry without a start time is stamped by the injected clock; an empty file closes as a valid HAR', async () => {
+    await withTempDir(async (dir) => {
+      const writer = await openHarWriter(join(dir, 'a.har'), { creator: { name: 't', version: '1' }, now: () => new Date('2030-01-01T00:00:00Z') });
+      const { startedAt: _s, durationMs: _d, ...bare } = entry({});
+      await writer.write(bare);
+      await writer.close();
+      const [read] = await collect(join(dir, 'a.har'));
+      expect(read?.startedAt).toBe('2030-01-01T00:00:00.000Z');
+      expect(read?.durationMs).toBe(0);
+      const empty = await openHarWriter(join(dir, 'b.har'), { creator: { name: 't', version: '1' } });
+      await empty.close();
+      expect(JSON.parse(await readFile(join(dir, 'b.har'), 'utf8'))).toEqual({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [] } });
+    });
+  });
+
+  it('no secret reaches the file: credential headers, token requests and responses, secret query parameters, echoes', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu.sig_AbC123';
+    const clientSecret = 'cs_live_9f8e7d6c5b4a';
+    const password = 'correct horse battery';
+    const refresh = 'rt_0123456789abcdef';
+    const apiKey = 'ak_5555666677778888';
+    const session = 'sess_abcdef0123456789';
+    const written = [
+      entry({
+        method: 'POST',
+        url: '/oauth/access_token',
+        reqHeaders: { 'content-type': 'application/x-www-form-urlencoded' },
+        reqBody: `grant_type=client_credentials&client_id=my-app&client_secret=${encodeURIComponent(clientSecret)}`,
+        body: JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh }),
+        headers: { 'content-type': 'application/json', 'set-cookie': `session=${session}; Path=/; HttpOnly` },
+      }),
+      entry({
+        method: 'POST',
+        url: '/oauth/access_token',
+        reqHeaders: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+        reqBody: `grant_type=password&username=ada&password=${encodeURIComponent(password)}`,
+        body: '{}',
+      }),
+      entry({ url: `/v2/accounts?access_token=${token}&api_key=${apiKey}&page[limit]=2`, reqHeaders: { authorization: `Bearer ${token}`, cookie: `session=${session}; theme=dark` } }),
+      entry({ method: 'POST', url: '/v2/users', reqHeaders: { 'content-type': 'application/json' }, reqBody: JSON.stringify({ data: { username: 'ada', password } }), body: '{"data":{}}' }),
+      // The token echoed under a name that says nothing, after it was learned from the token response.
+      entry({ body: JSON.stringify({ data: [], meta: { debug: `auth was ${token}` } }), headers: { 'content-type': 'application/json', location: `/v2/x?client_secret=${clientSecret}` } }),
+    ];
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'secrets.har');
+      const writer = await openHarWriter(file, { creator: { name: 't', version: '1' } });
+      for (const e of written) await writer.write(e);
+      await writer.close();
+      const text = await readFile(file, 'utf8');
+      for (const secret of [token, clientSecret, password, refresh, apiKey, session]) {
+        for (const spelling of [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), new URLSearchParams({ s: secret }).toString().slice(2)]) {
+          expect(text).not.toContain(spelling);
+        }
+      }
+      const read = await collect(file);
+      expect(read[0]?.exchange.request.body).toBe('grant_type=client_credentials&client_id=my-app&client_secret=[REDACTED]');
+      expect(read[0]?.exchange.json).toEqual({ access_token: '[REDACTED]', token_type: 'Bearer', expires_in: 3600, refresh_token: '[REDACTED]' });
+      expect(read[1]?.exchange.request.body).toBe('grant_type=password&username=ada&password=[REDACTED]');
+      expect(read[2]?.exchange.request.url).toBe('/v2/accounts?access_token=[REDACTED]&api_key=[REDACTED]&page[limit]=2');
+      expect(read[2]?.exchange.request.headers).toEqual({ authorization: 'Bearer [REDACTED]', cookie: '[REDACTED]' });
+      expect(read[4]?.exchange.json).toEqual({ data: [], meta: { debug: 'auth was [REDACTED]' } });
+    });
+  });
+
+  it('literal secrets given to the writer are removed wherever they appear', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 's.har');
+      const writer = await openHarWriter(file, { creator: { name: 't', version: '1' }, secrets: ['hunter2-the-secret'] });
+      await writer.write(entry({ body: '{"note":"hunter2-the-secret"}', url: '/v2/x?q=hunter2-the-secret' }));
+      await writer.close();
+      expect(await readFile(file, 'utf8')).not.toContain('hunter2');
     });
   });
 });
