@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   CLIENT_HTTP_STATUS: 'an answer the reference client does not retry (4xx other than 429)',
   CLIENT_BAD_RESPONSE: 'a 200 whose body is not a list of records',
   CLIENT_NO_PROGRESS: 'the target answered the same page again (it ignores the keyset filter)',
+  TRAFFIC_BAD_INPUT: 'a traffic file (HAR or recording) that cannot be read or is malformed (the file and entry named)',
 } as const;
 
 export type KitErrorCode = keyof typeof ERROR_CODES;

@@ -14,6 +14,7 @@ import { DatasetError } from '../../src/store/dataset-error.js';
 import { TargetError } from '../../src/port.js';
 import { SimulatorOptionError } from '../../src/kit/start-simulator.js';
 import { SimulatorPortInUseError } from '../../src/sim/listen-error.js';
+import { TrafficInputError } from '../../src/traffic/errors.js';
 
 describe('error codes', () => {
   it('the README table lists exactly the codes of ERROR_CODES, with their meanings', () => {
@@ -37,6 +38,7 @@ describe('error codes', () => {
       new TargetError('TARGET_TIMEOUT', 'x'),
       new SimulatorOptionError('x'),
       new SimulatorPortInUseError(4747, '127.0.0.1'),
+      new TrafficInputError('TRAFFIC_BAD_INPUT', 'x'),
     ];
     for (const e of errors) {
       expect(e).toBeInstanceOf(KitError);

@@ -1,0 +1,110 @@
+/**
+ * Secrets out of an entry of traffic before it is written (src/report/redact.ts decides what a secret
+ * is): credential headers (Authorization, cookies, tokens; the scheme kept), secret members of JSON
+ * bodies (a token response's `access_token`), secret pairs of form bodies and of the URL's query
+ * (`client_secret=`, `password=`, `access_token=`). The values taken out are returned too, so that the
+ * writer can take them out wherever else they appear, in this entry and in later ones (the token of a
+ * token response, echoed in a later body). Pure.
+ */
+import { toExchange, type TargetRequest, type TargetResponse } from '../port.js';
+import { isSecretHeader, isSecretKey, REDACTED, redactBody, redactHeaders, redactText } from '../report/redact.js';
+import type { TrafficEntry } from './entry.js';
+import { headerValue } from './headers.js';
+
+/** A value shorter than this is not learned as a secret to hunt elsewhere (it would match ordinary text). */
+const MIN_LEARNED = 8;
+
+export interface Redacted {
+  readonly entry: TrafficEntry;
+  /** Secret values found in the entry (credentials, secret members and pairs), to remove elsewhere. */
+  readonly learned: readonly string[];
+}
+
+/** The entry with its secrets replaced by `[REDACTED]`; `known` are literal secrets removed wherever they appear. */
+export function redactEntry(entry: TrafficEntry, known: readonly string[]): Redacted {
+  const { request, response } = entry.exchange;
+  const learned = new Set<string>();
+  collectHeaders(request.headers ?? {}, learned);
+  collectHeaders(response.headers, learned);
+  collectPairs(request.url, learned);
+  if (request.body !== undefined) collectBody(request.body, learned);
+  collectBody(response.body, learned);
+  const found = [...learned].filter((s) => s.length >= MIN_LEARNED && s !== REDACTED);
+  const secrets = [...known, ...found];
+  const text = (s: string) => (secrets.length === 0 ? s : redactText(s, secrets));
+  const redactedRequest: TargetRequest = {
+    method: request.method,
+    url: text(redactPairs(request.url)),
+    headers: cleanHeaders(request.headers ?? {}, text),
+    ...(request.body === undefined ? {} : { body: text(cleanBody(request.body, request.headers)) }),
+  };
+  const redactedResponse: TargetResponse = { status: response.status, headers: cleanHeaders(response.headers, text), body: text(cleanBody(response.body, response.headers)) };
+  return { entry: { ...entry, exchange: toExchange(redactedRequest, redactedResponse) }, learned: found };
+}
+
+/** Query parameter and form field names taken for secrets: the body's (`client_secret`) and the header's (`api_key` as `api-key`, `session`). */
+const isSecretName = (name: string): boolean => isSecretKey(name) || isSecretHeader(name.replace(/_/g, '-'));
+
+/** `key=value` pairs of a query or a form body whose key names a secret get `[REDACTED]` for value. */
+export function redactPairs(text: string): string {
+  return text.replace(/(^|[?&;])([^=&?#;\s]+)=([^&#;\s]*)/g, (whole, lead: string, key: string) => (isSecretName(decodeName(key)) ? `${lead}${key}=${REDACTED}` : whole));
+}
+
+function decodeName(key: string): string {
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' '));
+  } catch {
+    return key;
+  }
+}
+
+function cleanHeaders(headers: Readonly<Record<string, string>>, text: (s: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(redactHeaders(headers))) out[name] = text(isSecretHeader(name) ? value : redactPairs(value));
+  return out;
+}
+
+const isForm = (headers: Readonly<Record<string, string>> | undefined): boolean => /^\s*application\/x-www-form-urlencoded/i.test(headerValue(headers, 'content-type') ?? '');
+
+function cleanBody(body: string, headers: Readonly<Record<string, string>> | undefined): string {
+  return isForm(headers) ? redactPairs(body) : redactBody(body);
+}
+
+// ---------------------------------------------------------------- what the secrets were
+
+function collectHeaders(headers: Readonly<Record<string, string>>, into: Set<string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!isSecretHeader(name)) continue;
+    const lower = name.toLowerCase();
+    if (lower === 'cookie' || lower === 'set-cookie') {
+      // `a=1; b=2` and `sid=xyz; Path=/; HttpOnly`: the cookies' values (attributes are no secret).
+      for (const m of value.matchAll(/(?:^|[;,\n]\s*)([^=;,\s]+)=([^;,\n]*)/g)) if (!/^(?:path|domain|expires|max-age|samesite)$/i.test(m[1] ?? '')) into.add((m[2] ?? '').trim());
+    } else into.add(value.replace(/^[A-Za-z][\w-]* +(?=\S)/, '').trim());
+  }
+}
+
+function collectPairs(text: string, into: Set<string>): void {
+  for (const m of text.matchAll(/(?:^|[?&;])([^=&?#;\s]+)=([^&#;\s]*)/g)) if (isSecretName(decodeName(m[1] ?? ''))) into.add(decodeName(m[2] ?? ''));
+}
+
+function collectBody(body: string, into: Set<string>): void {
+  if (!/^\s*[[{]/.test(body)) {
+    collectPairs(body, into);
+    return;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return;
+  }
+  collectValues(json, into, 0);
+}
+
+function collectValues(value: unknown, into: Set<string>, depth: number): void {
+  if (typeof value !== 'object' || value === null || depth > 64) return;
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'string' && isSecretKey(k)) into.add(v);
+    else collectValues(v, into, depth + 1);
+  }
+}
