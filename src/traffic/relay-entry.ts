@@ -1,10 +1,10 @@
 /**
  * A relayed exchange as the traffic judge receives it, built off the request path (after the answer is
  * finished, or for `annotate` once the upstream's answer is in): bodies decoded from the captured bytes,
- * the answer's JSON parsed. Pure, given what the flight captured.
+ * the answer's JSON parsed when first read. Pure, given what the flight captured.
  */
 import { decodeBody } from '../adapters/http.js';
-import { parseJsonOrUndefined, type TargetRequest } from '../port.js';
+import { parseJsonOrUndefined, type Exchange, type TargetRequest, type TargetResponse } from '../port.js';
 import type { TrafficEntry } from './entry.js';
 import { headerRecord } from './relay-headers.js';
 
@@ -47,6 +47,23 @@ export function firstBytes(chunks: readonly Buffer[], max: number): { readonly b
   return { bytes: Buffer.concat(chunks, total).subarray(0, max), cut: true };
 }
 
+/**
+ * The exchange, its `json` parsed on first read and kept: by whoever reads it, after the answer is
+ * finished (the judge, in `onExchange` or later), never on the request path unless `annotate` reads it.
+ * An own enumerable property, so spreading, cloning and comparing the exchange see the parsed value.
+ */
+function withLazyJson(request: TargetRequest, response: TargetResponse): Exchange {
+  return {
+    request,
+    response,
+    get json(): unknown {
+      const value = parseJsonOrUndefined(response.body);
+      Object.defineProperty(this, 'json', { value, enumerable: true, configurable: false, writable: false });
+      return value;
+    },
+  };
+}
+
 export function entryOf(c: Captured, context: EntryContext, durationMs: number): TrafficEntry {
   const requestRecord = headerRecord(c.requestHeaders);
   requestRecord['host'] = context.host;
@@ -63,7 +80,7 @@ export function entryOf(c: Captured, context: EntryContext, durationMs: number):
     request = { ...request, body: decodeBody(sent.bytes, requestRecord['content-encoding'], { partial: sentCut }) };
   }
   return {
-    exchange: { request, response: { status: c.status, headers: responseRecord, body }, json: parseJsonOrUndefined(body) },
+    exchange: withLazyJson(request, { status: c.status, headers: responseRecord, body }),
     origin: context.origin,
     startedAt: new Date(c.arrivedAt).toISOString(),
     durationMs: Math.round(durationMs * 1000) / 1000,

@@ -115,6 +115,14 @@ describe('relay entries', () => {
     expect(entry.truncated).toBeUndefined();
   });
 
+  it('json is parsed when first read, then kept; spreading the exchange carries it', () => {
+    const exchange = entryOf(captured({}), context, 0).exchange;
+    const first = exchange.json;
+    expect(exchange.json).toBe(first);
+    expect({ ...exchange }.json).toBe(first);
+    expect(Object.keys(exchange)).toEqual(['request', 'response', 'json']);
+  });
+
   it('a body past the capture is cut, and a compressed one decoded as far as its first bytes go', () => {
     for (const [coding, compress] of [
       ['gzip', gzipSync],
