@@ -19,8 +19,12 @@ function text(value: string | Buffer | undefined): string {
   return typeof value === 'string' ? value : value.toString('latin1');
 }
 
+const NONE: readonly string[] = [];
+
 /** Names a `Connection` header lists, other than the ones already dropped (`close`, `keep-alive`). */
-function listedIn(value: string, dropped: ReadonlySet<string>): string[] {
+function listedIn(value: string, dropped: ReadonlySet<string>): readonly string[] {
+  // The usual values name nothing more.
+  if (value.length <= 10 && (value === 'keep-alive' || value === 'close' || value === 'Keep-Alive' || value === 'Close')) return NONE;
   return value
     .split(',')
     .map((t) => t.trim().toLowerCase())
