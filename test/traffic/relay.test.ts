@@ -256,6 +256,53 @@ describe('relay: when there is no answer to relay', () => {
   });
 });
 
+describe('relay: streams', () => {
+  it('a chunked request body (no content-length) reaches the upstream whole and is captured', async () => {
+    const got = new Collector<string>();
+    const up = await upstream((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => {
+        // Framing is per connection: chunked, or a content-length when the body was all in before undici wrote it.
+        got.push(body);
+        res.end('{"ok":true}');
+      });
+    });
+    const entries = new Collector<TrafficEntry>();
+    const r = await relay({ upstream: up.url, onExchange: entries.push });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${r.url}/upload`, { method: 'POST', agent: false, headers: { 'content-type': 'text/plain' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.write('first,');
+      setImmediate(() => req.end('second'));
+    });
+    expect(status).toBe(200);
+    expect(await got.next(1)).toEqual(['first,second']);
+    const [entry] = await entries.next(1);
+    expect(entry?.exchange.request.body).toBe('first,second');
+    expect(entry?.exchange.json).toEqual({ ok: true });
+  });
+
+  it('an upstream that stops in the middle of its answer: the client connection is cut, onInfra says so, no entry', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' });
+      res.write('only ten b', () => res.socket?.destroy());
+    });
+    const notes = new Collector<InfraNote>();
+    const entries = new Collector<TrafficEntry>();
+    const r = await relay({ upstream: up.url, onInfra: notes.push, onExchange: entries.push });
+    await expect(raw(r.url, { path: '/cut' })).rejects.toThrow(/aborted|socket hang up|ECONNRESET/);
+    const [note] = await notes.next(1);
+    expect(note).toMatchObject({ kind: 'aborted', url: '/cut' });
+    expect(note?.message).toMatch(/stopped in the middle of its answer/);
+    expect(entries.items).toEqual([]);
+  });
+});
+
 describe('relay: annotate', () => {
   it('adds exactly one findings header of at most 1,024 header-safe bytes; the body is unchanged', async () => {
     const s = await sim();
@@ -286,6 +333,22 @@ describe('relay: annotate', () => {
     // No findings: no header.
     const missing = await raw(r.url, { path: '/v2/accounts/nope', headers: auth(s) });
     expect(headerValues(missing.rawHeaders, 'x-commerce-sim-findings')).toEqual([]);
+  });
+
+  it('an annotate that throws: the answer goes unchanged, without the header', async () => {
+    const s = await sim();
+    const r = await relay({
+      upstream: s.baseUrl,
+      annotate: () => {
+        throw new Error('judge broke');
+      },
+    });
+    const c = { path: '/v2/accounts?page[limit]=5', headers: auth(s) };
+    const [direct, proxied] = [await raw(s.baseUrl, c), await raw(r.url, c)];
+    expect(proxied.status).toBe(200);
+    expect(proxied.body.equals(direct.body)).toBe(true);
+    expect(headerValues(proxied.rawHeaders, 'x-commerce-sim-findings')).toEqual([]);
+    expect(r.stats().failedCallbacks).toBe(1);
   });
 });
 
