@@ -5,7 +5,7 @@
  * POST /oauth/access_token and re-fetched when expired. The token is never logged and is scrubbed
  * from every error message.
  */
-import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { brotliDecompressSync, constants as zlibConstants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { backoffMs, realSleep, retryAfterMs, seededRandom, TokenBucket, type Sleep } from './http-pacing.js';
 import { TargetError, type Target, type TargetErrorCode, type TargetRequest, type TargetResponse } from '../port.js';
 
@@ -175,8 +175,9 @@ const MAX_DECODED_BYTES = 256 * 1024 * 1024;
 /**
  * A body in the content codings it names (gzip, deflate, br, in the order applied), as text. A server
  * may compress what was not asked for (RFC 9110 §12.5.3), so the body is decoded whatever the request said.
+ * `partial`: the bytes are only the start of the body (a bounded capture); what they hold is decoded.
  */
-export function decodeBody(raw: Buffer, encoding: string | undefined): string {
+export function decodeBody(raw: Buffer, encoding: string | undefined, options: { readonly partial?: boolean } = {}): string {
   if (encoding === undefined || raw.length === 0) return raw.toString('utf8');
   let bytes = raw;
   const codings = encoding
@@ -184,13 +185,15 @@ export function decodeBody(raw: Buffer, encoding: string | undefined): string {
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity')
     .reverse();
-  const limits = { maxOutputLength: MAX_DECODED_BYTES };
+  const partial = options.partial === true;
+  const limits = { maxOutputLength: MAX_DECODED_BYTES, ...(partial ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {}) };
+  const brLimits = { maxOutputLength: MAX_DECODED_BYTES, ...(partial ? { finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH } : {}) };
   try {
     for (const coding of codings) {
       if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes, limits);
       // Some servers send raw deflate under that name.
       else if (coding === 'deflate') bytes = bytes[0] === 0x78 ? inflateSync(bytes, limits) : inflateRawSync(bytes, limits);
-      else if (coding === 'br') bytes = brotliDecompressSync(bytes, limits);
+      else if (coding === 'br') bytes = brotliDecompressSync(bytes, brLimits);
       else break; // an unknown coding: what is left is shown as it came
     }
   } catch {
@@ -200,7 +203,8 @@ export function decodeBody(raw: Buffer, encoding: string | undefined): string {
   return bytes.toString('utf8');
 }
 
-function parseBaseUrl(text: string): URL {
+/** An http(s) base URL without query, fragment or credentials, else TARGET_BAD_URL. */
+export function parseBaseUrl(text: string): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -239,7 +243,7 @@ function networkError(error: unknown, what: string, fail: (code: TargetErrorCode
 }
 
 /** The error's code, looking into AggregateError (happy eyeballs) and `cause`. */
-function errorCode(error: unknown): string | undefined {
+export function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   if ('code' in error && typeof error.code === 'string') return error.code;
   if (error instanceof AggregateError) for (const e of error.errors) if (errorCode(e) !== undefined) return errorCode(e);

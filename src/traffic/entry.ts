@@ -15,4 +15,9 @@ export interface TrafficEntry {
   readonly durationMs?: number;
   /** Where it was observed, for evidence pointers: `traffic.har entry 12`, `proxy #12`. */
   readonly source: string;
+  /**
+   * A body (the request's or the answer's) was longer than the observer keeps: the exchange holds only its
+   * first bytes, decoded as far as they go. The client still got every byte.
+   */
+  readonly truncated?: true;
 }
