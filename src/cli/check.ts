@@ -54,7 +54,11 @@ export const check: DefinedCommand = defineCommand({
     const maxEntryBytes = maxRaw === undefined ? undefined : /^\d+$/.test(maxRaw) && Number(maxRaw) > 0 ? Number(maxRaw) : undefined;
     if (maxRaw !== undefined && maxEntryBytes === undefined) throw new UsageError(`--max-entry-bytes must be a whole number of bytes, got '${maxRaw}'`);
     const started = Date.now();
-    const [{ readTraffic, readTrafficLog }, { createTrafficJudge }, { COMPLETE_MARK }] = await Promise.all([import('../traffic/har-read.js'), import('../traffic/judge.js'), import('../traffic/judging-proxy.js')]);
+    const [{ readTraffic, readTrafficLog }, { createTrafficJudge }, { COMPLETE_MARK }] = await Promise.all([
+      import('../traffic/har-read.js'),
+      import('../traffic/judge.js'),
+      import('../traffic/har-format.js'),
+    ]);
     const paths = files.map((f) => resolve(io.cwd, f));
     // A HAR the proxy wrote in front of the embedded simulator says it is complete; every file must.
     const marked = (await Promise.all(paths.map((p) => readTrafficLog(p)))).every((log) => log?.creatorComment === COMPLETE_MARK);

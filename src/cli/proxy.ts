@@ -116,7 +116,9 @@ export const proxy: DefinedCommand = defineCommand({
       throw error;
     });
     const target = sim === undefined ? upstream : `the embedded simulator (token: ${sim.token})`;
-    io.stderr.write(`commerce-sim proxy: ${running.url} → ${target}; stops on SIGINT/SIGTERM${requests === undefined ? '' : `, after ${requests} requests`}${duration === undefined ? '' : `, after ${duration} s`}\n`);
+    io.stderr.write(
+      `commerce-sim proxy: ${running.url} → ${target}; stops on SIGINT/SIGTERM${requests === undefined ? '' : `, after ${requests} requests`}${duration === undefined ? '' : `, after ${duration} s`}\n`,
+    );
     const timers: NodeJS.Timeout[] = [];
     const elapsed = duration === undefined ? new Promise<string>(() => undefined) : new Promise<string>((done) => timers.push(setTimeout(() => done(`${duration} s`), duration * 1000)));
     const cancel = new AbortController();

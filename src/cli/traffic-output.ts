@@ -41,14 +41,20 @@ export interface TrafficOutput {
 }
 
 export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<number> {
-  const host = o.target.kind === 'sim' ? 'sim' : (() => {
-    try {
-      return new URL(o.target.baseUrl).host.replace(/[^A-Za-z0-9.-]/g, '-');
-    } catch {
-      return 'traffic';
-    }
-  })();
-  const when = new Date(o.started).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const host =
+    o.target.kind === 'sim'
+      ? 'sim'
+      : (() => {
+          try {
+            return new URL(o.target.baseUrl).host.replace(/[^A-Za-z0-9.-]/g, '-');
+          } catch {
+            return 'traffic';
+          }
+        })();
+  const when = new Date(o.started)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
   const report = buildTrafficReport({
     result: o.result,
     version: await packageVersion(),
@@ -70,7 +76,10 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
         `commerce-sim ${o.command}: ${o.result.entries} exchanges, ${o.result.clients} client${o.result.clients === 1 ? '' : 's'}, ${o.result.walksTotal} walk${o.result.walksTotal === 1 ? '' : 's'}${o.result.infrastructure.length > 0 ? `, ${o.result.infrastructure.length} infrastructure note(s)` : ''}`,
         `  ${s.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`,
         `  documented ${s.documented.pass} pass ${s.documented.fail} fail ${s.documented.inconclusive} inconclusive ${s.documented.notCovered} not observed · assumed ${s.assumed.pass} pass ${s.assumed.fail} fail ${s.assumed.inconclusive} inconclusive ${s.assumed.notCovered} not observed (${observed} of ${report.rules.length} rules observed)`,
-        ...o.result.walks.filter((w) => w.truth !== undefined && (w.truth.never > 0 || w.truth.twice > 0)).slice(0, 10).map((w) => `  ${w.label} #${w.n}: ${w.truth?.summary ?? ''}`),
+        ...o.result.walks
+          .filter((w) => w.truth !== undefined && (w.truth.never > 0 || w.truth.twice > 0))
+          .slice(0, 10)
+          .map((w) => `  ${w.label} #${w.n}: ${w.truth?.summary ?? ''}`),
         `  report: ${resolve(written.dir, 'report.html')}`,
         '',
       ].join('\n'),

@@ -3,6 +3,7 @@
  * Serialised with keys in a fixed order, 2-space JSON and a trailing newline, so the same exchange is
  * the same bytes on every machine. Generated fixtures and recordings share it; diff reads it back.
  */
+import { CREDENTIAL_PLACEHOLDER, PASSWORD_PLACEHOLDER } from '../redacted.js';
 import type { Result } from '../result.js';
 import { isSecretHeader, isSecretKey, redactValue, secretSpellings } from '../report/redact.js';
 import { isObject } from '../rules/inspect.js';
@@ -43,9 +44,9 @@ export interface FixtureFile {
 
 /** Placeholders that stand where a secret was. */
 export const ACCESS_TOKEN = '<access_token>';
-export const PASSWORD = '<password>';
+export const PASSWORD = PASSWORD_PLACEHOLDER;
 export const CLIENT_SECRET = '<client_secret>';
-export const REDACTED_CREDENTIAL = '<redacted>';
+export const REDACTED_CREDENTIAL = CREDENTIAL_PLACEHOLDER;
 /** Where a recording had the target's origin. */
 export const BASE_URL = '{base_url}';
 

@@ -6,7 +6,8 @@
 import type { Exchange } from '../port.js';
 import type { ExchangeExcerpt } from './model.js';
 
-export const REDACTED = '[REDACTED]';
+export { REDACTED } from '../redacted.js';
+import { REDACTED } from '../redacted.js';
 
 /**
  * Header names whose values are credentials: the auth and cookie headers, x-moltin-* (customer and

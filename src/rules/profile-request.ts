@@ -2,6 +2,7 @@
  * What the oracle knows about a request to the password-profile resource (commerce-api.md §2.1, §4.1):
  * which exchanges are creates, whether the body is valid, and whether the parent ids are known ones.
  */
+import { isRedactionMark } from '../redacted.js';
 import type { Exchange } from '../port.js';
 import {
   asString,
@@ -82,6 +83,8 @@ export function classifyCreateBody(ex: Exchange): BodyClass {
   const type = asString(data['type']);
   if (type !== undefined && type !== '' && type !== PROFILE_TYPE && type !== PROFILE_TYPE_HYPHEN) return { kind: 'invalid', reason: 'another type' };
   const password = asString(data['password']) ?? '';
+  // Read back from a HAR or a recording: the password was redacted, its length is not known.
+  if (isRedactionMark(password)) return { kind: 'unclear' };
   if (password !== '') {
     const { least, most } = charCounts(password);
     if (most < MIN_PASSWORD_LENGTH) return { kind: 'invalid', reason: 'password shorter than 8 characters' };

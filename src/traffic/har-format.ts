@@ -107,3 +107,6 @@ export function harFrame(creator: HarCreator): { readonly head: string; readonly
   const log = JSON.stringify({ version: '1.2', creator: { ...creator } });
   return { head: `{"log":${log.slice(0, -1)},"entries":[`, tail: '\n]}}\n' };
 }
+
+/** The creator comment of a HAR written in front of the embedded simulator: `check` reads such a file as complete traffic. */
+export const COMPLETE_MARK = 'commerce-sim: complete traffic (every request the upstream received)';

@@ -7,7 +7,7 @@
  * entries it holds, then the error.
  */
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { BASE_URL } from '../recordings/format.js';
 import { toExchange } from '../port.js';
@@ -146,3 +146,41 @@ async function attachment(name: string, member: string, at: EntryPlace): Promise
     throw trafficInputError(at.path, `${member}._file ${name} cannot be read (${codeOf(error)})`, at.n, error);
   }
 }
+
+/** What a HAR says of itself before its entries: who wrote it, and that writer's comment. */
+export interface TrafficLog {
+  readonly creatorName?: string;
+  readonly creatorComment?: string;
+}
+
+/** The head of a HAR file (its `creator`), read without reading its entries; undefined for a recording or an unreadable file. */
+export async function readTrafficLog(path: string): Promise<TrafficLog | undefined> {
+  let head: string;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+      head = buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+  const before = head.slice(0, Math.max(0, head.indexOf('"entries"')));
+  const creator = /"creator"\s*:\s*(\{[^{}]*\})/.exec(before)?.[1];
+  if (creator === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(creator);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const name = 'name' in value && typeof value.name === 'string' ? value.name : undefined;
+    const comment = 'comment' in value && typeof value.comment === 'string' ? value.comment : undefined;
+    return { ...(name === undefined ? {} : { creatorName: name }), ...(comment === undefined ? {} : { creatorComment: comment }) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** How much of a file's start holds a HAR's `creator`: writers put `log.creator` before `entries`. */
+const HEAD_BYTES = 64 * 1024;

@@ -4,13 +4,26 @@
  * put a judging proxy in front of a base URL or `startSimulator()` (`startJudgingProxy`), or wrap an
  * in-process Target (`observedTarget`); `buildTrafficReport` turns a result into the kit's report.
  */
-export { createTrafficJudge, judgeTraffic, CHUNK_PAGES, CHUNK_EXCHANGES, type TrafficJudge, type TrafficJudgeOptions, type TrafficResult, type Finding, type RuleTally, type WalkResult, type InfraNote } from './judge.js';
+export {
+  createTrafficJudge,
+  judgeTraffic,
+  CHUNK_PAGES,
+  CHUNK_EXCHANGES,
+  type TrafficJudge,
+  type TrafficJudgeOptions,
+  type TrafficResult,
+  type Finding,
+  type RuleTally,
+  type WalkResult,
+  type InfraNote,
+} from './judge.js';
 export type { TrafficEntry } from './entry.js';
-export { startJudgingProxy, COMPLETE_MARK, type JudgingProxy, type JudgingProxyOptions } from './judging-proxy.js';
+export { startJudgingProxy, type JudgingProxy, type JudgingProxyOptions } from './judging-proxy.js';
+export { COMPLETE_MARK } from './har-format.js';
 export { observedTarget, type ObservedTargetOptions } from './observed-target.js';
 export { simulatorTruth, type GroundTruth, type WalkTruth, type WalkTracker } from './ground-truth.js';
 export { buildTrafficReport, type TrafficReportInput, type JudgedParty } from './report.js';
-export { readTraffic, type ReadTrafficOptions } from './har-read.js';
+export { readTraffic, readTrafficLog, type ReadTrafficOptions, type TrafficLog } from './har-read.js';
 export { openHarWriter, type HarWriter, type HarWriterOptions } from './har-write.js';
 export { TrafficInputError } from './errors.js';
 export { clientRules, CLIENT_RULE_IDS, type ClientRule, type ClientRuleId } from '../rules/client-rules.js';

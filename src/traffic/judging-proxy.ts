@@ -7,6 +7,7 @@
  */
 import type { StartedSimulator } from '../kit/start-simulator.js';
 import { simulatorTruth } from './ground-truth.js';
+import { COMPLETE_MARK } from './har-format.js';
 import { openHarWriter, type HarWriter } from './har-write.js';
 import { createTrafficJudge, type Finding, type TrafficJudge, type TrafficResult } from './judge.js';
 import { startRelay, type Relay } from './relay.js';
@@ -116,6 +117,3 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
       })()),
   };
 }
-
-/** The HAR comment of a proxy in front of the embedded simulator: `check` reads such a file as complete traffic. */
-export const COMPLETE_MARK = 'commerce-sim: complete traffic (every request the upstream received)';

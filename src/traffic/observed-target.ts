@@ -23,10 +23,16 @@ export function observedTarget(target: Target, observe: (entry: TrafficEntry) =>
       const startedAt = new Date(now()).toISOString();
       const response = await target.send(request);
       n += 1;
-      // The target adds its own credentials: recorded as sent with them (`auth`), never as their text.
-      const exchange = toExchange({ ...request, auth: request.auth ?? 'default' }, response);
+      // The target adds its own credentials: recorded as sent with them, as a proxy would see them, never as their text.
+      const headers = { ...(request.headers ?? {}) };
+      const hasAuth = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+      if (request.auth !== 'none' && !hasAuth) headers['authorization'] = TARGET_CREDENTIALS;
+      const exchange = toExchange({ ...request, headers, auth: request.auth ?? 'default' }, response);
       observe({ exchange, origin: target.baseUrl, startedAt, source: `request #${n}` });
       return response;
     },
   };
 }
+
+/** What an observed request carries where the target added its own token. */
+export const TARGET_CREDENTIALS = "Bearer <the target's token>";

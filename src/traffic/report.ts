@@ -84,7 +84,8 @@ function casesOf(findings: readonly Finding[], file: string): ScenarioResult[] {
   }
   return [...groups].map(([name, list]) => {
     const steps: StepResult[] = list.map((f, i) => {
-      const outcome: Outcome = f.status === 'fail' ? { status: 'fail', message: f.message, expected: f.expected, actual: f.actual } : { status: 'inconclusive', reason: f.message, dependsOn: f.evidence };
+      const outcome: Outcome =
+        f.status === 'fail' ? { status: 'fail', message: f.message, expected: f.expected, actual: f.actual } : { status: 'inconclusive', reason: f.message, dependsOn: f.evidence };
       return {
         index: i + 1,
         name: `${f.party === 'client' ? 'the client' : 'the server'}: ${f.evidence.join(', ')}`,

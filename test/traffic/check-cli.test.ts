@@ -1,0 +1,111 @@
+/**
+ * `commerce-sim check` end to end, in-process: the shipped suite's traffic against the simulator,
+ * written as HAR by the proxy's writer, judged by `check`: exit codes, merged files, the report's traffic
+ * section, a malformed file named with its entry, and nothing secret in what it writes.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSimTarget } from '../../src/adapters/simulator.js';
+import { check } from '../../src/cli/check.js';
+import { loadSuite } from '../../src/kit/mutation.js';
+import { ruleById } from '../../src/rules/catalogue.js';
+import type { RunReport } from '../../src/report/model.js';
+import { runScenarios } from '../../src/scenarios/runner.js';
+import { COMPLETE_MARK } from '../../src/traffic/har-format.js';
+import { openHarWriter } from '../../src/traffic/har-write.js';
+import { observedTarget } from '../../src/traffic/observed-target.js';
+import type { TrafficEntry } from '../../src/traffic/entry.js';
+import { captureIo } from '../support/cli-io.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-check-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The shipped suite's traffic against a simulator, as a HAR file; `complete` marks it as the proxy does in front of the simulator. */
+async function suiteHar(name: string, complete: boolean): Promise<string> {
+  const sim = await createSimTarget({ wallClock: () => Date.UTC(2025, 0, 1) });
+  const entries: TrafficEntry[] = [];
+  await runScenarios(await loadSuite(), { target: observedTarget(sim, (e) => entries.push(e)), ruleById, concurrency: 1 });
+  const file = join(dir, name);
+  const har = await openHarWriter(file, { creator: { name: 'test', version: '1', ...(complete ? { comment: COMPLETE_MARK } : {}) } });
+  for (const e of entries) await har.write({ ...e, origin: 'http://sim.test' });
+  await har.close();
+  return file;
+}
+
+const reportOf = (reports: string): RunReport => JSON.parse(readFileSync(join(reports, 'latest', 'report.json'), 'utf8')) as RunReport;
+
+describe('commerce-sim check', () => {
+  let complete: string;
+  let plain: string;
+  beforeAll(async () => {
+    complete = await suiteHar('complete.har', true);
+    plain = await suiteHar('plain.har', false);
+  }, 60_000);
+
+  it('judges the faithful simulator’s traffic: no documented server failure (exit 0 with --judge server)', async () => {
+    const reports = join(dir, 'server');
+    const p = captureIo({ cwd: dir });
+    expect(await check([complete, '--judge', 'server', '--report', reports], p.io), p.out() + p.err()).toBe(0);
+    const report = reportOf(reports);
+    expect(report.summary.documented.fail).toBe(0);
+    expect(report.traffic).toMatchObject({ complete: true, judged: 'server', sources: [complete] });
+    expect(report.rules.some((r) => r.id.startsWith('client.'))).toBe(false);
+    // Rules the traffic never exercised are counted 0 and reported as not observed, never as passed.
+    const notObserved = report.rules.filter((r) => r.status === 'not-covered');
+    expect(notObserved.length).toBeGreaterThan(0);
+    for (const r of notObserved) expect(r.passed + r.failed + r.inconclusive).toBe(0);
+    expect(readFileSync(join(reports, 'latest', 'report.md'), 'utf8')).toContain('not observed');
+  });
+
+  it('judges the client too: the suite probes limits on purpose, and the client rules say so (exit 1)', async () => {
+    const reports = join(dir, 'both');
+    const p = captureIo({ cwd: dir });
+    expect(await check([complete, '--report', reports], p.io)).toBe(1);
+    const failing = reportOf(reports)
+      .rules.filter((r) => r.status === 'fail' && r.level === 'documented')
+      .map((r) => r.id);
+    expect(failing.length).toBeGreaterThan(0);
+    expect(failing.every((id) => id.startsWith('client.'))).toBe(true);
+    expect(failing).toContain('client.offset.hard-limit');
+  });
+
+  it('merges several files into one report', async () => {
+    const reports = join(dir, 'merged');
+    const p = captureIo({ cwd: dir });
+    await check([complete, plain, '--judge', 'server', '--report', reports], p.io);
+    const one = reportOf(join(dir, 'server'));
+    const merged = reportOf(reports);
+    expect(merged.traffic?.entries).toBe(2 * (one.traffic?.entries ?? 0));
+    // Only one file says it is complete: the merged traffic is not.
+    expect(merged.traffic?.complete).toBe(false);
+  });
+
+  it('exits 2 on a malformed entry, naming the file and the entry', async () => {
+    const bad = join(dir, 'bad.har');
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        log: {
+          version: '1.2',
+          creator: { name: 'x', version: '1' },
+          entries: [{ startedDateTime: '2025-01-01T00:00:00Z', request: { method: 'GET', url: 'http://x/v2/accounts', headers: [] }, response: { headers: [] } }],
+        },
+      }),
+    );
+    const p = captureIo({ cwd: dir });
+    expect(await check([bad], p.io)).toBe(2);
+    expect(p.err()).toMatch(/bad\.har: entry 1: .*status/);
+    expect(p.err()).toContain('TRAFFIC_BAD_INPUT');
+  });
+
+  it('exits 2 on a file that is not there, and on no file at all', async () => {
+    const p = captureIo({ cwd: dir });
+    expect(await check([join(dir, 'missing.har')], p.io)).toBe(2);
+    expect(p.err()).toContain('missing.har');
+    const q = captureIo({ cwd: dir });
+    expect(await check([], q.io)).toBe(2);
+    expect(q.err()).toContain('at least one');
+  });
+});
