@@ -6,7 +6,22 @@
  */
 import type { CaseStatus, ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { evidenceOf, failingRules, failures, inconclusives, requestLine, placesText, ruleRef, SHOWN_REQUESTS, trafficLines, unjudgedLabel, userChecks, verdictReason, verdictsByCase, type Failure } from './summarise.js';
+import {
+  evidenceOf,
+  failingRules,
+  failures,
+  inconclusives,
+  requestLine,
+  placesText,
+  ruleRef,
+  SHOWN_REQUESTS,
+  trafficLines,
+  unjudgedLabel,
+  userChecks,
+  verdictReason,
+  verdictsByCase,
+  type Failure,
+} from './summarise.js';
 
 export function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
@@ -123,9 +138,23 @@ function trafficSection(r: RunReport): string {
       `<tr${w.findings > 0 || (w.truth?.never ?? 0) > 0 ? '' : ' class="ok"'}><th>${e(`${w.label} #${w.n}`)}</th><td>${e(w.client)}</td><td>${w.pages}</td><td>${w.records}</td><td>${w.findings}</td><td>${e(w.truth?.summary ?? '—')}</td></tr>`,
   );
   const head = `<p>${e(trafficLines(r, 0)[0] ?? '')}</p>`;
-  const table = rows.length === 0 ? '' : `<div class="matrix"><table><thead><tr><th>Walk</th><th>Client</th><th>Pages</th><th>Records</th><th>Findings</th><th>Ground truth</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
-  const infra = t.infrastructure.length === 0 ? '' : `<p>Infrastructure (never a rule failure):</p><ul>${t.infrastructure.slice(0, 20).map((n) => `<li>${e(n.kind)}: ${e(n.message)}</li>`).join('')}</ul>`;
-  return section(`Traffic (${t.entries.toLocaleString('en-US')} exchanges, ${t.walksTotal.toLocaleString('en-US')} walks)`, `${head}${table}${infra}`, walks.some((w) => w.findings > 0), ' id="traffic"');
+  const table =
+    rows.length === 0
+      ? ''
+      : `<div class="matrix"><table><thead><tr><th>Walk</th><th>Client</th><th>Pages</th><th>Records</th><th>Findings</th><th>Ground truth</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
+  const infra =
+    t.infrastructure.length === 0
+      ? ''
+      : `<p>Infrastructure (never a rule failure):</p><ul>${t.infrastructure
+          .slice(0, 20)
+          .map((n) => `<li>${e(n.kind)}: ${e(n.message)}</li>`)
+          .join('')}</ul>`;
+  return section(
+    `Traffic (${t.entries.toLocaleString('en-US')} exchanges, ${t.walksTotal.toLocaleString('en-US')} walks)`,
+    `${head}${table}${infra}`,
+    walks.some((w) => w.findings > 0),
+    ' id="traffic"',
+  );
 }
 
 /** The scenario authors' own checks (`user.` ids), apart from the catalogue's rules, with where each is written. */

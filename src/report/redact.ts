@@ -54,7 +54,7 @@ export function redactText(text: string, secrets: readonly string[]): string {
 }
 
 /** Redacts secret members of a JSON body, or `key=value` pairs of a form body; other text is returned as is. */
-export function redactBody(text: string): string {
+export function redactBody(text: string, placeholder?: (key: string, value: unknown) => string): string {
   // A body nested past any real document (a hostile probe's) is read as text: no walk of it may exhaust the stack.
   if (deeperThan(text, MAX_DEPTH)) return redactLooseText(text);
   let parsed: unknown;
@@ -64,7 +64,7 @@ export function redactBody(text: string): string {
     return redactLooseText(text);
   }
   if (typeof parsed !== 'object' || parsed === null) return text;
-  const redacted = redactValue(parsed);
+  const redacted = redactValue(parsed, placeholder);
   if (JSON.stringify(redacted) === JSON.stringify(parsed)) return text; // keep the exact bytes when nothing was secret
   return JSON.stringify(redacted, null, text.includes('\n') ? 2 : undefined);
 }
@@ -91,12 +91,12 @@ function deeperThan(text: string, max: number): boolean {
 }
 
 /** Deep copy of a JSON-like value with the values of secret members replaced (by `placeholder(name)`); cut past MAX_DEPTH. */
-export function redactValue(value: unknown, placeholder: (key: string) => string = () => REDACTED, depth = 0): unknown {
+export function redactValue(value: unknown, placeholder: (key: string, value: unknown) => string = () => REDACTED, depth = 0): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_DEPTH) return TOO_DEEP;
   if (Array.isArray(value)) return value.map((v) => redactValue(v, placeholder, depth + 1));
   // fromEntries defines own properties, so a `__proto__` member stays data.
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretKey(k) && v !== null ? placeholder(k) : redactValue(v, placeholder, depth + 1)]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretKey(k) && v !== null ? placeholder(k, v) : redactValue(v, placeholder, depth + 1)]));
 }
 
 /** For bodies that are not (whole) JSON: form pairs, query strings, and JSON cut short. */

@@ -21,7 +21,7 @@ export interface Redacted {
 }
 
 /** The entry with its secrets replaced by `[REDACTED]`; `known` are literal secrets removed wherever they appear. */
-export function redactEntry(entry: TrafficEntry, known: readonly string[]): Redacted {
+export function redactEntry(entry: TrafficEntry, known: readonly string[], fingerprint?: (credential: string) => string): Redacted {
   const { request, response } = entry.exchange;
   const learned = new Set<string>();
   collectHeaders(request.headers ?? {}, learned);
@@ -35,8 +35,8 @@ export function redactEntry(entry: TrafficEntry, known: readonly string[]): Reda
   const redactedRequest: TargetRequest = {
     method: request.method,
     url: text(redactPairs(request.url)),
-    headers: cleanHeaders(request.headers ?? {}, text),
-    ...(request.body === undefined ? {} : { body: text(cleanBody(request.body, request.headers)) }),
+    headers: markCredential(cleanHeaders(request.headers ?? {}, text), request.headers ?? {}, fingerprint),
+    ...(request.body === undefined ? {} : { body: text(cleanBody(request.body, request.headers, maskPassword)) }),
   };
   const redactedResponse: TargetResponse = { status: response.status, headers: cleanHeaders(response.headers, text), body: text(cleanBody(response.body, response.headers)) };
   return { entry: { ...entry, exchange: toExchange(redactedRequest, redactedResponse) }, learned: found };
@@ -66,8 +66,18 @@ function cleanHeaders(headers: Readonly<Record<string, string>>, text: (s: strin
 
 const isForm = (headers: Readonly<Record<string, string>> | undefined): boolean => /^\s*application\/x-www-form-urlencoded/i.test(headerValue(headers, 'content-type') ?? '');
 
-function cleanBody(body: string, headers: Readonly<Record<string, string>> | undefined): string {
-  return isForm(headers) ? redactPairs(body) : redactBody(body);
+function cleanBody(body: string, headers: Readonly<Record<string, string>> | undefined, placeholder?: (key: string, value: unknown) => string): string {
+  return isForm(headers) ? redactPairs(body) : redactBody(body, placeholder);
+}
+
+/**
+ * A request's password becomes as many `*` as it had characters: the secret is gone, and the judge can
+ * still tell a short password from a long one (create.password.min-length). A password whose length
+ * depends on how characters are counted (outside the BMP) becomes `[REDACTED]`, which is not judged.
+ */
+export function maskPassword(key: string, value: unknown): string {
+  if (key.toLowerCase() !== 'password' || typeof value !== 'string' || value === '' || /[\uD800-\uDFFF]/.test(value) || /\p{M}/u.test(value)) return REDACTED;
+  return '*'.repeat(value.length);
 }
 
 // ---------------------------------------------------------------- what the secrets were
@@ -107,4 +117,18 @@ function collectValues(value: unknown, into: Set<string>, depth: number): void {
     if (typeof v === 'string' && isSecretKey(k)) into.add(v);
     else collectValues(v, into, depth + 1);
   }
+}
+
+/**
+ * `Authorization: Bearer [REDACTED 3f9a0c12]`: the credential replaced by a keyed hash of it (the key is
+ * the writer's own, random, never written), so a reader still tells one client's requests from another's
+ * (the judge's sessions) and learns nothing of the credential.
+ */
+function markCredential(cleaned: Record<string, string>, original: Readonly<Record<string, string>>, fingerprint: ((credential: string) => string) | undefined): Record<string, string> {
+  if (fingerprint === undefined) return cleaned;
+  for (const [name, value] of Object.entries(original)) {
+    if (name.toLowerCase() !== 'authorization' || cleaned[name] === undefined) continue;
+    cleaned[name] = cleaned[name].replace(REDACTED, `[REDACTED ${fingerprint(value)}]`);
+  }
+  return cleaned;
 }

@@ -6,6 +6,7 @@
  * proxy stopped without closing leaves a HAR that reads. The file is its owner's alone (mode 0600):
  * traffic holds customer data even with the secrets out. Writes are queued, never interleaved.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { TrafficEntry } from './entry.js';
 import { harEntryOf, harFrame, type HarCreator } from './har-format.js';
@@ -48,6 +49,9 @@ class Writer implements HarWriter {
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly learned: string[] = [];
+  /** Keyed by a random key of this file's own: the same credential gets the same mark, and no mark can be reversed. */
+  private readonly key = randomBytes(32);
+  private readonly fingerprint = (credential: string): string => createHmac('sha256', this.key).update(credential).digest('hex').slice(0, 8);
 
   constructor(
     private readonly handle: FileHandle,
@@ -73,7 +77,7 @@ class Writer implements HarWriter {
   }
 
   private async append(entry: TrafficEntry): Promise<void> {
-    const { entry: clean, learned } = redactEntry(entry, [...(this.options.secrets ?? []), ...this.learned]);
+    const { entry: clean, learned } = redactEntry(entry, [...(this.options.secrets ?? []), ...this.learned], this.fingerprint);
     this.learn(learned);
     const startedAt = (this.options.now?.() ?? new Date()).toISOString();
     const text = `${this.count === 0 ? '\n' : ',\n'}${JSON.stringify(harEntryOf(clean, startedAt))}`;

@@ -195,7 +195,8 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
   const judgeServer = (rule: Rule, all: readonly TrafficEntry[], vars: Readonly<Record<string, unknown>>, walk?: Walk) => {
     // A read outside the documented surface can support no documented verdict and changes nothing: over
     // several exchanges it is left out, so it does not make the rest inconclusive. Writes stay.
-    const held = all.length > 1 && rule.level === 'documented' ? all.filter((h) => changesState(h.exchange) || !outsideFor(rule, h.exchange)) : all;
+    // So is a request refused for credentials or rate (401, 403, 407, 429): it observed nothing.
+    const held = all.length > 1 && rule.level === 'documented' ? all.filter((h) => changesState(h.exchange) || !(outsideFor(rule, h.exchange) || REFUSED.has(h.exchange.response.status))) : all;
     const exchanges = held.map((h) => h.exchange);
     const ctx = { exchanges, vars };
     // A write the server accepted (2xx) is a fact the verdict rests on, not a reading it assumes.
@@ -502,6 +503,9 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
     },
   };
 }
+
+/** Statuses that say a request was refused before it was judged on its merits (as rules/judge.ts reads them). */
+const REFUSED: ReadonlySet<number> = new Set([401, 403, 407, 429]);
 
 const outsideFor = (rule: Rule, ex: Exchange): boolean => gapsFor(classifyRequest(ex.request), rule.id, ex.response.status).length > 0;
 

@@ -360,7 +360,10 @@ describe('writing HAR files', () => {
       expect(read[0]?.exchange.json).toEqual({ access_token: '[REDACTED]', token_type: 'Bearer', expires_in: 3600, refresh_token: '[REDACTED]' });
       expect(read[1]?.exchange.request.body).toBe('grant_type=password&username=ada&password=[REDACTED]');
       expect(read[2]?.exchange.request.url).toBe('/v2/accounts?access_token=[REDACTED]&api_key=[REDACTED]&page[limit]=2');
-      expect(read[2]?.exchange.request.headers).toEqual({ authorization: 'Bearer [REDACTED]', cookie: '[REDACTED]' });
+      // The credential is a keyed mark: one client's requests still tell apart from another's, the token is gone.
+      expect(read[2]?.exchange.request.headers).toEqual({ authorization: expect.stringMatching(/^Bearer \[REDACTED [0-9a-f]{8}\]$/), cookie: '[REDACTED]' });
+      // A password keeps its length (create.password.min-length is judged on it), not its characters.
+      expect(read[3]?.exchange.request.body).toBe(JSON.stringify({ data: { username: 'ada', password: '*'.repeat(password.length) } }));
       expect(read[4]?.exchange.json).toEqual({ data: [], meta: { debug: 'auth was [REDACTED]' } });
     });
   });
@@ -372,6 +375,30 @@ describe('writing HAR files', () => {
       await writer.write(entry({ body: '{"note":"hunter2-the-secret"}', url: '/v2/x?q=hunter2-the-secret' }));
       await writer.close();
       expect(await readFile(file, 'utf8')).not.toContain('hunter2');
+    });
+  });
+});
+
+describe('credential marks', () => {
+  it('the same credential gets the same mark in one file, another credential another mark, and no two files share a key', async () => {
+    const req = (token: string) => ({
+      exchange: toExchange({ method: 'GET', url: '/v2/accounts', headers: { authorization: `Bearer ${token}` } }, { status: 200, headers: {}, body: '' }),
+      origin: 'http://x',
+      source: 's',
+    });
+    const marks = async (dir: string, name: string) => {
+      const file = join(dir, name);
+      const writer = await openHarWriter(file, { creator: { name: 't', version: '1' } });
+      for (const t of ['token-one-aaaaaaaa', 'token-two-bbbbbbbb', 'token-one-aaaaaaaa']) await writer.write(req(t));
+      await writer.close();
+      return (await collect(file)).map((e) => e.exchange.request.headers?.['authorization']);
+    };
+    await withTempDir(async (dir) => {
+      const [a1, b, a2] = await marks(dir, 'a.har');
+      expect(a1).toBe(a2);
+      expect(a1).not.toBe(b);
+      const [other] = await marks(dir, 'b.har');
+      expect(other).not.toBe(a1);
     });
   });
 });
