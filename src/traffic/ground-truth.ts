@@ -56,8 +56,9 @@ const fmt = (n: number): string => n.toLocaleString('en-US');
  * between are excused, as the document excuses them (§4.3).
  */
 export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT_ID): GroundTruth {
+  const ordinals = new Ordinals();
   return {
-    startWalk(read, entry) {
+    startWalk(read) {
       const resource = listResources.find((r) => r.paths.some((p) => p.replace(/\/$/, '') === read.path));
       if (resource === undefined) return NO_TRACKER;
       const clauses = read.cursor === undefined ? read.base : [...read.base, { op: read.cursor.op, field: read.cursor.field, values: [read.cursor.value] }];
@@ -65,22 +66,34 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
       const parsed = text === '' ? { ok: true as const, value: [] } : parseFilter(text, resource.filter);
       if (!parsed.ok) return NO_TRACKER;
       const tests = parsed.value.map((c) => ({ field: c.field, test: compileClause(c, resource.filter) }));
-      const matching = (): Set<string> => {
+      /** Marks in `into` (by ordinal) the records that match and are visible now; returns how many. */
+      const matching = (into: Marks): number => {
         const project = sim.project(clientId);
         const visible = project.visibility();
-        const out = new Set<string>();
+        let n = 0;
         for (const r of project.list(resource).values()) {
           if (visible !== undefined && !visible(r)) continue;
-          if (tests.every((t) => t.test(valueOf(r, t.field)))) out.add(r.id);
+          if (tests.every((t) => t.test(valueOf(r, t.field)))) {
+            into.set(ordinals.of(resource.name, r.id));
+            n++;
+          }
         }
-        return out;
+        return n;
       };
-      const atStart = matching();
-      const received = new Map<string, number>();
+      const atStart = new Marks();
+      const startCount = matching(atStart);
+      // One byte per record: 0 never, 1 once, 2 more than once (saturating). Bounded by the collection, not the traffic.
+      const received = new Marks();
       let previous = new Set<string>();
       let pages = 0;
       let lastShort = false;
-      void entry;
+      const receive = (id: string, onlyIfNew: boolean) => {
+        const k = ordinals.known(resource.name, id);
+        if (k === undefined) return;
+        const n = received.get(k);
+        if (onlyIfNew && n > 0) return;
+        received.put(k, Math.min(2, n + 1));
+      };
       return {
         page(ex) {
           pages++;
@@ -88,38 +101,34 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
           const ids = idsOf(ex.json);
           const limit = pageMeta(ex.json).limit;
           lastShort = list !== undefined && (ids.length === 0 || (limit !== undefined && ids.length < limit));
-          for (const id of ids) {
-            // A keyset walk meets the previous page's boundary records again by design (ge): not a repeat.
-            if (read.cursor !== undefined && previous.has(id)) continue;
-            received.set(id, (received.get(id) ?? 0) + 1);
-          }
+          // A keyset walk meets the previous page's boundary records again by design (ge): not a repeat.
+          for (const id of ids) if (!(read.cursor !== undefined && previous.has(id))) receive(id, false);
           previous = new Set(ids);
         },
         also(ex) {
-          for (const id of idsOf(ex.json)) if (!received.has(id)) received.set(id, 1);
+          for (const id of idsOf(ex.json)) receive(id, true);
         },
         finish(cause) {
           if (!isTraversal(pages, lastShort)) return undefined;
-          const atEnd = matching();
+          const atEnd = new Marks();
+          const endCount = matching(atEnd);
           let visible = 0;
           let once = 0;
           let twice = 0;
           const neverIds: string[] = [];
           const repeatedIds: string[] = [];
-          for (const id of atStart) {
-            if (!atEnd.has(id)) continue;
+          for (let k = 0; k < atStart.size; k++) {
+            if (atStart.get(k) === 0 || atEnd.get(k) === 0) continue;
             visible++;
-            const n = received.get(id) ?? 0;
+            const n = received.get(k);
             if (n === 1) once++;
             else if (n >= 2) {
               twice++;
-              if (repeatedIds.length < 5) repeatedIds.push(id);
-            } else if (neverIds.length < 5) neverIds.push(id);
+              if (repeatedIds.length < 5) repeatedIds.push(ordinals.id(resource.name, k));
+            } else if (neverIds.length < 5) neverIds.push(ordinals.id(resource.name, k));
           }
           const never = visible - once - twice;
-          let union = atStart.size;
-          for (const id of atEnd) if (!atStart.has(id)) union++;
-          const excused = union - visible;
+          const excused = startCount + endCount - 2 * visible;
           const parts = [`${fmt(visible)} visible`, `${fmt(once)} received once`];
           if (twice > 0) parts.push(`${fmt(twice)} more than once`);
           if (never > 0) parts.push(`${fmt(never)} never`);
@@ -130,6 +139,53 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
       };
     },
   };
+}
+
+/** A number per record ordinal, one byte each, growing as ordinals do. */
+class Marks {
+  private bytes = new Uint8Array(1024);
+  size = 0;
+  get(k: number): number {
+    return k < this.bytes.length ? (this.bytes[k] ?? 0) : 0;
+  }
+  set(k: number): void {
+    this.put(k, 1);
+  }
+  put(k: number, v: number): void {
+    if (k >= this.bytes.length) {
+      const grown = new Uint8Array(Math.max(k + 1, this.bytes.length * 2));
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    this.bytes[k] = v;
+    if (k >= this.size) this.size = k + 1;
+  }
+}
+
+/** Each record of each collection numbered once, for every walk to share: per-walk state is then bytes, not strings. */
+class Ordinals {
+  private readonly byCollection = new Map<string, { readonly byId: Map<string, number>; readonly ids: string[] }>();
+  private table(collection: string) {
+    let t = this.byCollection.get(collection);
+    if (t === undefined) this.byCollection.set(collection, (t = { byId: new Map(), ids: [] }));
+    return t;
+  }
+  of(collection: string, id: string): number {
+    const t = this.table(collection);
+    let k = t.byId.get(id);
+    if (k === undefined) {
+      k = t.ids.length;
+      t.byId.set(id, k);
+      t.ids.push(id);
+    }
+    return k;
+  }
+  known(collection: string, id: string): number | undefined {
+    return this.table(collection).byId.get(id);
+  }
+  id(collection: string, k: number): string {
+    return this.table(collection).ids[k] ?? '';
+  }
 }
 
 function valueOf(r: SimRecord, field: string): string | null | undefined {
