@@ -119,7 +119,10 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\
  * microsecond apart are not at the same instant), or undefined. A missing zone is UTC (never the
  * machine's zone); a space before the offset is a `+` that URL decoding turned into a space.
  */
-export function instantOf(text: string): bigint | undefined {
+export const instantOf: (text: string) => bigint | undefined = lastFew(readInstant, 8_192);
+
+/** Every record's timestamps are compared by several checks, page after page: each text is read once. */
+function readInstant(text: string): bigint | undefined {
   const m = ISO.exec(text.trim());
   if (m === null) return undefined;
   const n = (i: number): number => Number(m[i] ?? '0');

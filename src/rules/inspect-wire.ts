@@ -29,12 +29,12 @@ export function pathOf(url: string): string {
  * `read` remembering its latest results by key. Every check of a run reads the same few URLs and
  * paths (the request's, each link's) again; results are read-only, so sharing them is safe.
  */
-export function lastFew<T>(read: (key: string) => T): (key: string) => T {
+export function lastFew<T>(read: (key: string) => T, capacity = 64): (key: string) => T {
   const kept = new Map<string, { readonly value: T }>();
   return (key) => {
     const hit = kept.get(key);
     if (hit !== undefined) return hit.value;
-    if (kept.size >= 64) kept.clear();
+    if (kept.size >= capacity) kept.clear();
     const value = read(key);
     kept.set(key, { value });
     return value;

@@ -91,3 +91,64 @@ export const RULE_SCOPES: Readonly<Record<RuleId, TrafficScope>> = {
   'errors.no-5xx': 'exchange',
   'versioning.item-links-v2': 'exchange',
 };
+
+/** What a request is, as far as choosing the rules that may apply to it goes. One request may be several. */
+export type RequestKind = 'read' | 'create' | 'profile' | 'settings' | 'token' | 'write';
+
+/**
+ * For exchange-scope rules that apply only to some requests: which. The judge of traffic calls a rule
+ * only on exchanges of its kinds (every rule still skips what it does not judge; this only saves the
+ * call). A rule absent here is offered every exchange.
+ */
+export const RULE_KINDS: Readonly<Partial<Record<RuleId, readonly RequestKind[]>>> = {
+  'create.status.201': ['create'],
+  'create.response.fields': ['create'],
+  'create.type.underscore-echo': ['create'],
+  'create.timestamps.format': ['create'],
+  'create.timestamps.equal': ['create'],
+  'create.password.not-returned': ['create'],
+  'create.links.self': ['create'],
+  'create.path.trailing-slash': ['create'],
+  'create.password.min-length': ['create'],
+  'create.required-fields': ['create'],
+  'create.password-profile-id.echo': ['create'],
+  'create.type.hyphen-accepted': ['create'],
+  'create.errors.validation-400': ['create'],
+  'create.errors.malformed-json-400': ['create'],
+  'create.errors.unknown-parent-404': ['create'],
+  'auth.required': ['create'],
+  'pagination.meta.present': ['read'],
+  'pagination.meta.present-when-empty': ['read'],
+  'pagination.limit.default': ['read'],
+  'pagination.limit.per-call': ['read'],
+  'pagination.limit.max': ['read'],
+  'pagination.offset.echo': ['read'],
+  'pagination.page.total': ['read'],
+  'pagination.results.total': ['read'],
+  'pagination.offset-limit.hard': ['read'],
+  'pagination.offset-limit.soft': ['read'],
+  'pagination.endpoints.listed': ['read'],
+  'pagination.meta.position': ['read'],
+  'pagination.limit.clamp': ['read'],
+  'pagination.params.invalid-400': ['read'],
+  'pagination.page.total-empty': ['read'],
+  'pagination.page.current': ['read'],
+  'pagination.links.present': ['read'],
+  'pagination.links.consistent': ['read'],
+  'pagination.offset-limit.hard-400': ['read'],
+  'pagination.endpoints.public-paths': ['read'],
+  'sort.ascending': ['read'],
+  'sort.descending': ['read'],
+  'sort.ties-by-id': ['read'],
+  'sort.invalid-400': ['read'],
+  'filter.gt': ['read'],
+  'filter.operators': ['read'],
+  'filter.and': ['read'],
+  'filter.invalid-400': ['read'],
+  'versioning.item-links-v2': ['read'],
+  'versioning.v2-prefix': ['read', 'create'],
+  'password-profile.password-never-returned': ['profile'],
+  'settings.page-length': ['settings'],
+  'auth.token.response': ['token'],
+  'accounts.writes': ['write'],
+};

@@ -11,16 +11,15 @@
  * is `complete` (it holds every request the server received since it started): otherwise another
  * client's write between the reads would explain it, and it is inconclusive with that reason.
  */
-import { createHash } from 'node:crypto';
 import type { Exchange } from '../port.js';
 import { catalogue } from '../rules/catalogue.js';
 import { clientRuleById, clientRules, type ClientRuleId } from '../rules/client-rules.js';
 import { evidenceFor, judgeRule, type RuleJudgement } from '../rules/judge.js';
-import { asList, at, authorizationHeader, profilePath, changesState, is2xx, isAdminWrite, isGet, isSettingsPath, methodIs, pathOf, requestJson } from '../rules/inspect.js';
+import { asList, at, authorizationHeader, isCreatePath, profilePath, changesState, is2xx, isAdminWrite, isGet, isSettingsPath, methodIs, pathOf, requestJson } from '../rules/inspect.js';
 import { inconclusive, type Level, type Outcome, type Rule } from '../rules/rule.js';
 import { classifyRequest, gapsFor } from '../rules/surface.js';
 import { DEFAULT_PAGE_LENGTH } from '../limits.js';
-import { RULE_SCOPES } from '../rules/scopes.js';
+import { RULE_KINDS, RULE_SCOPES, type RequestKind } from '../rules/scopes.js';
 import { excerpt } from '../report/redact.js';
 import type { ExchangeExcerpt } from '../report/model.js';
 import { drainsRun, onNextPage, onOffset, onOffsetPage, onRetry, onWalkEnd, pinOf, retryUntil, type ConductJudgement } from './conduct.js';
@@ -37,6 +36,8 @@ const MAX_OPEN_WALKS = 64;
 /** Timestamp runs per session remembered as read to their end. */
 const MAX_RUNS = 256;
 const MAX_RETRIES = 256;
+/** Clients judged at once; past it the longest-known one is judged and let go. */
+const MAX_SESSIONS = 10_000;
 
 export interface Finding {
   readonly ruleId: string;
@@ -153,6 +154,31 @@ interface Session {
 }
 
 const exchangeRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'exchange');
+/** The exchange-scope rules offered an exchange of each kind (src/rules/scopes.ts RULE_KINDS). */
+const rulesByKind = new Map<RequestKind | 'any', readonly Rule[]>(
+  (['read', 'create', 'profile', 'settings', 'token', 'write'] as const).map((k) => [k, exchangeRules.filter((r) => RULE_KINDS[r.id]?.includes(k) === true)]),
+);
+const forEvery = exchangeRules.filter((r) => RULE_KINDS[r.id] === undefined);
+
+/** The kinds of a request (one may be several), for choosing the rules offered it. */
+function kindsOf(ex: Exchange): RequestKind[] {
+  const path = pathOf(ex.request.url);
+  const kinds: RequestKind[] = [];
+  if (methodIs(ex, 'GET', 'HEAD')) kinds.push('read');
+  else kinds.push('write');
+  if (methodIs(ex, 'POST') && isCreatePath(path)) kinds.push('create');
+  if (profilePath(path) !== undefined) kinds.push('profile');
+  if (isSettingsPath(path)) kinds.push('settings');
+  if (path.startsWith('/oauth/')) kinds.push('token');
+  return kinds;
+}
+
+/** Each rule offered an exchange once, in catalogue order. */
+function rulesFor(ex: Exchange): readonly Rule[] {
+  const chosen = new Set<Rule>(forEvery);
+  for (const k of kindsOf(ex)) for (const r of rulesByKind.get(k) ?? []) chosen.add(r);
+  return exchangeRules.filter((r) => chosen.has(r));
+}
 const walkRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'walk');
 const sessionRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'session');
 
@@ -170,6 +196,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
   const sessions = new Map<string, Session>();
   let entries = 0;
   let walkCount = 0;
+  let clientCount = 0;
 
   const tally = (id: string, status: Outcome['status']) => {
     const t = tallies.get(id);
@@ -180,10 +207,14 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
     else t.skipped++;
   };
 
-  const record = (f: Finding) => {
-    const n = kept.get(f.ruleId) ?? 0;
-    kept.set(f.ruleId, n + 1);
-    if (n < maxFindings) findings.push(f);
+  /** A finding, its evidence excerpted (redacted, cut) only when it is kept: past the first few per rule it is counted. */
+  const record = (base: Omit<Finding, 'exchanges'>, evidence: readonly TrafficEntry[]) => {
+    const n = kept.get(base.ruleId) ?? 0;
+    kept.set(base.ruleId, n + 1);
+    const keep = n < maxFindings;
+    if (!keep && options.onFinding === undefined) return;
+    const f: Finding = { ...base, exchanges: keep ? evidence.map((e) => excerpt(e.exchange, { evidence: true })) : [] };
+    if (keep) findings.push(f);
     try {
       options.onFinding?.(f);
     } catch {
@@ -211,17 +242,19 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       const idx = j.outcome.status === 'fail' ? evidenceFor(rule, ctx) : exchanges.map((_e, i) => i);
       const evidence = idx.slice(0, 5).flatMap((i) => (held[i] === undefined ? [] : [held[i]]));
       if (walk !== undefined) walk.findings++;
-      record({
-        ruleId: j.ruleId,
-        level,
-        party: 'server',
-        status: j.outcome.status,
-        message: j.outcome.status === 'fail' ? j.outcome.message : j.outcome.reason,
-        ...(j.outcome.status === 'fail' ? { expected: j.outcome.expected, actual: j.outcome.actual } : {}),
-        ...(walk === undefined ? {} : { walk: `${walk.label} #${walk.n}` }),
-        evidence: evidence.map((e) => e.source),
-        exchanges: evidence.map((e) => excerpt(e.exchange, { evidence: true })),
-      });
+      record(
+        {
+          ruleId: j.ruleId,
+          level,
+          party: 'server',
+          status: j.outcome.status,
+          message: j.outcome.status === 'fail' ? j.outcome.message : j.outcome.reason,
+          ...(j.outcome.status === 'fail' ? { expected: j.outcome.expected, actual: j.outcome.actual } : {}),
+          ...(walk === undefined ? {} : { walk: `${walk.label} #${walk.n}` }),
+          evidence: evidence.map((e) => e.source),
+        },
+        evidence,
+      );
     }
   };
 
@@ -257,29 +290,40 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
         walk.cause ??= `the client: ${j.outcome.message}`;
       }
       const rule = clientRuleById(j.ruleId);
-      record({
-        ruleId: j.ruleId,
-        level: rule?.level ?? 'assumed',
-        party: 'client',
-        status: 'fail',
-        message: j.outcome.message,
-        expected: j.outcome.expected,
-        actual: j.outcome.actual,
-        ...(walk === undefined ? {} : { walk: `${walk.label} #${walk.n}` }),
-        evidence: entries.map((e) => e.source),
-        exchanges: entries.map((e) => excerpt(e.exchange, { evidence: true })),
-      });
+      record(
+        {
+          ruleId: j.ruleId,
+          level: rule?.level ?? 'assumed',
+          party: 'client',
+          status: 'fail',
+          message: j.outcome.message,
+          expected: j.outcome.expected,
+          actual: j.outcome.actual,
+          ...(walk === undefined ? {} : { walk: `${walk.label} #${walk.n}` }),
+          evidence: entries.map((e) => e.source),
+        },
+        entries,
+      );
     }
   };
 
   const sessionOf = (entry: TrafficEntry): Session => {
     const auth = authorizationHeader(entry.exchange);
-    // Credentials never leave: the session is named by a short hash of them.
-    const key = `${entry.origin} ${auth === undefined ? '-' : createHash('sha256').update(auth).digest('hex').slice(0, 10)}`;
+    // Kept in memory only: reports name a session `client N`, never by its credentials.
+    const key = `${entry.origin}\u0000${auth ?? ''}`;
     let s = sessions.get(key);
     if (s === undefined) {
+      if (sessions.size >= MAX_SESSIONS) {
+        // The longest-known client is judged and let go: memory stays bounded whatever the number of clients.
+        const [oldKey, oldest] = sessions.entries().next().value ?? [];
+        if (oldest !== undefined && oldKey !== undefined) {
+          for (const w of [...oldest.walks.values()]) endWalk(w);
+          flushSession(oldest);
+          sessions.delete(oldKey);
+        }
+      }
       s = {
-        label: `client ${sessions.size + 1}`,
+        label: `client ${++clientCount}`,
         origin: entry.origin,
         vars: complete ? { page_length_known: true } : {},
         pageLengthKnown: complete,
@@ -482,7 +526,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       retryCheck(s, entry);
       trackSettings(s, entry);
       const vars = varsFor(s, ex);
-      for (const rule of exchangeRules) if (!(s.wrotePageLength && rule.id === 'pagination.limit.default')) judgeServer(rule, [entry], vars);
+      for (const rule of rulesFor(ex)) if (!(s.wrotePageLength && rule.id === 'pagination.limit.default')) judgeServer(rule, [entry], vars);
       const offset = onOffset(ex);
       if (offset !== undefined) judgeConduct([offset], [entry]);
       if (isGet(ex) && ex.response.status === 200 && asList(ex.json) !== undefined) onListRead(s, entry);
@@ -499,7 +543,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
         flushSession(s);
       }
       walks.sort((a, b) => a.n - b.n);
-      return { entries, clients: sessions.size, complete, tallies, findings, walks, walksTotal: walkCount, infrastructure };
+      return { entries, clients: clientCount, complete, tallies, findings, walks, walksTotal: walkCount, infrastructure };
     },
   };
 }
@@ -507,7 +551,14 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
 /** Statuses that say a request was refused before it was judged on its merits (as rules/judge.ts reads them). */
 const REFUSED: ReadonlySet<number> = new Set([401, 403, 407, 429]);
 
-const outsideFor = (rule: Rule, ex: Exchange): boolean => gapsFor(classifyRequest(ex.request), rule.id, ex.response.status).length > 0;
+/** Each request classified once, whatever number of rules ask. */
+const classified = new WeakMap<object, ReturnType<typeof classifyRequest>>();
+const classificationOf = (ex: Exchange): ReturnType<typeof classifyRequest> => {
+  let c = classified.get(ex.request);
+  if (c === undefined) classified.set(ex.request, (c = classifyRequest(ex.request)));
+  return c;
+};
+const outsideFor = (rule: Rule, ex: Exchange): boolean => gapsFor(classificationOf(ex), rule.id, ex.response.status).length > 0;
 
 /** The one page length an operator's restore or settings body states (every `page_length` in it agrees), else undefined. */
 function statedPageLength(body: unknown): number | undefined {
