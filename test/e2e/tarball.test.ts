@@ -73,6 +73,21 @@ describe('the packed tarball in a fresh app', () => {
     expect(out).toMatch(/1 passed/);
   }, 120_000);
 
+  it("runs the README's traffic-judge example (commerce-sim/traffic) with vitest", (ctx) => {
+    if (problem !== undefined) ctx.skip(problem);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Judging real traffic'));
+    const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(example).toContain("from 'commerce-sim/traffic'");
+    writeFileSync(join(app, 'sync.test.ts'), example);
+    const out = execFileSync(process.execPath, [join(app, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, '--reporter', 'default', 'sync.test.ts'], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    });
+    expect(out).toMatch(/1 passed/);
+  }, 120_000);
+
   it('a consumer file type-checks against the published declarations', (ctx) => {
     if (problem !== undefined) ctx.skip(problem);
     writeFileSync(
@@ -120,7 +135,8 @@ describe('the packed tarball in a fresh app', () => {
         "import type { Scenario } from 'commerce-sim/scenarios';",
         "import type { RunReport } from 'commerce-sim/report';",
         "import type { PropertySuite } from 'commerce-sim/properties';",
-        'export type Used = [typeof startSimulator, typeof exportAccounts, Scenario, RunReport, PropertySuite];',
+        "import type { TrafficResult } from 'commerce-sim/traffic';",
+        'export type Used = [typeof startSimulator, typeof exportAccounts, Scenario, RunReport, PropertySuite, TrafficResult];',
       ].join('\n'),
     );
     writeFileSync(
