@@ -48,20 +48,25 @@ export function firstBytes(chunks: readonly Buffer[], max: number): { readonly b
 }
 
 /**
- * The exchange, its `json` parsed on first read and kept: by whoever reads it, after the answer is
- * finished (the judge, in `onExchange` or later), never on the request path unless `annotate` reads it.
- * An own enumerable property, so spreading, cloning and comparing the exchange see the parsed value.
+ * `json` parsed on first read and kept: by whoever reads it, after the answer is finished (the judge, in
+ * `onExchange` or later), never on the request path unless `annotate` reads it. One descriptor shared by
+ * every exchange: a getter written in each object literal would cost a closure and an accessor pair per
+ * exchange, kept in the old generation with the body they reach (a full GC every few hundred answers).
  */
+const LAZY_JSON: PropertyDescriptor & ThisType<{ readonly response: TargetResponse }> = {
+  get(): unknown {
+    const value = parseJsonOrUndefined(this.response.body);
+    Object.defineProperty(this, 'json', { value, enumerable: true, configurable: false, writable: false });
+    return value;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/** The exchange with `json` as an own enumerable property, so spreading, cloning and comparing it see the parsed value. */
 function withLazyJson(request: TargetRequest, response: TargetResponse): Exchange {
-  return {
-    request,
-    response,
-    get json(): unknown {
-      const value = parseJsonOrUndefined(response.body);
-      Object.defineProperty(this, 'json', { value, enumerable: true, configurable: false, writable: false });
-      return value;
-    },
-  };
+  // `json` is defined on the line below: the one place the type is asserted.
+  return Object.defineProperty({ request, response }, 'json', LAZY_JSON) as Exchange;
 }
 
 export function entryOf(c: Captured, context: EntryContext, durationMs: number): TrafficEntry {

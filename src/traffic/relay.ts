@@ -12,7 +12,8 @@ import { UsageError } from '../kit-errors.js';
 import { listenError } from '../sim/listen-error.js';
 import type { TrafficEntry } from './entry.js';
 import type { InfraNote } from './relay-answers.js';
-import { RelayState, relayRequest, type Observers, type Upstream } from './relay-flight.js';
+import { relayRequest } from './relay-flight.js';
+import { RelayState, type Observers, type Upstream } from './relay-state.js';
 
 export type { InfraNote } from './relay-answers.js';
 export { FINDINGS_HEADER, MAX_FINDINGS_BYTES } from './relay-headers.js';
