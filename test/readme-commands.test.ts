@@ -35,7 +35,10 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npx commerce-sim serve --port 4747 --json > sim.json &', 'a server left in the background on the fixed port 4747; the served simulator stands in for it (its token, its ids for the `...`)'],
   ['npx commerce-sim serve --port 0 --ready-file sim.json &', 'a server left in the background until stopped; test/cli/ready-file.test.ts starts it, reads the file once written and stops it'],
   ['npx commerce-sim proxy --upstream https://api.example.com --har traffic.har', 'relays until stopped; test/e2e/proxy-cli.test.ts runs the proxy as built, stopped by --requests and by SIGTERM'],
-  ['npx commerce-sim proxy --upstream sim --dataset shared-timestamps --requests 500', 'waits for 500 requests from a client; test/e2e/proxy-cli.test.ts runs --upstream sim --requests 3 with a client'],
+  [
+    'npx commerce-sim proxy --upstream sim --dataset shared-timestamps --requests 500',
+    'waits for 500 requests from a client; test/e2e/proxy-cli.test.ts runs --upstream sim --requests 3 with a client',
+  ],
   ['npx commerce-sim check traffic.har other.har --judge client', 'needs HAR files a proxy wrote; test/traffic/check-cli.test.ts and test/traffic/deviations.test.ts check such files'],
   ['npx commerce-sim mutation --readings 20 --seed 7', 'minutes of work; test/kit/readings.test.ts runs the same proof on seeded combinations of readings'],
 ]);

@@ -135,7 +135,7 @@ function trafficSection(r: RunReport): string {
   const walks = t.walks.filter((w) => w.findings > 0 || w.truth !== undefined).slice(0, 500);
   const rows = walks.map(
     (w) =>
-      `<tr${w.findings > 0 || (w.truth?.never ?? 0) > 0 ? '' : ' class="ok"'}><th>${e(`${w.label} #${w.n}`)}</th><td>${e(w.client)}</td><td>${w.pages}</td><td>${w.records}</td><td>${w.findings}</td><td>${e(w.truth?.summary ?? '—')}</td></tr>`,
+      `<tr${w.findings > 0 || (w.truth?.never ?? 0) > 0 ? '' : ' class="ok"'}><th>${e(`${w.label} (${w.kind}) #${w.n}`)}</th><td>${e(w.client)}</td><td>${w.pages}</td><td>${w.records}</td><td>${w.findings}</td><td>${e(w.truth?.summary ?? '—')}</td></tr>`,
   );
   const head = `<p>${e(trafficLines(r, 0)[0] ?? '')}</p>`;
   const table =

@@ -315,7 +315,7 @@ export function trafficLines(report: RunReport, maxWalks: number): string[] {
   const walks = t.walks.filter((w) => w.findings > 0 || w.truth !== undefined).slice(0, maxWalks);
   if (walks.length > 0) {
     lines.push('| walk | client | pages | records | findings | ground truth |', '| --- | --- | ---: | ---: | ---: | --- |');
-    for (const w of walks) lines.push(`| ${cellText(`${w.label} #${w.n}`)} | ${w.client} | ${w.pages} | ${w.records} | ${w.findings} | ${cellText(w.truth?.summary ?? '—')} |`);
+    for (const w of walks) lines.push(`| ${cellText(`${w.label} (${w.kind}) #${w.n}`)} | ${w.client} | ${w.pages} | ${w.records} | ${w.findings} | ${cellText(w.truth?.summary ?? '—')} |`);
     lines.push('');
   }
   if (t.infrastructure.length > 0) {

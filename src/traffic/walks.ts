@@ -88,7 +88,7 @@ export function continues(prev: PageSummary, next: ListRead): boolean {
   return same && next.offset !== prev.read.offset;
 }
 
-/** `accounts by created_at (keyset)`: how a report names a walk. */
+/** `accounts by created_at`: how a report names a walk (its kind, offset or keyset, is told beside it). */
 export function walkLabel(read: ListRead): string {
   const what =
     read.path
@@ -97,5 +97,5 @@ export function walkLabel(read: ListRead): string {
       .join('/') || read.path;
   const field = walkField(read);
   const extra = read.base.length > 0 ? ` where ${read.base.map((c) => `${c.op}(${c.field},${c.values.join(',')})`).join(':')}` : '';
-  return `${what}${field === undefined ? '' : ` by ${field}`}${extra} (${kindOf(read)})`;
+  return `${what}${field === undefined ? '' : ` by ${field}`}${extra}`;
 }

@@ -71,6 +71,17 @@ describe('commerce-sim check', () => {
     expect(failing).toContain('client.offset.hard-limit');
   });
 
+  it('appends its summary, with the traffic line, to the GitHub job summary', async () => {
+    const summary = join(dir, 'step-summary.md');
+    writeFileSync(summary, '');
+    const p = captureIo({ cwd: dir, env: { GITHUB_STEP_SUMMARY: summary } });
+    await check([complete, '--judge', 'server', '--report', join(dir, 'gh')], p.io);
+    const text = readFileSync(summary, 'utf8');
+    expect(text).toContain('commerce-sim check');
+    expect(text).toMatch(/exchanges from .*complete\.har/);
+    expect(text).toContain('not observed');
+  });
+
   it('merges several files into one report', async () => {
     const reports = join(dir, 'merged');
     const p = captureIo({ cwd: dir });
