@@ -1,4 +1,5 @@
 /** The README's catalogue and mutation tables are copies of what the tool prints: they must not go stale. */
+import { clientRules } from '../src/rules/client-rules.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../src/rules/catalogue.js';
@@ -15,7 +16,13 @@ describe('README', () => {
       expect(row, rule.id).toBeDefined();
       expect(row).toContain(`| ${rule.level} | ${rule.section.replace(/\|/g, '\\|')} |`);
     }
-    expect(listed).toHaveLength(catalogue.length);
+    for (const rule of clientRules) {
+      const row = listed.find((line) => line.startsWith(`| \`${rule.id}\` |`));
+      expect(row, rule.id).toBeDefined();
+      expect(row).toContain(`| ${rule.level} | ${rule.section.replace(/\|/g, '\\|')} |`);
+      if (rule.quote !== undefined) expect(row).toContain(`"${rule.quote.replace(/\|/g, '\\|')}"`);
+    }
+    expect(listed).toHaveLength(catalogue.length + clientRules.length);
   });
 
   it('shows every deviation as caught in the mutation table', () => {

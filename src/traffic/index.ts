@@ -19,7 +19,8 @@ export {
 } from './judge.js';
 export type { TrafficEntry } from './entry.js';
 export { startJudgingProxy, type JudgingProxy, type JudgingProxyOptions } from './judging-proxy.js';
-export { COMPLETE_MARK } from './har-format.js';
+export { COMPLETE_MARK, type HarCreator } from './har-format.js';
+export type { ListRead, WalkKind } from './walks.js';
 export { observedTarget, type ObservedTargetOptions } from './observed-target.js';
 export { simulatorTruth, type GroundTruth, type WalkTruth, type WalkTracker } from './ground-truth.js';
 export { buildTrafficReport, type TrafficReportInput, type JudgedParty } from './report.js';
