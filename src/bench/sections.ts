@@ -16,6 +16,7 @@ import { child, fmt } from './child.js';
 import type { Section } from './section.js';
 import { hardening } from './hardening.js';
 import { imports } from './imports.js';
+import { traffic } from './traffic.js';
 
 export type { Section } from './section.js';
 
@@ -115,4 +116,4 @@ const exportSection: Section = {
   },
 };
 
-export const extraSections: readonly Section[] = [imports, suite, props, exportSection, hardening];
+export const extraSections: readonly Section[] = [imports, suite, props, exportSection, hardening, traffic];
