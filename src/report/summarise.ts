@@ -47,21 +47,34 @@ export function summariseRules(catalogue: readonly CatalogueEntry[], scenarios: 
   }
   return catalogue.map((rule) => {
     const t = tally.get(rule.id) ?? { passed: 0, failed: 0, inconclusive: 0, skipped: 0, by: new Set<string>() };
-    const status: RuleStatus = t.failed > 0 ? 'fail' : t.passed > 0 ? 'pass' : t.inconclusive > 0 ? 'inconclusive' : 'not-covered';
-    return {
-      id: rule.id,
-      section: rule.section,
-      level: rule.level,
-      statement: rule.statement,
-      ...(rule.quote === undefined ? {} : { quote: rule.quote }),
-      status,
-      passed: t.passed,
-      failed: t.failed,
-      inconclusive: t.inconclusive,
-      skipped: t.skipped,
-      coveredBy: [...t.by].sort(),
-    };
+    return ruleSummary(rule, t, [...t.by].sort());
   });
+}
+
+/** Verdict counts of one rule. */
+export interface VerdictCounts {
+  readonly passed: number;
+  readonly failed: number;
+  readonly inconclusive: number;
+  readonly skipped: number;
+}
+
+/** One rule's roll-up from its counts: any failure fails it, else any pass passes it, else inconclusive, else nothing judged it. */
+export function ruleSummary(rule: CatalogueEntry, t: VerdictCounts, coveredBy: readonly string[]): RuleSummary {
+  const status: RuleStatus = t.failed > 0 ? 'fail' : t.passed > 0 ? 'pass' : t.inconclusive > 0 ? 'inconclusive' : 'not-covered';
+  return {
+    id: rule.id,
+    section: rule.section,
+    level: rule.level,
+    statement: rule.statement,
+    ...(rule.quote === undefined ? {} : { quote: rule.quote }),
+    status,
+    passed: t.passed,
+    failed: t.failed,
+    inconclusive: t.inconclusive,
+    skipped: t.skipped,
+    coveredBy,
+  };
 }
 
 const USER_PREFIX = 'user.';

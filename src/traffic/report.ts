@@ -7,8 +7,8 @@
 import { catalogue } from '../rules/catalogue.js';
 import { clientRules } from '../rules/client-rules.js';
 import type { Outcome } from '../rules/rule.js';
-import { summariseRun } from '../report/summarise.js';
-import type { RuleStatus, RuleSummary, RunReport, ScenarioResult, StepResult, TrafficSection } from '../report/model.js';
+import { ruleSummary, summariseRun } from '../report/summarise.js';
+import type { RuleSummary, RunReport, ScenarioResult, StepResult, TrafficSection } from '../report/model.js';
 import type { Finding, TrafficResult } from './judge.js';
 
 export type JudgedParty = 'both' | 'server' | 'client';
@@ -32,20 +32,7 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
   const entries = [...(judged === 'client' ? [] : catalogue), ...(judged === 'server' ? [] : clientRules)];
   const rules: RuleSummary[] = entries.map((rule) => {
     const t = r.tallies.get(rule.id) ?? { passed: 0, failed: 0, inconclusive: 0, skipped: 0 };
-    const status: RuleStatus = t.failed > 0 ? 'fail' : t.passed > 0 ? 'pass' : t.inconclusive > 0 ? 'inconclusive' : 'not-covered';
-    return {
-      id: rule.id,
-      section: rule.section,
-      level: rule.level,
-      statement: rule.statement,
-      ...(rule.quote === undefined ? {} : { quote: rule.quote }),
-      status,
-      passed: t.passed,
-      failed: t.failed,
-      inconclusive: t.inconclusive,
-      skipped: t.skipped,
-      coveredBy: status === 'not-covered' ? [] : ['traffic'],
-    };
+    return ruleSummary(rule, t, t.passed + t.failed + t.inconclusive > 0 ? ['traffic'] : []);
   });
   const kept = r.findings.filter((f) => judged === 'both' || f.party === judged);
   const scenarios = casesOf(kept, input.caseFile ?? 'traffic');

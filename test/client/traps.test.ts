@@ -6,10 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/client/csv.js';
 import { exportAccounts } from '../../src/client/export.js';
-import { isListRecord, iterate, timestampOf, type ListRecord } from '../../src/client/keyset.js';
+import { iterate, timestampOf } from '../../src/client/keyset.js';
 import { syncSince, type SyncCheckpoint } from '../../src/client/sync.js';
 import type { Target } from '../../src/port.js';
-import { between, calm, createdId, idsOf, insertAccount, noSleep, passWindow, simFor, visibleAccounts } from './helpers.js';
+import { between, calm, createdId, insertAccount, noSleep, passWindow, simFor, visibleAccounts } from './helpers.js';
+import { naiveGtReader, naiveOffsetReader, recordsOf } from './naive-readers.js';
 
 const SEEDS = [1, 2, 3, 4, 5];
 
@@ -20,36 +21,6 @@ function tally(delivered: readonly string[], expected: Iterable<string>) {
   const missed = [...expected].filter((id) => !counts.has(id));
   const repeated = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
   return { missed, repeated };
-}
-
-function recordsOf(body: string): ListRecord[] {
-  const parsed: unknown = JSON.parse(body);
-  const data: unknown = typeof parsed === 'object' && parsed !== null && 'data' in parsed ? parsed.data : undefined;
-  return Array.isArray(data) ? data.filter(isListRecord) : [];
-}
-
-/** Offset paging as a naive exporter writes it: sort=id, page[offset] += limit until a short page. */
-async function naiveOffsetReader(target: Target, limit: number): Promise<string[]> {
-  const out: string[] = [];
-  for (let offset = 0; ; offset += limit) {
-    const ids = idsOf((await target.send({ method: 'GET', url: `/v2/accounts?sort=id&page[limit]=${limit}&page[offset]=${offset}` })).body);
-    out.push(...ids);
-    if (ids.length < limit) return out;
-  }
-}
-
-/** A timestamp reader that trusts gt(created_at,<last>) to move on. */
-async function naiveGtReader(target: Target, limit: number): Promise<string[]> {
-  const out: string[] = [];
-  let last: string | undefined;
-  for (;;) {
-    const filter = last === undefined ? '' : `&filter=gt(created_at,${last})`;
-    const records = recordsOf((await target.send({ method: 'GET', url: `/v2/accounts?sort=created_at&page[limit]=${limit}${filter}` })).body);
-    const tail = records.at(-1);
-    if (tail === undefined) return out;
-    out.push(...records.map((r) => r.id));
-    last = timestampOf(tail, 'created_at');
-  }
 }
 
 describe('trap: offset paging while records are inserted (POST /v2/accounts between pages)', () => {

@@ -5,19 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { exportAccounts } from '../../src/client/export.js';
-import { iterate, timestampOf, isListRecord, type ListRecord } from '../../src/client/keyset.js';
+import { iterate, timestampOf } from '../../src/client/keyset.js';
 import { syncSince } from '../../src/client/sync.js';
-import type { Target } from '../../src/port.js';
 import { simulatorTruth } from '../../src/traffic/ground-truth.js';
 import { createTrafficJudge, type TrafficResult } from '../../src/traffic/judge.js';
 import { observedTarget } from '../../src/traffic/observed-target.js';
+import { naiveGtReader, naiveOffsetReader, recordsOf } from '../client/naive-readers.js';
 import { between, insertAccount, simFor, visibleAccounts, type SimSetup } from '../client/helpers.js';
-
-function recordsOf(body: string): ListRecord[] {
-  const parsed: unknown = JSON.parse(body);
-  const data: unknown = typeof parsed === 'object' && parsed !== null && 'data' in parsed ? parsed.data : undefined;
-  return Array.isArray(data) ? data.filter(isListRecord) : [];
-}
 
 /** A judge with ground truth on `s`, and a target whose traffic it sees. */
 function judged(s: SimSetup) {
@@ -32,28 +26,6 @@ function judged(s: SimSetup) {
 }
 
 const clientFailures = (r: TrafficResult): string[] => [...new Set(r.findings.filter((f) => f.party === 'client' && f.status === 'fail').map((f) => f.ruleId))].sort();
-
-async function naiveGtReader(target: Target, limit: number): Promise<string[]> {
-  const out: string[] = [];
-  let last: string | undefined;
-  for (;;) {
-    const filter = last === undefined ? '' : `&filter=gt(created_at,${last})`;
-    const records = recordsOf((await target.send({ method: 'GET', url: `/v2/accounts?sort=created_at&page[limit]=${limit}${filter}` })).body);
-    const tail = records.at(-1);
-    if (tail === undefined) return out;
-    out.push(...records.map((r) => r.id));
-    last = timestampOf(tail, 'created_at');
-  }
-}
-
-async function naiveOffsetReader(target: Target, limit: number): Promise<string[]> {
-  const out: string[] = [];
-  for (let offset = 0; ; offset += limit) {
-    const records = recordsOf((await target.send({ method: 'GET', url: `/v2/accounts?sort=id&page[limit]=${limit}&page[offset]=${offset}` })).body);
-    out.push(...records.map((r) => r.id));
-    if (records.length < limit) return out;
-  }
-}
 
 describe('traffic judge on the naive readers of §4.3', () => {
   it.each([1, 2, 3])('seed %i: gt(created_at) over bursts is client.keyset.timestamp-ge, and ground truth counts the 100 records lost', async (seed) => {
