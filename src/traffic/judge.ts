@@ -15,17 +15,19 @@ import type { Exchange } from '../port.js';
 import { catalogue } from '../rules/catalogue.js';
 import { clientRuleById, clientRules, type ClientRuleId } from '../rules/client-rules.js';
 import { evidenceFor, judgeRule, type RuleJudgement } from '../rules/judge.js';
-import { asList, at, authorizationHeader, isCreatePath, profilePath, changesState, is2xx, isAdminWrite, isGet, isSettingsPath, methodIs, pathOf, requestJson } from '../rules/inspect.js';
+import { asList, at, authorizationHeader, profilePath, changesState, is2xx, isAdminWrite, isGet, isSettingsPath, methodIs, pathOf, requestJson } from '../rules/inspect.js';
 import { inconclusive, type Level, type Outcome, type Rule } from '../rules/rule.js';
 import { classifyRequest, gapsFor } from '../rules/surface.js';
 import { DEFAULT_PAGE_LENGTH } from '../limits.js';
-import { RULE_KINDS, RULE_SCOPES, type RequestKind } from '../rules/scopes.js';
 import { excerpt } from '../report/redact.js';
-import type { ExchangeExcerpt } from '../report/model.js';
 import { drainsRun, onNextPage, onOffset, onOffsetPage, onRetry, onWalkEnd, pinOf, retryUntil, type ConductJudgement } from './conduct.js';
 import type { TrafficEntry } from './entry.js';
+import { rulesFor, sessionRules, walkRules } from './offered-rules.js';
+import type { Finding, InfraNote, RuleTally, TrafficResult, WalkResult } from './result.js';
 import { continues, kindOf, readOf, summarise, walkField, walkLabel, type PageSummary, type WalkKind } from './walks.js';
-import type { GroundTruth, WalkTracker, WalkTruth } from './ground-truth.js';
+import type { GroundTruth, WalkTracker } from './ground-truth.js';
+
+export type { Finding, InfraNote, RuleTally, TrafficResult, WalkResult } from './result.js';
 
 /** Pages a walk holds before its server rules are judged on them and all but the last are let go. */
 export const CHUNK_PAGES = 50;
@@ -38,63 +40,6 @@ const MAX_RUNS = 256;
 const MAX_RETRIES = 256;
 /** Clients judged at once; past it the longest-known one is judged and let go. */
 const MAX_SESSIONS = 10_000;
-
-export interface Finding {
-  readonly ruleId: string;
-  readonly level: Level;
-  /** Whose conduct: the server's answers, or the client's requests. */
-  readonly party: 'server' | 'client';
-  readonly status: 'fail' | 'inconclusive';
-  readonly message: string;
-  readonly expected?: unknown;
-  readonly actual?: unknown;
-  /** `accounts by created_at (keyset) #3`, when the finding is about a walk. */
-  readonly walk?: string;
-  /** Where the exchanges it rests on were observed (`proxy #12`, `traffic.har entry 40`). */
-  readonly evidence: readonly string[];
-  /** Those exchanges, redacted. */
-  readonly exchanges: readonly ExchangeExcerpt[];
-}
-
-export interface RuleTally {
-  passed: number;
-  failed: number;
-  inconclusive: number;
-  skipped: number;
-}
-
-export interface WalkResult {
-  readonly n: number;
-  readonly label: string;
-  readonly kind: WalkKind;
-  readonly client: string;
-  readonly pages: number;
-  readonly records: number;
-  readonly from: string;
-  readonly to: string;
-  readonly findings: number;
-  /** Ground-truth mode: what the client was sent against what it should have been. */
-  readonly truth?: WalkTruth;
-}
-
-export interface InfraNote {
-  readonly kind: string;
-  readonly message: string;
-  readonly at?: string;
-}
-
-export interface TrafficResult {
-  readonly entries: number;
-  readonly clients: number;
-  readonly complete: boolean;
-  readonly tallies: ReadonlyMap<string, RuleTally>;
-  /** Kept findings (at most `maxFindingsPerRule` per rule; the tallies count them all). */
-  readonly findings: readonly Finding[];
-  readonly walks: readonly WalkResult[];
-  /** Walks beyond `maxWalks` are counted, not listed. */
-  readonly walksTotal: number;
-  readonly infrastructure: readonly InfraNote[];
-}
 
 export interface TrafficJudgeOptions {
   /** The traffic holds every request the server received since it started (proxy --upstream sim). */
@@ -152,35 +97,6 @@ interface Session {
   /** Parents (realm and user-authentication-info) a 2xx answer showed exist: a create on one of them is judged as on a known parent. */
   readonly parents: Set<string>;
 }
-
-const exchangeRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'exchange');
-/** The exchange-scope rules offered an exchange of each kind (src/rules/scopes.ts RULE_KINDS). */
-const rulesByKind = new Map<RequestKind | 'any', readonly Rule[]>(
-  (['read', 'create', 'profile', 'settings', 'token', 'write'] as const).map((k) => [k, exchangeRules.filter((r) => RULE_KINDS[r.id]?.includes(k) === true)]),
-);
-const forEvery = exchangeRules.filter((r) => RULE_KINDS[r.id] === undefined);
-
-/** The kinds of a request (one may be several), for choosing the rules offered it. */
-function kindsOf(ex: Exchange): RequestKind[] {
-  const path = pathOf(ex.request.url);
-  const kinds: RequestKind[] = [];
-  if (methodIs(ex, 'GET', 'HEAD')) kinds.push('read');
-  else kinds.push('write');
-  if (methodIs(ex, 'POST') && isCreatePath(path)) kinds.push('create');
-  if (profilePath(path) !== undefined) kinds.push('profile');
-  if (isSettingsPath(path)) kinds.push('settings');
-  if (path.startsWith('/oauth/')) kinds.push('token');
-  return kinds;
-}
-
-/** Each rule offered an exchange once, in catalogue order. */
-function rulesFor(ex: Exchange): readonly Rule[] {
-  const chosen = new Set<Rule>(forEvery);
-  for (const k of kindsOf(ex)) for (const r of rulesByKind.get(k) ?? []) chosen.add(r);
-  return exchangeRules.filter((r) => chosen.has(r));
-}
-const walkRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'walk');
-const sessionRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'session');
 
 export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJudge {
   const complete = options.complete === true;

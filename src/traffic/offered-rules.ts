@@ -1,0 +1,39 @@
+/**
+ * Which of the catalogue's rules the traffic judge offers an exchange, a walk, a session: by each rule's
+ * scope and, for exchange rules, by the kinds of request it applies to (src/rules/scopes.ts). A rule still
+ * skips what it does not judge; this only spares calls that could not apply.
+ */
+import type { Exchange } from '../port.js';
+import { catalogue } from '../rules/catalogue.js';
+import { isCreatePath, isSettingsPath, methodIs, pathOf, profilePath } from '../rules/inspect.js';
+import type { Rule } from '../rules/rule.js';
+import { RULE_KINDS, RULE_SCOPES, type RequestKind } from '../rules/scopes.js';
+
+const exchangeRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'exchange');
+/** The exchange-scope rules offered an exchange of each kind (src/rules/scopes.ts RULE_KINDS). */
+const rulesByKind = new Map<RequestKind | 'any', readonly Rule[]>(
+  (['read', 'create', 'profile', 'settings', 'token', 'write'] as const).map((k) => [k, exchangeRules.filter((r) => RULE_KINDS[r.id]?.includes(k) === true)]),
+);
+const forEvery = exchangeRules.filter((r) => RULE_KINDS[r.id] === undefined);
+
+/** The kinds of a request (one may be several), for choosing the rules offered it. */
+export function kindsOf(ex: Exchange): RequestKind[] {
+  const path = pathOf(ex.request.url);
+  const kinds: RequestKind[] = [];
+  if (methodIs(ex, 'GET', 'HEAD')) kinds.push('read');
+  else kinds.push('write');
+  if (methodIs(ex, 'POST') && isCreatePath(path)) kinds.push('create');
+  if (profilePath(path) !== undefined) kinds.push('profile');
+  if (isSettingsPath(path)) kinds.push('settings');
+  if (path.startsWith('/oauth/')) kinds.push('token');
+  return kinds;
+}
+
+/** Each rule offered an exchange once, in catalogue order. */
+export function rulesFor(ex: Exchange): readonly Rule[] {
+  const chosen = new Set<Rule>(forEvery);
+  for (const k of kindsOf(ex)) for (const r of rulesByKind.get(k) ?? []) chosen.add(r);
+  return exchangeRules.filter((r) => chosen.has(r));
+}
+export const walkRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'walk');
+export const sessionRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'session');

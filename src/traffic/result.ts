@@ -1,0 +1,66 @@
+/**
+ * What the traffic judge gives back: findings (a failure, or a documented rule that could not be
+ * judged), per-rule tallies, the walks it rebuilt (with ground truth in front of the simulator) and the
+ * infrastructure notes of a proxy. Plain data: src/traffic/report.ts turns it into the kit's report.
+ */
+import type { Level } from '../rules/rule.js';
+import type { ExchangeExcerpt } from '../report/model.js';
+import type { WalkTruth } from './ground-truth.js';
+import type { WalkKind } from './walks.js';
+
+export interface Finding {
+  readonly ruleId: string;
+  readonly level: Level;
+  /** Whose conduct: the server's answers, or the client's requests. */
+  readonly party: 'server' | 'client';
+  readonly status: 'fail' | 'inconclusive';
+  readonly message: string;
+  readonly expected?: unknown;
+  readonly actual?: unknown;
+  /** `accounts by created_at (keyset) #3`, when the finding is about a walk. */
+  readonly walk?: string;
+  /** Where the exchanges it rests on were observed (`proxy #12`, `traffic.har entry 40`). */
+  readonly evidence: readonly string[];
+  /** Those exchanges, redacted. */
+  readonly exchanges: readonly ExchangeExcerpt[];
+}
+
+export interface RuleTally {
+  passed: number;
+  failed: number;
+  inconclusive: number;
+  skipped: number;
+}
+
+export interface WalkResult {
+  readonly n: number;
+  readonly label: string;
+  readonly kind: WalkKind;
+  readonly client: string;
+  readonly pages: number;
+  readonly records: number;
+  readonly from: string;
+  readonly to: string;
+  readonly findings: number;
+  /** Ground-truth mode: what the client was sent against what it should have been. */
+  readonly truth?: WalkTruth;
+}
+
+export interface InfraNote {
+  readonly kind: string;
+  readonly message: string;
+  readonly at?: string;
+}
+
+export interface TrafficResult {
+  readonly entries: number;
+  readonly clients: number;
+  readonly complete: boolean;
+  readonly tallies: ReadonlyMap<string, RuleTally>;
+  /** Kept findings (at most `maxFindingsPerRule` per rule; the tallies count them all). */
+  readonly findings: readonly Finding[];
+  readonly walks: readonly WalkResult[];
+  /** Walks beyond `maxWalks` are counted, not listed. */
+  readonly walksTotal: number;
+  readonly infrastructure: readonly InfraNote[];
+}
