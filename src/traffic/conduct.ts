@@ -103,7 +103,8 @@ export function onWalkEnd(first: PageSummary, last: PageSummary, pages: number, 
         : bad('client.keyset.id-stop', `${describe(ex)}: the id walk stopped after a page of ${last.count} records`, 'a page of zero records', `${last.count} records`),
     );
   }
-  if (last.uniform && last.last !== undefined) {
+  // A single page read without a cursor is a peek (the newest records, a screen), not a walk that stopped.
+  if (last.uniform && last.last !== undefined && (pages >= 2 || read.cursor !== undefined)) {
     const field = read.cursor?.field ?? read.sort?.field ?? '';
     if (!runs.has(field, last.last))
       out.push(

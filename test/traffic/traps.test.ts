@@ -111,3 +111,17 @@ describe('the reference client gets no finding', () => {
     expect(r.walks.filter((w) => (w.truth?.never ?? 0) > 0).map((w) => `${w.label}: ${w.truth?.summary ?? ''}`)).toEqual([]);
   });
 });
+
+describe('a read is not a walk', () => {
+  it('one full page of one timestamp, read once without a cursor (a peek), is no finding; the same page followed by gt is', async () => {
+    const s = await simFor('shared-timestamps', { seed: 1, accounts: 320 });
+    const peek = judged(s);
+    await peek.target.send({ method: 'GET', url: '/v2/accounts?sort=created_at&page[limit]=100' });
+    expect(clientFailures(peek.judge.finish())).toEqual([]);
+    const walk = judged(s);
+    const first = recordsOf((await walk.target.send({ method: 'GET', url: '/v2/accounts?sort=created_at&page[limit]=100' })).body);
+    const last = timestampOf(first.at(-1) ?? first[0]!, 'created_at');
+    await walk.target.send({ method: 'GET', url: `/v2/accounts?sort=created_at&page[limit]=100&filter=gt(created_at,${last})` });
+    expect(clientFailures(walk.judge.finish())).toEqual(['client.keyset.shared-timestamp', 'client.keyset.timestamp-ge']);
+  });
+});
