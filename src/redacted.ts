@@ -11,3 +11,8 @@ export const CREDENTIAL_PLACEHOLDER = '<redacted>';
 const MARKS: ReadonlySet<string> = new Set([REDACTED, PASSWORD_PLACEHOLDER, CREDENTIAL_PLACEHOLDER]);
 
 export const isRedactionMark = (value: string): boolean => MARKS.has(value);
+
+/** A credential the tool wrote in place of a real one (`Bearer [REDACTED 3f9a0c12]`, `Bearer <redacted>`): whether it was valid is not known. */
+const CREDENTIAL_MARK = /\[REDACTED(?: [0-9a-f]{8})?\]|<redacted>|<access_token>/;
+
+export const hidesCredential = (header: string): boolean => CREDENTIAL_MARK.test(header);

@@ -5,6 +5,7 @@
  */
 import { toExchange, type Target } from '../port.js';
 import type { TrafficEntry } from './entry.js';
+import { CREDENTIAL_PLACEHOLDER } from '../redacted.js';
 
 export interface ObservedTargetOptions {
   /** The clock of `startedAt` (default the wall clock): a test with a virtual sleep passes its own. */
@@ -35,4 +36,4 @@ export function observedTarget(target: Target, observe: (entry: TrafficEntry) =>
 }
 
 /** What an observed request carries where the target added its own token. */
-export const TARGET_CREDENTIALS = "Bearer <the target's token>";
+export const TARGET_CREDENTIALS = `Bearer ${CREDENTIAL_PLACEHOLDER}`;

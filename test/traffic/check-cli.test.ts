@@ -120,3 +120,25 @@ describe('commerce-sim check', () => {
     expect(q.err()).toContain('at least one');
   });
 });
+
+describe('a redacted credential is not judged', () => {
+  it('auth.missing-401 does not take `Bearer [REDACTED 3f9a0c12]` for a request without a valid token', async () => {
+    const file = join(dir, 'marked.har');
+    const har = await openHarWriter(file, { creator: { name: 'test', version: '1' } });
+    const body = JSON.stringify({ data: [], meta: { page: { limit: 25, offset: 0, current: 1, total: 0 }, results: { total: 0 } } });
+    await har.write({
+      exchange: {
+        request: { method: 'GET', url: '/v2/accounts', headers: { authorization: 'Bearer a-real-token-0123456789' } },
+        response: { status: 200, headers: { 'content-type': 'application/json' }, body },
+        json: JSON.parse(body) as unknown,
+      },
+      origin: 'http://sim.test',
+      source: 's',
+    });
+    await har.close();
+    expect(readFileSync(file, 'utf8')).toMatch(/Bearer \[REDACTED [0-9a-f]{8}\]/);
+    const reports = join(dir, 'marked');
+    await check([file, '--report', reports], captureIo({ cwd: dir }).io);
+    expect(reportOf(reports).rules.find((r) => r.id === 'auth.missing-401')?.status).toBe('not-covered');
+  });
+});
