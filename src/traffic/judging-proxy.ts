@@ -10,6 +10,7 @@ import { simulatorTruth } from './ground-truth.js';
 import { COMPLETE_MARK } from './har-format.js';
 import { openHarWriter, type HarWriter } from './har-write.js';
 import { createTrafficJudge, type Finding, type TrafficJudge, type TrafficResult } from './judge.js';
+import { startJudgeThread } from './judge-thread.js';
 import { startRelay, type Relay } from './relay.js';
 
 export interface JudgingProxyOptions {
@@ -37,7 +38,8 @@ export interface JudgingProxyOptions {
 export interface JudgingProxy {
   /** Where clients send their requests, e.g. `http://127.0.0.1:4748`. */
   readonly url: string;
-  readonly judge: TrafficJudge;
+  /** Where the judge runs: a worker thread (in front of a URL, without --annotate), or the relay's own thread. */
+  readonly judging: 'thread' | 'inline';
   /** Exchanges relayed and judged so far. */
   readonly relayed: number;
   /** Stops relaying (answers in flight are finished), closes the HAR, ends every walk and returns the judge's result. */
@@ -48,8 +50,13 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
   const sim = typeof options.upstream === 'string' ? undefined : options.upstream;
   const upstream = sim === undefined ? (options.upstream as string) : sim.baseUrl;
   let current: string[] | undefined;
+  const complete = options.complete ?? sim !== undefined;
+  const annotate = options.annotate === true;
+  // In front of a URL the judge runs in a worker thread: judging never holds the relay's event loop. The
+  // simulator's ground truth and --annotate (an answer waits for its verdict) keep it on this thread.
+  const threaded = sim === undefined && !annotate ? startJudgeThread({ complete, ...(options.onFinding === undefined ? {} : { onFinding: options.onFinding }) }) : undefined;
   const judge = createTrafficJudge({
-    complete: options.complete ?? sim !== undefined,
+    complete,
     ...(sim === undefined ? {} : { groundTruth: simulatorTruth(sim.simulator, sim.clientId) }),
     onFinding: (f) => {
       if (f.status === 'fail') current?.push(f.ruleId);
@@ -74,7 +81,6 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
       current = undefined;
     }
   };
-  const annotate = options.annotate === true;
   const relay: Relay = await startRelay({
     upstream,
     port: options.port ?? 0,
@@ -90,21 +96,23 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
         }
       : {}),
     onExchange: (entry) => {
-      if (!annotate) observe(entry);
+      if (threaded !== undefined) threaded.observe(entry);
+      else if (!annotate) observe(entry);
       relayed++;
       if (har !== undefined) writes = writes.then(() => har.write(entry)).catch(() => undefined);
       options.onRelayed?.(relayed);
     },
     onInfra: (note) => {
       const n = { kind: note.kind, message: `${note.method} ${note.url}: ${note.message}`, at: note.at };
-      judge.note(n);
+      if (threaded !== undefined) threaded.note(n);
+      else judge.note(n);
       options.onInfra?.(n);
     },
   });
   let closing: Promise<TrafficResult> | undefined;
   return {
     url: relay.url,
-    judge,
+    judging: threaded === undefined ? 'inline' : 'thread',
     get relayed() {
       return relayed;
     },
@@ -113,7 +121,7 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
         await relay.close();
         await writes;
         await har?.close();
-        return judge.finish();
+        return threaded === undefined ? judge.finish() : threaded.finish();
       })()),
   };
 }
