@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { UsageError } from './io.js';
+import { reporterFor } from './style.js';
 import { findingLine, parseJudged, writeTrafficReports } from './traffic-output.js';
 
 const USAGE = `usage: commerce-sim check FILE... [--report DIR] [--judge both|server|client] [--complete] [--strict]
@@ -20,7 +21,7 @@ judged as one traffic, in the order given. A HAR of any size is streamed.
                        commerce-sim proxy --upstream sim says so itself); without it such a failure is
                        inconclusive: another client's writes between the reads would explain it
   --strict             assumed rules fail the run too
-  --reporter github    also print GitHub annotations
+  --reporter github    also print GitHub annotations (the default when GITHUB_ACTIONS=true)
   --json               print report.json instead of the summary
   --findings           print each finding as it is made (as the proxy does)
   --max-entry-bytes N  the longest single entry or body accepted (default 64 MiB)
@@ -49,7 +50,8 @@ export const check: DefinedCommand = defineCommand({
   async main(values, io, files) {
     if (files.length === 0) throw new UsageError('check needs at least one HAR file or recording');
     const judged = parseJudged(values.judge);
-    if (values.reporter !== undefined && values.reporter !== 'summary' && values.reporter !== 'github') throw new UsageError(`--reporter must be summary or github, got '${values.reporter}'`);
+    const reporter = reporterFor(values.reporter, io.env);
+    if (reporter === undefined) throw new UsageError(`--reporter must be summary or github, got '${values.reporter ?? ''}'`);
     const maxRaw = values['max-entry-bytes'];
     const maxEntryBytes = maxRaw === undefined ? undefined : /^\d+$/.test(maxRaw) && Number(maxRaw) > 0 ? Number(maxRaw) : undefined;
     if (maxRaw !== undefined && maxEntryBytes === undefined) throw new UsageError(`--max-entry-bytes must be a whole number of bytes, got '${maxRaw}'`);
@@ -82,7 +84,7 @@ export const check: DefinedCommand = defineCommand({
       started,
       reportDir: values.report,
       json: values.json === true,
-      reporter: values.reporter,
+      reporter,
       ...(files.length === 1 && files[0] !== undefined ? { caseFile: files[0] } : {}),
     });
   },

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { UsageError } from './io.js';
+import { reporterFor } from './style.js';
 import { nextStopSignal } from './stop-signal.js';
 import { findingLine, parseJudged, writeTrafficReports } from './traffic-output.js';
 
@@ -31,7 +32,7 @@ and §8. One line per finding as it happens (rule, level, walk, where); the usua
   --judge WHO          both (default), server or client
   --complete           this proxy sees every request the upstream receives (implied by --upstream sim)
   --strict             assumed rules fail the run too
-  --reporter github    also print GitHub annotations at the end
+  --reporter github    also print GitHub annotations at the end (the default when GITHUB_ACTIONS=true)
   --json               print report.json at the end instead of the summary
   --quiet              no line per finding
   --dataset NAME       with --upstream sim: a named dataset (shared-timestamps, hostile, ...) or a file
@@ -81,7 +82,8 @@ export const proxy: DefinedCommand = defineCommand({
     const upstream = values.upstream;
     if (upstream === undefined) throw new UsageError('proxy needs --upstream URL or --upstream sim');
     const judged = parseJudged(values.judge);
-    if (values.reporter !== undefined && values.reporter !== 'summary' && values.reporter !== 'github') throw new UsageError(`--reporter must be summary or github, got '${values.reporter}'`);
+    const reporter = reporterFor(values.reporter, io.env);
+    if (reporter === undefined) throw new UsageError(`--reporter must be summary or github, got '${values.reporter ?? ''}'`);
     const port = whole('--port', values.port, 0, 65_535) ?? 4748;
     const requests = whole('--requests', values.requests, 1, Number.MAX_SAFE_INTEGER);
     const duration = whole('--duration', values.duration, 1, 31_536_000);
@@ -138,7 +140,7 @@ export const proxy: DefinedCommand = defineCommand({
       started,
       reportDir: values.report,
       json: values.json === true,
-      reporter: values.reporter,
+      reporter,
     });
   },
 });

@@ -12,6 +12,7 @@ import { verdictReason } from '../report/summarise.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 import { packageVersion } from './run-meta.js';
 import { appendStepSummary } from './step-summary.js';
+import type { Reporter } from './style.js';
 
 export function parseJudged(value: string | undefined): JudgedParty {
   if (value === undefined || value === 'both' || value === 'server' || value === 'client') return value ?? 'both';
@@ -36,7 +37,7 @@ export interface TrafficOutput {
   readonly started: number;
   readonly reportDir: string | undefined;
   readonly json: boolean;
-  readonly reporter: string | undefined;
+  readonly reporter: Reporter;
   readonly caseFile?: string;
 }
 

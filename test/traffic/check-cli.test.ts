@@ -82,6 +82,12 @@ describe('commerce-sim check', () => {
     expect(text).toContain('not observed');
   });
 
+  it('under GitHub Actions annotates each failure that fails the run, at the HAR checked', async () => {
+    const p = captureIo({ cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
+    expect(await check([complete, '--report', join(dir, 'annotated')], p.io)).toBe(1);
+    expect(p.out()).toMatch(/^::error file=[^,]*complete\.har,title=client\.offset\.hard-limit/m);
+  });
+
   it('merges several files into one report', async () => {
     const reports = join(dir, 'merged');
     const p = captureIo({ cwd: dir });
