@@ -122,7 +122,11 @@ const keysetTimestamp: Rule = {
 /** Whether `page` continues `prev` in a timestamp walk: ge(attr, last value of prev), or the same filter further on. */
 function continues(prev: Exchange | undefined, page: Exchange, field: string): boolean {
   if (prev === undefined) return false;
-  const further = listQuery(page.request.url).filter === listQuery(prev.request.url).filter && (requestedOffset(page.request.url) ?? 0) > (requestedOffset(prev.request.url) ?? 0);
+  // Further paging on the same filter starts where the previous page ended: a read of the same filter at
+  // an offset inside the previous page re-reads it (an offset probe), it does not continue a walk.
+  const further =
+    listQuery(page.request.url).filter === listQuery(prev.request.url).filter &&
+    (requestedOffset(page.request.url) ?? 0) === (requestedOffset(prev.request.url) ?? 0) + (asList(prev.json)?.data.length ?? 0);
   const v = clauseValue(page, 'ge', field);
   const lastPrev = recordAttr(asList(prev.json)?.data.at(-1), field);
   return further || (v !== undefined && typeof lastPrev === 'string' && sameValue(field, v, lastPrev));

@@ -81,6 +81,8 @@ runFamily('large-data', largeDataRules, {
       ctx([...goodTsWalk, del]),
       ctx([tsPage(undefined, undefined, [1, 2, 3], 6), tsPage(ge(3), undefined, [2, 3, 4], 5)]),
       ctx([tsPage(undefined, undefined, [1, 2, 3], 6), tsPage(ge(6), undefined, [6], 1)]),
+      // The same filter read again at an offset inside the previous page re-reads it (an offset probe): not a walk going on.
+      ctx([tsPage(undefined, undefined, [1, 2, 3], 6), tsPage(ge(3), undefined, [2, 3, 4], 5), tsPage(ge(3), 3, [5, 6], 5), tsPage(ge(3), 4, [6], 5)]),
     ],
   },
   'large-data.shared-timestamp': {
