@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { UsageError } from './io.js';
 import { reporterFor } from './style.js';
-import { findingLine, parseJudged, writeTrafficReports } from './traffic-output.js';
+import { findingPrinter, parseJudged, writeTrafficReports } from './traffic-output.js';
 
 const USAGE = `usage: commerce-sim check FILE... [--report DIR] [--judge both|server|client] [--complete] [--strict]
                             [--reporter summary|github] [--json] [--findings] [--max-entry-bytes N]
@@ -65,7 +65,7 @@ export const check: DefinedCommand = defineCommand({
     // A HAR the proxy wrote in front of the embedded simulator says it is complete; every file must.
     const marked = (await Promise.all(paths.map((p) => readTrafficLog(p)))).every((log) => log?.creatorComment === COMPLETE_MARK);
     const complete = values.complete === true || marked;
-    const judge = createTrafficJudge({ complete, ...(values.findings === true ? { onFinding: (f) => io.stdout.write(findingLine(f)) } : {}) });
+    const judge = createTrafficJudge({ complete, ...(values.findings === true ? { onFinding: findingPrinter(io, judged) } : {}) });
     let origin: string | undefined;
     for (const path of paths) {
       for await (const entry of readTraffic(path, maxEntryBytes === undefined ? {} : { maxEntryBytes })) {

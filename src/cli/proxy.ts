@@ -8,7 +8,7 @@ import { defineCommand, type DefinedCommand } from './command.js';
 import { UsageError } from './io.js';
 import { reporterFor } from './style.js';
 import { nextStopSignal } from './stop-signal.js';
-import { findingLine, parseJudged, writeTrafficReports } from './traffic-output.js';
+import { findingPrinter, parseJudged, writeTrafficReports } from './traffic-output.js';
 
 const USAGE = `usage: commerce-sim proxy --upstream URL|sim [--port 4748] [--host H] [--har FILE] [--report DIR]
                             [--annotate] [--requests N] [--duration S] [--judge both|server|client]
@@ -108,7 +108,7 @@ export const proxy: DefinedCommand = defineCommand({
       ...(values.complete === true ? { complete: true } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(values.insecure === true ? { rejectUnauthorized: false } : {}),
-      ...(values.quiet === true || values.json === true ? {} : { onFinding: (f) => void io.stdout.write(findingLine(f)) }),
+      ...(values.quiet === true || values.json === true ? {} : { onFinding: findingPrinter(io, judged) }),
       onInfra: (n) => void io.stderr.write(`commerce-sim proxy: ${n.kind}: ${n.message}\n`),
       onRelayed: (count) => {
         if (requests !== undefined && count >= requests) stopRequested?.();

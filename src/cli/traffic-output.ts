@@ -19,6 +19,13 @@ export function parseJudged(value: string | undefined): JudgedParty {
   throw new UsageError(`--judge must be both, server or client, got '${value}'`);
 }
 
+/** Prints a finding when its party is judged (`--judge server` prints no finding about the client). */
+export function findingPrinter(io: CliIo, judged: JudgedParty): (f: Finding) => void {
+  return (f) => {
+    if (judged === 'both' || f.party === judged) io.stdout.write(findingLine(f));
+  };
+}
+
 /** `✗ client.keyset.timestamp-ge (documented, client) accounts by created_at (keyset) #3 · proxy #12: message` */
 export function findingLine(f: Finding): string {
   const mark = f.status === 'fail' ? (f.level === 'documented' ? '✗' : '!') : '?';

@@ -88,6 +88,15 @@ describe('commerce-sim check', () => {
     expect(p.out()).toMatch(/^::error file=[^,]*complete\.har,title=client\.offset\.hard-limit/m);
   });
 
+  it('--findings prints the findings of the side it judges only', async () => {
+    const p = captureIo({ cwd: dir });
+    await check([complete, '--judge', 'server', '--findings', '--report', join(dir, 'printed')], p.io);
+    expect(p.out()).not.toMatch(/^. client\./m);
+    const q = captureIo({ cwd: dir });
+    await check([complete, '--findings', '--report', join(dir, 'printed')], q.io);
+    expect(q.out()).toMatch(/^✗ client\.offset\.hard-limit \(documented, client\)/m);
+  });
+
   it('merges several files into one report', async () => {
     const reports = join(dir, 'merged');
     const p = captureIo({ cwd: dir });
