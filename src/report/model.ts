@@ -179,7 +179,14 @@ export interface TrafficSection {
   /** Walks observed; those beyond the listed ones are counted only. */
   readonly walksTotal: number;
   /** Upstream unreachable or timing out: never a rule failure. */
-  readonly infrastructure: readonly { readonly kind: string; readonly message: string; readonly at?: string }[];
+  readonly infrastructure: readonly TrafficNote[];
+}
+
+/** An event of the path to the server, not an answer of it: upstream unreachable, too slow, an answer cut. */
+export interface TrafficNote {
+  readonly kind: string;
+  readonly message: string;
+  readonly at?: string;
 }
 
 export interface TrafficWalk {

@@ -31,9 +31,18 @@ export function kindsOf(ex: Exchange): RequestKind[] {
 
 /** Each rule offered an exchange once, in catalogue order. */
 export function rulesFor(ex: Exchange): readonly Rule[] {
-  const chosen = new Set<Rule>(forEvery);
-  for (const k of kindsOf(ex)) for (const r of rulesByKind.get(k) ?? []) chosen.add(r);
-  return exchangeRules.filter((r) => chosen.has(r));
+  const kinds = kindsOf(ex);
+  const key = kinds.join(' ');
+  let rules = byKinds.get(key);
+  if (rules === undefined) {
+    const chosen = new Set<Rule>(forEvery);
+    for (const k of kinds) for (const r of rulesByKind.get(k) ?? []) chosen.add(r);
+    byKinds.set(key, (rules = exchangeRules.filter((r) => chosen.has(r))));
+  }
+  return rules;
 }
+
+/** The rules offered each combination of kinds, worked out once (a handful of combinations exist). */
+const byKinds = new Map<string, readonly Rule[]>();
 export const walkRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'walk');
 export const sessionRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'session');

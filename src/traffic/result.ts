@@ -4,7 +4,7 @@
  * infrastructure notes of a proxy. Plain data: src/traffic/report.ts turns it into the kit's report.
  */
 import type { Level } from '../rules/rule.js';
-import type { ExchangeExcerpt } from '../report/model.js';
+import type { ExchangeExcerpt, TrafficNote, TrafficWalk } from '../report/model.js';
 import type { WalkTruth } from './ground-truth.js';
 import type { WalkKind } from './walks.js';
 
@@ -32,25 +32,10 @@ export interface RuleTally {
   skipped: number;
 }
 
-export interface WalkResult {
-  readonly n: number;
-  readonly label: string;
-  readonly kind: WalkKind;
-  readonly client: string;
-  readonly pages: number;
-  readonly records: number;
-  readonly from: string;
-  readonly to: string;
-  readonly findings: number;
-  /** Ground-truth mode: what the client was sent against what it should have been. */
-  readonly truth?: WalkTruth;
-}
+/** A walk as a report lists it (report/model.ts TrafficWalk), with ground truth's ids kept. */
+export type WalkResult = TrafficWalk & { readonly kind: WalkKind; readonly truth?: WalkTruth };
 
-export interface InfraNote {
-  readonly kind: string;
-  readonly message: string;
-  readonly at?: string;
-}
+export type InfraNote = TrafficNote;
 
 export interface TrafficResult {
   readonly entries: number;
