@@ -1,5 +1,5 @@
 /** The README's catalogue and mutation tables are copies of what the tool prints: they must not go stale. */
-import { clientRules } from '../src/rules/client-rules.js';
+import { clientRules } from '../src/traffic/client-rules/catalogue.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../src/rules/catalogue.js';

@@ -5,9 +5,9 @@
  * file. Sends its figures once and exits.
  */
 import { performance } from 'node:perf_hooks';
-import { COMPLETE_MARK } from '../traffic/har-format.js';
-import { readTraffic, readTrafficLog } from '../traffic/har-read.js';
-import { createTrafficJudge } from '../traffic/judge.js';
+import { COMPLETE_MARK } from '../traffic/har/format.js';
+import { readTraffic, readTrafficLog } from '../traffic/har/read.js';
+import { createTrafficJudge } from '../traffic/judge/judge.js';
 
 export interface CheckFigures {
   readonly entries: number;

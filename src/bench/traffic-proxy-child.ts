@@ -5,8 +5,8 @@
  * the upstream's base URL. Answers 'cpu' (µs used so far), 'relayed' (exchanges relayed, and for the
  * judging proxy judged), 'rss' (after a full collection) and 'stop'.
  */
-import { startBareRelay } from '../traffic/relay.js';
-import { startJudgingProxy } from '../traffic/judging-proxy.js';
+import { startBareRelay } from '../traffic/relay/relay.js';
+import { startJudgingProxy } from '../traffic/proxy/judging-proxy.js';
 
 const mode = process.argv[2] === 'judging' ? 'judging' : 'bare';
 const upstream = process.argv[3] ?? '';

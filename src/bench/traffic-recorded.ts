@@ -12,7 +12,7 @@ import { loadSuite } from '../kit/mutation.js';
 import { ruleById } from '../rules/catalogue.js';
 import { runScenarios } from '../scenarios/runner.js';
 import type { TrafficEntry } from '../traffic/entry.js';
-import { openHarWriter } from '../traffic/har-write.js';
+import { openHarWriter } from '../traffic/har/write.js';
 import { observedTarget } from '../traffic/observed-target.js';
 
 export const WALK_ACCOUNTS = 10_000;

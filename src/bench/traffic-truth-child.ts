@@ -12,8 +12,8 @@ import { isJsonObject } from '../engine/json.js';
 import { toExchange, type TargetRequest } from '../port.js';
 import { DEFAULT_CLIENT_ID, Simulator } from '../sim/simulator.js';
 import { accounts } from '../store/resources.js';
-import { simulatorTruth, type GroundTruth } from '../traffic/ground-truth.js';
-import { createTrafficJudge } from '../traffic/judge.js';
+import { simulatorTruth, type GroundTruth } from '../traffic/sessions/ground-truth.js';
+import { createTrafficJudge } from '../traffic/judge/judge.js';
 
 export interface TruthFigures {
   readonly count: number;

@@ -57,9 +57,9 @@ export const check: DefinedCommand = defineCommand({
     if (maxRaw !== undefined && maxEntryBytes === undefined) throw new UsageError(`--max-entry-bytes must be a whole number of bytes, got '${maxRaw}'`);
     const started = Date.now();
     const [{ readTraffic, readTrafficLog }, { createTrafficJudge }, { COMPLETE_MARK }] = await Promise.all([
-      import('../traffic/har-read.js'),
-      import('../traffic/judge.js'),
-      import('../traffic/har-format.js'),
+      import('../traffic/har/read.js'),
+      import('../traffic/judge/judge.js'),
+      import('../traffic/har/format.js'),
     ]);
     const paths = files.map((f) => resolve(io.cwd, f));
     // A HAR the proxy wrote in front of the embedded simulator says it is complete; every file must.

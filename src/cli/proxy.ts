@@ -93,7 +93,7 @@ export const proxy: DefinedCommand = defineCommand({
     if (!isSim && (values.dataset !== undefined || seed !== undefined)) throw new UsageError('--dataset and --seed need --upstream sim');
     if (!isSim && !/^https?:\/\//i.test(upstream)) throw new UsageError(`--upstream must be an http(s) base URL or sim, got '${upstream}'`);
     const started = Date.now();
-    const [{ startJudgingProxy }, { startSimulator }] = await Promise.all([import('../traffic/judging-proxy.js'), import('../kit/start-simulator.js')]);
+    const [{ startJudgingProxy }, { startSimulator }] = await Promise.all([import('../traffic/proxy/judging-proxy.js'), import('../kit/start-simulator.js')]);
     const sim = isSim ? await startSimulator({ ...(seed === undefined ? {} : { seed }), ...(values.dataset === undefined ? {} : { dataset: values.dataset }) }) : undefined;
     let stopRequested: (() => void) | undefined;
     const enough = new Promise<string>((done) => {

@@ -5,7 +5,7 @@
  * server or client; with --strict any rule).
  */
 import { resolve } from 'node:path';
-import type { Finding, TrafficResult } from '../traffic/judge.js';
+import type { Finding, TrafficResult } from '../traffic/judge/judge.js';
 import { buildTrafficReport, type JudgedParty } from '../traffic/report.js';
 import type { RunReport } from '../report/model.js';
 import { verdictReason } from '../report/summarise.js';

@@ -5,11 +5,11 @@
  * traffic section (walks, ground truth, infrastructure notes). Every reporter then renders it as is.
  */
 import { catalogue } from '../rules/catalogue.js';
-import { clientRules } from '../rules/client-rules.js';
+import { clientRules } from './client-rules/catalogue.js';
 import type { Outcome } from '../rules/rule.js';
 import { ruleSummary, summariseRun } from '../report/summarise.js';
 import type { RuleSummary, RunReport, ScenarioResult, StepResult, TrafficSection } from '../report/model.js';
-import type { Finding, TrafficResult } from './judge.js';
+import type { Finding, TrafficResult } from './judge/judge.js';
 
 export type JudgedParty = 'both' | 'server' | 'client';
 

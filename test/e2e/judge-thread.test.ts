@@ -12,7 +12,7 @@ import type * as Traffic from '../../src/traffic/index.js';
 
 const DIST = resolve(import.meta.dirname, '../../dist');
 
-describe.skipIf(!existsSync(resolve(DIST, 'traffic/judge-thread.js')))('the judge thread', () => {
+describe.skipIf(!existsSync(resolve(DIST, 'traffic/proxy/judge-thread.js')))('the judge thread', () => {
   it('judges a URL upstream off the relay thread: findings as they happen, the same result', async () => {
     const kit = (await import(pathToFileURL(resolve(DIST, 'index.js')).href)) as typeof Kit;
     const traffic = (await import(pathToFileURL(resolve(DIST, 'traffic/index.js')).href)) as typeof Traffic;

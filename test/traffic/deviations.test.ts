@@ -19,7 +19,7 @@ import type { RunReport } from '../../src/report/model.js';
 import { ruleById } from '../../src/rules/catalogue.js';
 import type { Scenario } from '../../src/scenarios/format.js';
 import { runScenarios } from '../../src/scenarios/runner.js';
-import { startJudgingProxy } from '../../src/traffic/judging-proxy.js';
+import { startJudgingProxy } from '../../src/traffic/proxy/judging-proxy.js';
 import { captureIo } from '../support/cli-io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-deviations-'));

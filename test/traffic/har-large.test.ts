@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { writeLargeHar } from '../../src/bench/traffic-har.js';
 import { withTempDir } from './samples.js';
 
-const READER = pathToFileURL(resolve(import.meta.dirname, '../../dist/traffic/har-read.js')).href;
+const READER = pathToFileURL(resolve(import.meta.dirname, '../../dist/traffic/har/read.js')).href;
 
 const HEAP_MB = 48;
 

@@ -1,6 +1,6 @@
 /** The HAR entry splitter: the same entries whatever the chunks the bytes come in, and only log.entries' own. */
 import { describe, expect, it } from 'vitest';
-import { HarSplitter } from '../../src/traffic/har-split.js';
+import { HarSplitter } from '../../src/traffic/har/split.js';
 
 const entries = [
   { request: { method: 'GET', url: 'https://h/a?q="x"' }, response: { status: 200, content: { text: '{"data":[{"name":"a\\\\"}]} ]}' } } },

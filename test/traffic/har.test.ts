@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { toExchange } from '../../src/port.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
 import { TrafficInputError } from '../../src/traffic/errors.js';
-import { readTraffic, type ReadTrafficOptions } from '../../src/traffic/har-read.js';
-import { openHarWriter } from '../../src/traffic/har-write.js';
+import { readTraffic, type ReadTrafficOptions } from '../../src/traffic/har/read.js';
+import { openHarWriter } from '../../src/traffic/har/write.js';
 import { ACCOUNTS_BODY, chromeHar, mitmproxyHar, playwrightHar, withTempDir, writeJson } from './samples.js';
 
 async function collect(path: string, opts?: ReadTrafficOptions): Promise<TrafficEntry[]> {

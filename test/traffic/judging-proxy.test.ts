@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/kit/start-simulator.js';
-import { COMPLETE_MARK } from '../../src/traffic/har-format.js';
-import { readTrafficLog } from '../../src/traffic/har-read.js';
-import type { Finding } from '../../src/traffic/judge.js';
-import { startJudgingProxy } from '../../src/traffic/judging-proxy.js';
+import { COMPLETE_MARK } from '../../src/traffic/har/format.js';
+import { readTrafficLog } from '../../src/traffic/har/read.js';
+import type { Finding } from '../../src/traffic/judge/judge.js';
+import { startJudgingProxy } from '../../src/traffic/proxy/judging-proxy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-judging-proxy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -16,7 +16,7 @@ import { describeReadings } from '../../src/rules/readings.js';
 import type { Scenario } from '../../src/scenarios/format.js';
 import { runScenarios } from '../../src/scenarios/runner.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
-import { judgeTraffic } from '../../src/traffic/judge.js';
+import { judgeTraffic } from '../../src/traffic/judge/judge.js';
 import { observedTarget } from '../../src/traffic/observed-target.js';
 
 const SEED = Number(process.env['TRAFFIC_READINGS_SEED'] ?? 20261126);

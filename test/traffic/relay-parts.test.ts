@@ -2,9 +2,9 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../src/adapters/http.js';
-import { relayAnswer, upstreamFailure } from '../../src/traffic/relay-answers.js';
-import { entryOf, firstBytes, type Captured } from '../../src/traffic/relay-entry.js';
-import { announcesBody, findingsValue, forwardRequestHeaders, forwardResponseHeaders, headerRecord, withFindings } from '../../src/traffic/relay-headers.js';
+import { relayAnswer, upstreamFailure } from '../../src/traffic/relay/answers.js';
+import { entryOf, firstBytes, type Captured } from '../../src/traffic/relay/entry.js';
+import { announcesBody, findingsValue, forwardRequestHeaders, forwardResponseHeaders, headerRecord, withFindings } from '../../src/traffic/relay/headers.js';
 
 describe('relay headers', () => {
   it('requests lose hop-by-hop lines, proxy-*, host, expect and what Connection names; the rest keeps case and order', () => {

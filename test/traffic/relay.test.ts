@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { startSimulator, type StartedSimulator } from '../../src/kit/start-simulator.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
-import { startBareRelay, startRelay, type InfraNote, type Relay, type RelayOptions } from '../../src/traffic/relay.js';
+import { startBareRelay, startRelay, type InfraNote, type Relay, type RelayOptions } from '../../src/traffic/relay/relay.js';
 import { Collector, deferred, endToEnd, headerValues, httpsUpstream, later, raw, selfSigned, upstream } from './helpers.js';
 
 async function sim(options: Parameters<typeof startSimulator>[0] = {}): Promise<StartedSimulator> {

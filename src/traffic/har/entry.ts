@@ -5,7 +5,7 @@
  * that got no answer, status 0; a `data:` or `blob:` URL); entries that break the format are refused with
  * the member at fault. Pure: decoding bodies and reading files is the reader's.
  */
-import { isObject, type JsonObject } from '../rules/inspect-json.js';
+import { isObject, type JsonObject } from '../../rules/inspect-json.js';
 import { headerRecord } from './headers.js';
 
 /** Where a body is. `member` names it in messages (`response.content`). */

@@ -4,14 +4,14 @@
  * that against the records that were visible throughout, minus those the document excuses: created
  * during the walk, deleted, or inside the consistency window (§4.3).
  */
-import { compileClause, parseFilter } from '../engine/filter.js';
-import type { Exchange } from '../port.js';
-import { asList, idsOf, pageMeta } from '../rules/inspect.js';
-import { DEFAULT_CLIENT_ID, type Simulator } from '../sim/simulator.js';
-import { iso } from '../store/clock.js';
-import { listResources } from '../store/resources.js';
-import type { SimRecord } from '../store/sim-record.js';
-import type { TrafficEntry } from './entry.js';
+import { compileClause, parseFilter } from '../../engine/filter.js';
+import type { Exchange } from '../../port.js';
+import { asList, idsOf, pageMeta } from '../../rules/inspect.js';
+import { DEFAULT_CLIENT_ID, type Simulator } from '../../sim/simulator.js';
+import { iso } from '../../store/clock.js';
+import { listResources } from '../../store/resources.js';
+import type { SimRecord } from '../../store/sim-record.js';
+import type { TrafficEntry } from '../entry.js';
 import type { ListRead } from './walks.js';
 
 export interface WalkTruth {

@@ -3,8 +3,8 @@
  * counters, and shutdown's wait for the requests in flight.
  */
 import type { Dispatcher } from 'undici';
-import type { TrafficEntry } from './entry.js';
-import type { InfraNote } from './relay-answers.js';
+import type { TrafficEntry } from '../entry.js';
+import type { InfraNote } from './answers.js';
 
 export interface Upstream {
   /** e.g. `https://api.example.com`. */

@@ -7,7 +7,7 @@
  * entries the scanner checks only what it must to find them. No I/O: bytes in, entry texts out.
  */
 import { isAscii } from 'node:buffer';
-import { trafficInputError } from './errors.js';
+import { trafficInputError } from '../errors.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -3,7 +3,7 @@
  * (502, 503, 504, in the API's own error shape, from one table) and the infrastructure notes that go with
  * them. Pure: the flight (relay-flight.ts) writes them.
  */
-import { errorCode } from '../adapters/http.js';
+import { errorCode } from '../../adapters/http.js';
 
 /** A relay event that is no answer of the server's: told to `onInfra`, never judged. */
 export interface InfraNote {

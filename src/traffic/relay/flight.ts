@@ -8,11 +8,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import type { TrafficEntry } from './entry.js';
-import { CLIENT_GONE, cutAnswer, relayAnswer, upstreamFailure, type InfraKind, type InfraNote, type RelayStatus } from './relay-answers.js';
-import { entryOf, type Captured, type EntryContext } from './relay-entry.js';
-import { announcesBody, findingsValue, flatHeaders, forwardRequestHeaders, forwardResponseHeaders, withFindings } from './relay-headers.js';
-import type { Observers, RelayState } from './relay-state.js';
+import type { TrafficEntry } from '../entry.js';
+import { CLIENT_GONE, cutAnswer, relayAnswer, upstreamFailure, type InfraKind, type InfraNote, type RelayStatus } from './answers.js';
+import { entryOf, type Captured, type EntryContext } from './entry.js';
+import { announcesBody, findingsValue, flatHeaders, forwardRequestHeaders, forwardResponseHeaders, withFindings } from './headers.js';
+import type { Observers, RelayState } from './state.js';
 
 /** undici's parsed answer headers (its `IncomingHttpHeaders`). */
 type ParsedHeaders = Record<string, string | string[] | undefined>;

@@ -8,11 +8,11 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { BASE_URL, INDEX_FILE, parseFixture, type Fixture, type FixtureBody } from '../recordings/format.js';
-import { isObject } from '../rules/inspect-json.js';
-import { toExchange } from '../port.js';
-import type { TrafficEntry } from './entry.js';
-import { trafficInputError } from './errors.js';
+import { BASE_URL, INDEX_FILE, parseFixture, type Fixture, type FixtureBody } from '../../recordings/format.js';
+import { isObject } from '../../rules/inspect-json.js';
+import { toExchange } from '../../port.js';
+import type { TrafficEntry } from '../entry.js';
+import { trafficInputError } from '../errors.js';
 
 export interface RecordingReadOptions {
   /** Largest fixture file read, in bytes. */

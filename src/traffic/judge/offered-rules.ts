@@ -3,11 +3,11 @@
  * scope and, for exchange rules, by the kinds of request it applies to (src/rules/scopes.ts). A rule still
  * skips what it does not judge; this only spares calls that could not apply.
  */
-import type { Exchange } from '../port.js';
-import { catalogue } from '../rules/catalogue.js';
-import { isCreatePath, isSettingsPath, methodIs, pathOf, profilePath } from '../rules/inspect.js';
-import type { Rule } from '../rules/rule.js';
-import { RULE_KINDS, RULE_SCOPES, type RequestKind } from '../rules/scopes.js';
+import type { Exchange } from '../../port.js';
+import { catalogue } from '../../rules/catalogue.js';
+import { isCreatePath, isSettingsPath, methodIs, pathOf, profilePath } from '../../rules/inspect.js';
+import type { Rule } from '../../rules/rule.js';
+import { RULE_KINDS, RULE_SCOPES, type RequestKind } from '../../rules/scopes.js';
 
 const exchangeRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'exchange');
 /** The exchange-scope rules offered an exchange of each kind (src/rules/scopes.ts RULE_KINDS). */

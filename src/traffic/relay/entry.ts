@@ -3,10 +3,10 @@
  * finished, or for `annotate` once the upstream's answer is in): bodies decoded from the captured bytes,
  * the answer's JSON parsed when first read. Pure, given what the flight captured.
  */
-import { decodeBody } from '../adapters/http.js';
-import { parseJsonOrUndefined, type Exchange, type TargetRequest, type TargetResponse } from '../port.js';
-import type { TrafficEntry } from './entry.js';
-import { headerRecord } from './relay-headers.js';
+import { decodeBody } from '../../adapters/http.js';
+import { parseJsonOrUndefined, type Exchange, type TargetRequest, type TargetResponse } from '../../port.js';
+import type { TrafficEntry } from '../entry.js';
+import { headerRecord } from './headers.js';
 
 /** What a flight kept of one exchange. */
 export interface Captured {

@@ -7,16 +7,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
-import { parseBaseUrl } from '../adapters/http.js';
-import { UsageError } from '../kit-errors.js';
-import { listenError } from '../sim/listen-error.js';
-import type { TrafficEntry } from './entry.js';
-import type { InfraNote } from './relay-answers.js';
-import { relayRequest } from './relay-flight.js';
-import { RelayState, type Observers, type Upstream } from './relay-state.js';
+import { parseBaseUrl } from '../../adapters/http.js';
+import { UsageError } from '../../kit-errors.js';
+import { listenError } from '../../sim/listen-error.js';
+import type { TrafficEntry } from '../entry.js';
+import type { InfraNote } from './answers.js';
+import { relayRequest } from './flight.js';
+import { RelayState, type Observers, type Upstream } from './state.js';
 
-export type { InfraNote } from './relay-answers.js';
-export { FINDINGS_HEADER, MAX_FINDINGS_BYTES } from './relay-headers.js';
+export type { InfraNote } from './answers.js';
+export { FINDINGS_HEADER, MAX_FINDINGS_BYTES } from './headers.js';
 
 export interface BareRelayOptions {
   /** Base URL of the server relayed to, http or https, e.g. `https://api.example.com` or `http://127.0.0.1:4747`. */

@@ -5,7 +5,7 @@
  * silent and the choice is ours (it fails a run only under --strict). The judging is in
  * src/traffic/conduct.ts, which sees each walk's pages in order.
  */
-import type { Level } from './rule.js';
+import type { Level } from '../../rules/rule.js';
 
 export const CLIENT_RULE_IDS = [
   'client.keyset.timestamp-ge',

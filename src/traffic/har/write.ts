@@ -8,9 +8,9 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { TrafficEntry } from './entry.js';
-import { harEntryOf, harFrame, type HarCreator } from './har-format.js';
-import { redactEntry } from './har-redact.js';
+import type { TrafficEntry } from '../entry.js';
+import { harEntryOf, harFrame, type HarCreator } from './format.js';
+import { redactEntry } from './redact.js';
 
 export interface HarWriterOptions {
   readonly creator: HarCreator;

@@ -7,7 +7,7 @@
  * another charset the runtime knows.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import type { Result } from '../result.js';
+import type { Result } from '../../result.js';
 
 export type BodyText = Result<string, { readonly message: string }>;
 

@@ -9,13 +9,13 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { BASE_URL } from '../recordings/format.js';
-import { toExchange } from '../port.js';
-import type { TrafficEntry } from './entry.js';
-import { trafficInputError } from './errors.js';
-import { bodyText } from './har-body.js';
-import { readHarEntry, type BodySource, type HarDraft } from './har-entry.js';
-import { HarSplitter } from './har-split.js';
+import { BASE_URL } from '../../recordings/format.js';
+import { toExchange } from '../../port.js';
+import type { TrafficEntry } from '../entry.js';
+import { trafficInputError } from '../errors.js';
+import { bodyText } from './body.js';
+import { readHarEntry, type BodySource, type HarDraft } from './entry.js';
+import { HarSplitter } from './split.js';
 import { headerValue } from './headers.js';
 import { codeOf, isSystemError, readFixtureFile, readRecordingDir } from './recording-read.js';
 

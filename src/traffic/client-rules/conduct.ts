@@ -4,10 +4,10 @@
  * for, and the few facts of the session it needs (timestamp runs already read to their end). No
  * per-record state.
  */
-import type { Exchange } from '../port.js';
-import { describe, isHardOffsetPath, isGet, isPaginatedPath, isTimestampField, OFFSET_LIMIT, MAX_PAGE_LENGTH, pathOf, requestedOffset, sameValue, instantOf } from '../rules/inspect.js';
-import type { ClientRuleId } from '../rules/client-rules.js';
-import type { ListRead, PageSummary } from './walks.js';
+import type { Exchange } from '../../port.js';
+import { describe, isHardOffsetPath, isGet, isPaginatedPath, isTimestampField, OFFSET_LIMIT, MAX_PAGE_LENGTH, pathOf, requestedOffset, sameValue, instantOf } from '../../rules/inspect.js';
+import type { ClientRuleId } from './catalogue.js';
+import type { ListRead, PageSummary } from '../sessions/walks.js';
 
 export type ConductOutcome = { readonly status: 'pass' } | { readonly status: 'fail'; readonly message: string; readonly expected: unknown; readonly actual: unknown };
 

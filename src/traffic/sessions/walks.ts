@@ -4,8 +4,8 @@
  * gt/ge clause on the sort attribute, or on id or a timestamp, carrying the last value of the previous
  * page). Pure decisions on what a read asked and what its page held; the judge keeps the state.
  */
-import type { Exchange } from '../port.js';
-import { asList, isTimestampField, listQuery, pageMeta, parsedClauses, pathOf, readSort, recordAttr, requestedOffset, sameValue, wholeNumber, type FilterClause } from '../rules/inspect.js';
+import type { Exchange } from '../../port.js';
+import { asList, isTimestampField, listQuery, pageMeta, parsedClauses, pathOf, readSort, recordAttr, requestedOffset, sameValue, wholeNumber, type FilterClause } from '../../rules/inspect.js';
 
 export type WalkKind = 'offset' | 'keyset';
 

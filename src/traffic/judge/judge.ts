@@ -11,21 +11,21 @@
  * is `complete` (it holds every request the server received since it started): otherwise another
  * client's write between the reads would explain it, and it is inconclusive with that reason.
  */
-import type { Exchange } from '../port.js';
-import { catalogue } from '../rules/catalogue.js';
-import { clientRuleById, clientRules, type ClientRuleId } from '../rules/client-rules.js';
-import { evidenceFor, judgeRule, type RuleJudgement } from '../rules/judge.js';
-import { asList, at, authorizationHeader, profilePath, changesState, is2xx, isAdminWrite, isGet, isSettingsPath, methodIs, pathOf, requestJson } from '../rules/inspect.js';
-import { inconclusive, type Level, type Outcome, type Rule } from '../rules/rule.js';
-import { classifyRequest, gapsFor } from '../rules/surface.js';
-import { DEFAULT_PAGE_LENGTH } from '../limits.js';
-import { excerpt } from '../report/redact.js';
-import { drainsRun, onNextPage, onOffset, onOffsetPage, onRetry, onWalkEnd, pinOf, retryUntil, type ConductJudgement } from './conduct.js';
-import type { TrafficEntry } from './entry.js';
+import type { Exchange } from '../../port.js';
+import { catalogue } from '../../rules/catalogue.js';
+import { clientRuleById, clientRules, type ClientRuleId } from '../client-rules/catalogue.js';
+import { evidenceFor, judgeRule, type RuleJudgement } from '../../rules/judge.js';
+import { asList, at, authorizationHeader, profilePath, changesState, is2xx, isAdminWrite, isGet, isSettingsPath, methodIs, pathOf, requestJson } from '../../rules/inspect.js';
+import { inconclusive, type Level, type Outcome, type Rule } from '../../rules/rule.js';
+import { classifyRequest, gapsFor } from '../../rules/surface.js';
+import { DEFAULT_PAGE_LENGTH } from '../../limits.js';
+import { excerpt } from '../../report/redact.js';
+import { drainsRun, onNextPage, onOffset, onOffsetPage, onRetry, onWalkEnd, pinOf, retryUntil, type ConductJudgement } from '../client-rules/conduct.js';
+import type { TrafficEntry } from '../entry.js';
 import { rulesFor, sessionRules, walkRules } from './offered-rules.js';
 import type { Finding, InfraNote, RuleTally, TrafficResult, WalkResult } from './result.js';
-import { continues, kindOf, readOf, summarise, walkField, walkLabel, type PageSummary, type WalkKind } from './walks.js';
-import type { GroundTruth, WalkTracker } from './ground-truth.js';
+import { continues, kindOf, readOf, summarise, walkField, walkLabel, type PageSummary, type WalkKind } from '../sessions/walks.js';
+import type { GroundTruth, WalkTracker } from '../sessions/ground-truth.js';
 
 export type { Finding, InfraNote, RuleTally, TrafficResult, WalkResult } from './result.js';
 

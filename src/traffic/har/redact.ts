@@ -6,9 +6,9 @@
  * writer can take them out wherever else they appear, in this entry and in later ones (the token of a
  * token response, echoed in a later body). Pure.
  */
-import { toExchange, type TargetRequest, type TargetResponse } from '../port.js';
-import { isSecretHeader, isSecretKey, REDACTED, redactBody, redactHeaders, redactText } from '../report/redact.js';
-import type { TrafficEntry } from './entry.js';
+import { toExchange, type TargetRequest, type TargetResponse } from '../../port.js';
+import { isSecretHeader, isSecretKey, REDACTED, redactBody, redactHeaders, redactText } from '../../report/redact.js';
+import type { TrafficEntry } from '../entry.js';
 import { headerValue } from './headers.js';
 
 /** A value shorter than this is not learned as a secret to hunt elsewhere (it would match ordinary text). */

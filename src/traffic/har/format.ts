@@ -6,7 +6,7 @@
  * `wait`), `HTTP/1.1` for the version.
  */
 import { STATUS_CODES } from 'node:http';
-import type { TrafficEntry } from './entry.js';
+import type { TrafficEntry } from '../entry.js';
 import { headerList, headerValue, type HarHeader } from './headers.js';
 
 export interface HarCreator {

@@ -5,13 +5,13 @@
  * judge has ground truth and the traffic is complete (only the proxy reaches it). Findings never change
  * an answer; `annotate` adds one bounded header naming the rules an exchange failed.
  */
-import type { StartedSimulator } from '../kit/start-simulator.js';
-import { simulatorTruth } from './ground-truth.js';
-import { COMPLETE_MARK } from './har-format.js';
-import { openHarWriter, type HarWriter } from './har-write.js';
-import { createTrafficJudge, type Finding, type TrafficJudge, type TrafficResult } from './judge.js';
+import type { StartedSimulator } from '../../kit/start-simulator.js';
+import { simulatorTruth } from '../sessions/ground-truth.js';
+import { COMPLETE_MARK } from '../har/format.js';
+import { openHarWriter, type HarWriter } from '../har/write.js';
+import { createTrafficJudge, type Finding, type TrafficJudge, type TrafficResult } from '../judge/judge.js';
 import { startJudgeThread } from './judge-thread.js';
-import { startRelay, type Relay } from './relay.js';
+import { startRelay, type Relay } from '../relay/relay.js';
 
 export interface JudgingProxyOptions {
   /** A base URL (http or https), or a simulator started with `startSimulator()`. */

@@ -3,10 +3,10 @@
  * judged), per-rule tallies, the walks it rebuilt (with ground truth in front of the simulator) and the
  * infrastructure notes of a proxy. Plain data: src/traffic/report.ts turns it into the kit's report.
  */
-import type { Level } from '../rules/rule.js';
-import type { ExchangeExcerpt, TrafficNote, TrafficWalk } from '../report/model.js';
-import type { WalkTruth } from './ground-truth.js';
-import type { WalkKind } from './walks.js';
+import type { Level } from '../../rules/rule.js';
+import type { ExchangeExcerpt, TrafficNote, TrafficWalk } from '../../report/model.js';
+import type { WalkTruth } from '../sessions/ground-truth.js';
+import type { WalkKind } from '../sessions/walks.js';
 
 export interface Finding {
   readonly ruleId: string;

@@ -4,8 +4,8 @@
  * with `; ` as HTTP/2 cookie crumbs do. HTTP/2 pseudo-headers (`:authority`, ...) are not headers of the
  * exchange: `:authority` stands in for a missing `host`, the others are dropped.
  */
-import type { Result } from '../result.js';
-import { isObject } from '../rules/inspect-json.js';
+import type { Result } from '../../result.js';
+import { isObject } from '../../rules/inspect-json.js';
 
 export interface HarHeader {
   readonly name: string;

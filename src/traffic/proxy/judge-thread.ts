@@ -7,10 +7,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { toExchange, type TargetRequest, type TargetResponse } from '../port.js';
-import type { TrafficEntry } from './entry.js';
-import { createTrafficJudge } from './judge.js';
-import type { Finding, InfraNote, TrafficResult } from './result.js';
+import { toExchange, type TargetRequest, type TargetResponse } from '../../port.js';
+import type { TrafficEntry } from '../entry.js';
+import { createTrafficJudge } from '../judge/judge.js';
+import type { Finding, InfraNote, TrafficResult } from '../judge/result.js';
 
 /** An entry as it crosses to the thread: text only. */
 interface Carried {
