@@ -21,6 +21,8 @@ describe('README', () => {
       expect(row, rule.id).toBeDefined();
       expect(row).toContain(`| ${rule.level} | ${rule.section.replace(/\|/g, '\\|')} |`);
       if (rule.quote !== undefined) expect(row).toContain(`"${rule.quote.replace(/\|/g, '\\|')}"`);
+      // The evidence a failure needs, rule by rule, as the rule states it.
+      expect(row).toContain(rule.evidence.replace(/\|/g, '\\|'));
     }
     expect(listed).toHaveLength(catalogue.length + clientRules.length);
   });

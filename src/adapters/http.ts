@@ -178,7 +178,12 @@ const MAX_DECODED_BYTES = 256 * 1024 * 1024;
  * `partial`: the bytes are only the start of the body (a bounded capture); what they hold is decoded.
  */
 export function decodeBody(raw: Buffer, encoding: string | undefined, options: { readonly partial?: boolean } = {}): string {
-  if (encoding === undefined || raw.length === 0) return raw.toString('utf8');
+  return decodeBodyChecked(raw, encoding, options).text;
+}
+
+/** `decodeBody`, saying when the bytes were not what their coding claims (`failed` names the coding): the text is then the bytes as they came. */
+export function decodeBodyChecked(raw: Buffer, encoding: string | undefined, options: { readonly partial?: boolean } = {}): { readonly text: string; readonly failed?: string } {
+  if (encoding === undefined || raw.length === 0) return { text: raw.toString('utf8') };
   let bytes = raw;
   const codings = encoding
     .split(',')
@@ -188,8 +193,10 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, options: {
   const partial = options.partial === true;
   const limits = { maxOutputLength: MAX_DECODED_BYTES, ...(partial ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {}) };
   const brLimits = { maxOutputLength: MAX_DECODED_BYTES, ...(partial ? { finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH } : {}) };
+  let current = '';
   try {
     for (const coding of codings) {
+      current = coding;
       if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes, limits);
       // Some servers send raw deflate under that name.
       else if (coding === 'deflate') bytes = bytes[0] === 0x78 ? inflateSync(bytes, limits) : inflateRawSync(bytes, limits);
@@ -198,9 +205,9 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, options: {
     }
   } catch {
     // Not what the coding says (or past the size bound): the checks see a body that is not JSON.
-    return raw.toString('latin1');
+    return { text: raw.toString('latin1'), failed: current };
   }
-  return bytes.toString('utf8');
+  return { text: bytes.toString('utf8') };
 }
 
 /** An http(s) base URL without query, fragment or credentials, else TARGET_BAD_URL. */

@@ -43,16 +43,17 @@ const gc = (globalThis as { gc?: () => void }).gc;
 /** `inner`, with each walk's start and end pass timed into `startMs` and `endMs`. */
 function timed(inner: GroundTruth, startMs: number[], endMs: number[]): GroundTruth {
   return {
+    clock: () => inner.clock(),
     startWalk(read, entry) {
       const t = performance.now();
       const tracker = inner.startWalk(read, entry);
       startMs.push(performance.now() - t);
       return {
-        page: (ex, e) => tracker.page(ex, e),
+        page: (ex, r, e) => tracker.page(ex, r, e),
         also: (ex) => tracker.also(ex),
-        finish(cause) {
+        finish(end) {
           const t2 = performance.now();
-          const truth = tracker.finish(cause);
+          const truth = tracker.finish(end);
           endMs.push(performance.now() - t2);
           return truth;
         },

@@ -178,8 +178,10 @@ export interface TrafficSection {
   readonly walks: readonly TrafficWalk[];
   /** Walks observed; those beyond the listed ones are counted only. */
   readonly walksTotal: number;
-  /** Upstream unreachable or timing out: never a rule failure. */
+  /** Upstream unreachable or timing out, a body that cannot be decoded: never a rule failure. */
   readonly infrastructure: readonly TrafficNote[];
+  /** Exchanges not judged because the judge fell behind (a proxy under load sheds whole clients). */
+  readonly shed?: { readonly exchanges: number; readonly clients: number };
 }
 
 /** An event of the path to the server, not an answer of it: upstream unreachable, too slow, an answer cut. */
@@ -201,5 +203,5 @@ export interface TrafficWalk {
   readonly to: string;
   readonly findings: number;
   /** Ground truth (upstream the simulator): what the client was sent against what it should have been. */
-  readonly truth?: { readonly visible: number; readonly once: number; readonly twice: number; readonly never: number; readonly excused: number; readonly summary: string };
+  readonly truth?: { readonly visible: number; readonly once: number; readonly twice: number; readonly never: number; readonly unread: number; readonly excused: number; readonly summary: string };
 }

@@ -257,11 +257,10 @@ export class Project {
     return { delayMs, kind: 'none' };
   }
 
-  /** Which records list reads show now (eventual consistency); undefined when every record is visible. */
-  visibility(): ((record: SimRecord) => boolean) | undefined {
+  /** Which records list reads show at `now` (eventual consistency; default the clock's now); undefined when every record is visible. */
+  visibility(now: number = this.clock.now()): ((record: SimRecord) => boolean) | undefined {
     const window = this.adversity.consistencyWindowMs;
     if (window <= 0) return undefined;
-    const now = this.clock.now();
     if (!this.adversity.consistencyStagger) {
       const horizon = now - window;
       return (r) => r.createdMs <= horizon;

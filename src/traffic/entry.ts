@@ -20,4 +20,14 @@ export interface TrafficEntry {
    * first bytes, decoded as far as they go. The client still got every byte.
    */
   readonly truncated?: true;
+  /**
+   * Why a body could not be decoded (a broken gzip or br stream): such an exchange is an infrastructure
+   * note of the report, never judged (its answer would read as a server that sent no JSON).
+   */
+  readonly undecodable?: string;
+  /**
+   * In front of the simulator: its clock when the request reached it, before the answer (and whatever the
+   * simulator changed after it) was made. Ground truth counts a walk's records as of that moment.
+   */
+  readonly simClock?: number;
 }

@@ -16,16 +16,20 @@ export {
   type RuleTally,
   type WalkResult,
   type InfraNote,
+  type Shed,
 } from './judge/judge.js';
+export type { Shard } from './judge/shard.js';
 export type { TrafficEntry } from './entry.js';
 export { startJudgingProxy, type JudgingProxy, type JudgingProxyOptions } from './proxy/judging-proxy.js';
 export { COMPLETE_MARK, type HarCreator } from './har/format.js';
-export type { ListRead, WalkKind } from './sessions/walks.js';
+export type { ListRead, PageFacts } from './sessions/pages.js';
+export type { WalkKind, Step } from './sessions/walks.js';
 export { observedTarget, type ObservedTargetOptions } from './observed-target.js';
-export { simulatorTruth, type GroundTruth, type WalkTruth, type WalkTracker } from './sessions/ground-truth.js';
+export { simulatorTruth, type GroundTruth, type WalkTruth, type WalkTracker, type WalkEnd } from './sessions/ground-truth.js';
 export { buildTrafficReport, type TrafficReportInput, type JudgedParty } from './report.js';
 export { readTraffic, readTrafficLog, type ReadTrafficOptions, type TrafficLog } from './har/read.js';
 export { openHarWriter, type HarWriter, type HarWriterOptions } from './har/write.js';
 export { TrafficInputError } from './errors.js';
 export { clientRules, CLIENT_RULE_IDS, type ClientRule, type ClientRuleId } from './client-rules/catalogue.js';
+export type { ClientOutcome, RequestContext, NextContext, EndContext, RunsRead } from './client-rules/rule.js';
 export { RULE_SCOPES, type TrafficScope } from '../rules/scopes.js';

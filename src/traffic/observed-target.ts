@@ -10,6 +10,8 @@ import { CREDENTIAL_PLACEHOLDER } from '../redacted.js';
 export interface ObservedTargetOptions {
   /** The clock of `startedAt` (default the wall clock): a test with a virtual sleep passes its own. */
   readonly now?: () => number;
+  /** Read before each request is sent; its value goes on the entry as `simClock` (pass ground truth's `clock` in front of the simulator). */
+  readonly stamp?: () => number;
 }
 
 export function observedTarget(target: Target, observe: (entry: TrafficEntry) => void, options: ObservedTargetOptions = {}): Target {
@@ -22,6 +24,7 @@ export function observedTarget(target: Target, observe: (entry: TrafficEntry) =>
     close: () => target.close(),
     async send(request) {
       const startedAt = new Date(now()).toISOString();
+      const simClock = options.stamp?.();
       const response = await target.send(request);
       n += 1;
       // The target adds its own credentials: recorded as sent with them, as a proxy would see them, never as their text.
@@ -29,7 +32,7 @@ export function observedTarget(target: Target, observe: (entry: TrafficEntry) =>
       const hasAuth = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
       if (request.auth !== 'none' && !hasAuth) headers['authorization'] = TARGET_CREDENTIALS;
       const exchange = toExchange({ ...request, headers, auth: request.auth ?? 'default' }, response);
-      observe({ exchange, origin: target.baseUrl, startedAt, source: `request #${n}` });
+      observe({ exchange, origin: target.baseUrl, startedAt, source: `request #${n}`, ...(simClock === undefined ? {} : { simClock }) });
       return response;
     },
   };

@@ -12,17 +12,19 @@ import { createTrafficJudge, type TrafficResult } from '../../src/traffic/judge/
 import { observedTarget } from '../../src/traffic/observed-target.js';
 import { naiveGtReader, naiveOffsetReader, recordsOf } from '../client/naive-readers.js';
 import { between, insertAccount, simFor, visibleAccounts, type SimSetup } from '../client/helpers.js';
+import type { Target } from '../../src/port.js';
 
 /** A judge with ground truth on `s`, and a target whose traffic it sees. */
 function judged(s: SimSetup) {
-  const judge = createTrafficJudge({ complete: true, groundTruth: simulatorTruth(s.sim) });
+  const truth = simulatorTruth(s.sim);
+  const judge = createTrafficJudge({ complete: true, groundTruth: truth });
   // A virtual wall clock: the client's sleeps (Retry-After) move it, and the judge reads requests' times from it.
   let wall = Date.UTC(2025, 5, 1);
   const sleep = (ms: number): Promise<void> => {
     wall += ms;
     return Promise.resolve();
   };
-  return { judge, sleep, target: observedTarget(s.target, (e) => judge.observe(e), { now: () => wall }) };
+  return { judge, sleep, target: observedTarget(s.target, (e) => judge.observe(e), { now: () => wall, stamp: () => truth.clock() }) };
 }
 
 const clientFailures = (r: TrafficResult): string[] => [...new Set(r.findings.filter((f) => f.party === 'client' && f.status === 'fail').map((f) => f.ruleId))].sort();
@@ -58,17 +60,35 @@ describe('traffic judge on the naive readers of §4.3', () => {
     expect(walk?.truth).toMatchObject({ twice: repeated, never });
   });
 
-  it('a clamped page[limit]=1000 read taken as the whole list is client.limit.clamped; ground truth counts the rest as never received', async () => {
+  it('an offset reader that moves on by the page[limit]=150 it asked, not the 100 it was granted, is client.limit.clamped; ground truth counts the skipped records as never received', async () => {
+    const s = await simFor('default', { seed: 2, accounts: 500 });
+    const { judge, target } = judged(s);
+    const received: string[] = [];
+    for (let offset = 0; offset < 500; offset += 150)
+      received.push(...recordsOf((await target.send({ method: 'GET', url: `/v2/accounts?sort=id&page[limit]=150&page[offset]=${offset}` })).body).map((r) => r.id));
+    const r = judge.finish();
+    expect(clientFailures(r)).toEqual(['client.limit.clamped']);
+    const f = r.findings.find((x) => x.ruleId === 'client.limit.clamped');
+    expect(f?.level).toBe('documented');
+    expect(f?.message).toMatch(/50 records \(101 to 150\) skipped/);
+    // Pages at 0, 150, 300, 450 of 100, 100, 100, 50: 350 received, 150 skipped in the gaps.
+    expect(received.length).toBe(350);
+    expect(r.walks[0]?.truth).toMatchObject({ visible: 500, once: 350, twice: 0, never: 150, unread: 0 });
+  });
+
+  it('one read that asked page[limit]=1000 and got 100 of 250, then something else: an assumed client.limit.clamped-stop, and ground truth counts the rest as not read', async () => {
     const s = await simFor('default', { seed: 2, accounts: 250 });
     const { judge, target } = judged(s);
     await target.send({ method: 'GET', url: '/v2/accounts?sort=id&page[limit]=1000' });
+    await target.send({ method: 'GET', url: '/v2/settings' });
     const r = judge.finish();
-    expect(clientFailures(r)).toEqual(['client.limit.clamped']);
+    expect(clientFailures(r)).toEqual(['client.limit.clamped-stop']);
+    expect(r.findings.find((x) => x.ruleId === 'client.limit.clamped-stop')?.level).toBe('assumed');
+    expect(r.walks[0]?.truth).toMatchObject({ visible: 250, once: 100, never: 0, unread: 150 });
   });
 
-  it('an id walk that stops at a short page is client.keyset.id-stop', async () => {
-    const s = await simFor('default', { seed: 3, accounts: 45 });
-    const { judge, target } = judged(s);
+  /** An id walk of pages of 20 over 45 accounts that stops at its short page (then, if asked, reads the settings). */
+  const stopAtShortPage = async (target: Target, after: boolean) => {
     let last: string | undefined;
     for (;;) {
       const filter = last === undefined ? '' : `&filter=gt(id,${last})`;
@@ -76,9 +96,25 @@ describe('traffic judge on the naive readers of §4.3', () => {
       last = records.at(-1)?.id;
       if (records.length < 20) break;
     }
+    if (after) await target.send({ method: 'GET', url: '/v2/settings' });
+  };
+
+  it('an id walk that stops at a short page, then goes on to something else, is client.keyset.id-stop', async () => {
+    const s = await simFor('default', { seed: 3, accounts: 45 });
+    const { judge, target } = judged(s);
+    await stopAtShortPage(target, true);
     const r = judge.finish();
     expect(clientFailures(r)).toEqual(['client.keyset.id-stop']);
     expect(r.walks.find((w) => w.truth !== undefined)?.truth).toMatchObject({ visible: 45, once: 45, never: 0 });
+  });
+
+  it('the same walk at the very end of the traffic is inconclusive: whether the client read on is not in it', async () => {
+    const s = await simFor('default', { seed: 3, accounts: 45 });
+    const { judge, target } = judged(s);
+    await stopAtShortPage(target, false);
+    const r = judge.finish();
+    expect(clientFailures(r)).toEqual([]);
+    expect(r.findings.filter((f) => f.party === 'client').map((f) => [f.ruleId, f.status])).toEqual([['client.keyset.id-stop', 'inconclusive']]);
   });
 
   it('a walk that filters on created_at but sorts by id is client.keyset.sort-matches-filter', async () => {

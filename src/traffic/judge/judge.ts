@@ -1,43 +1,37 @@
 /**
  * The traffic judge: the catalogue's rules and the client rules applied to exchanges nobody scripted.
- * Exchanges are grouped by client (origin and credentials, kept only as a hash) into sessions, and a
- * session's list reads into walks (./walks.ts). Each server rule gets the history its scope says
- * (src/rules/scopes.ts): one exchange, one walk's pages, or a session's exchanges in bounded chunks;
- * the client's conduct is judged as its walks unfold (./conduct.ts). Memory is bounded: a walk keeps
- * at most CHUNK_PAGES pages and a session CHUNK_EXCHANGES exchanges before they are judged and let go.
+ * The loop is here; each concern is in its room: who a client is and what it keeps (../sessions/),
+ * which reads form a walk (../sessions/walks.ts), the server's verdicts (./server.ts), the client rules
+ * with their listeners (../client-rules/), what is written down (./book.ts), memory (./budget.ts).
  *
- * Verdict integrity is the kit's: documented failures go through `judgeRule` (outside the documented
- * surface → inconclusive), and a failure that rests on several exchanges stands only when the traffic
- * is `complete` (it holds every request the server received since it started): otherwise another
- * client's write between the reads would explain it, and it is inconclusive with that reason.
+ * Each exchange is read once: its request kind picks the server rules offered it (./offered-rules.ts), a
+ * list read's page facts (../sessions/pages.ts) feed walk reconstruction, the client rules and ground truth.
+ * Walk and session rules judge what is held when a walk ends, a chunk fills, or the budget says so.
  */
-import type { Exchange } from '../../port.js';
-import { catalogue } from '../../rules/catalogue.js';
-import { clientRuleById, clientRules, type ClientRuleId } from '../client-rules/catalogue.js';
-import { evidenceFor, judgeRule, type RuleJudgement } from '../../rules/judge.js';
-import { asList, at, authorizationHeader, profilePath, changesState, is2xx, isAdminWrite, isGet, isSettingsPath, methodIs, pathOf, requestJson } from '../../rules/inspect.js';
-import { inconclusive, type Level, type Outcome, type Rule } from '../../rules/rule.js';
-import { classifyRequest, gapsFor } from '../../rules/surface.js';
+import { authorizationHeader, changesState, is2xx, isAdminWrite, isGet, isTimestampField, pathOf, asList, sameValue } from '../../rules/inspect.js';
 import { DEFAULT_PAGE_LENGTH } from '../../limits.js';
-import { excerpt } from '../../report/redact.js';
-import { drainsRun, onNextPage, onOffset, onOffsetPage, onRetry, onWalkEnd, pinOf, retryUntil, type ConductJudgement } from '../client-rules/conduct.js';
+import { clientRules } from '../client-rules/catalogue.js';
+import type { ClientOutcome, EndContext, NextContext, RequestContext } from '../client-rules/rule.js';
+import { retryUntil } from '../client-rules/retry.js';
 import type { TrafficEntry } from '../entry.js';
+import type { GroundTruth } from '../sessions/ground-truth.js';
+import { pageFacts, pinOf, readOf, sameQuery, walkLabel, type Cursor, type PageFacts } from '../sessions/pages.js';
+import { MAX_OPEN_WALKS, Session, type Walk } from '../sessions/session.js';
+import { movesOn, stepFrom, type Step } from '../sessions/walks.js';
+import { Book, levelOf } from './book.js';
+import { DEFAULT_MAX_HELD_BYTES, HeldBudget, heldBytes } from './budget.js';
 import { rulesFor, sessionRules, walkRules } from './offered-rules.js';
-import type { Finding, InfraNote, RuleTally, TrafficResult, WalkResult } from './result.js';
-import { continues, kindOf, readOf, summarise, walkField, walkLabel, type PageSummary, type WalkKind } from '../sessions/walks.js';
-import type { GroundTruth, WalkTracker } from '../sessions/ground-truth.js';
+import type { Finding, InfraNote, TrafficResult } from './result.js';
+import { serverJudging } from './server.js';
+import { parentOf, settingsEvent } from './settings.js';
+import { inShard, sessionKey, type Shard } from './shard.js';
 
-export type { Finding, InfraNote, RuleTally, TrafficResult, WalkResult } from './result.js';
+export type { Finding, InfraNote, RuleTally, TrafficResult, WalkResult, Shed } from './result.js';
 
 /** Pages a walk holds before its server rules are judged on them and all but the last are let go. */
 export const CHUNK_PAGES = 50;
 /** Exchanges a session holds for its session-scope rules before they are judged and let go. */
 export const CHUNK_EXCHANGES = 400;
-/** Open walks per session; past it the longest-idle walk is ended. */
-const MAX_OPEN_WALKS = 64;
-/** Timestamp runs per session remembered as read to their end. */
-const MAX_RUNS = 256;
-const MAX_RETRIES = 256;
 /** Clients judged at once; past it the longest-known one is judged and let go. */
 const MAX_SESSIONS = 10_000;
 
@@ -50,276 +44,235 @@ export interface TrafficJudgeOptions {
   readonly maxWalks?: number;
   /** Ground truth: a simulator that knows every record (`--upstream sim`). */
   readonly groundTruth?: GroundTruth;
+  /** What walks and sessions may hold for the server's rules, in estimated bytes (default 96 MiB). */
+  readonly maxHeldBytes?: number;
+  /** Judge only the clients of this shard (`check --shard I/N`); the others are not read. */
+  readonly shard?: Shard;
 }
 
 export interface TrafficJudge {
   observe(entry: TrafficEntry): void;
-  /** An infrastructure event (upstream unreachable, timeout): reported, never a rule failure. */
+  /** An infrastructure event (upstream unreachable, timeout, a body that cannot be decoded): reported, never a rule failure. */
   note(note: InfraNote): void;
+  /** Lets a client go unjudged from now on (a proxy's judge fell behind): its state is dropped without verdicts, and counted. */
+  forget(clientKey: string): void;
+  /** Exchanges (of `clients` clients) that were never handed to this judge, to count in its result. */
+  shed(exchanges: number, clients: number): void;
   /** Ends every open walk, judges what is held, and returns the result. */
   finish(): TrafficResult;
 }
 
-interface Walk {
-  readonly n: number;
-  readonly label: string;
-  kind: WalkKind;
-  readonly session: Session;
-  readonly from: string;
-  to: string;
-  pages: number;
-  records: number;
-  findings: number;
-  first: PageSummary;
-  last: PageSummary;
-  lastEntry: TrafficEntry;
-  /** The pages (and the client's writes meanwhile) not yet judged by the walk-scope rules. */
-  chunk: TrafficEntry[];
-  chunkPages: number;
-  wroteSinceLastPage: boolean;
-  /** The walk's first finding about the client: where a ground-truth table says records were lost. */
-  cause?: string;
-  truth?: WalkTracker;
-}
+type Holder = Walk | Session;
 
-interface Session {
-  readonly label: string;
-  readonly origin: string;
-  readonly vars: Record<string, unknown>;
-  /** Whether the project's page length is known: observed, or the traffic is complete and nothing reset it. */
-  pageLengthKnown: boolean;
-  /** The client wrote the page length itself: lists without page[limit] are pagination.limit.project-setting's to judge. */
-  wrotePageLength: boolean;
-  held: TrafficEntry[];
-  readonly walks: Map<string, Walk>;
-  readonly runs: Set<string>;
-  readonly retries: Map<string, number>;
-  /** Parents (realm and user-authentication-info) a 2xx answer showed exist: a create on one of them is judged as on a known parent. */
-  readonly parents: Set<string>;
-}
+const onRequest = clientRules.filter((r) => r.onRequest !== undefined);
+const onNext = clientRules.filter((r) => r.onNext !== undefined);
+const onEnd = clientRules.filter((r) => r.onEnd !== undefined);
 
 export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJudge {
   const complete = options.complete === true;
-  const maxFindings = options.maxFindingsPerRule ?? 20;
-  const maxWalks = options.maxWalks ?? 1_000;
-  const tallies = new Map<string, RuleTally>();
-  for (const r of catalogue) tallies.set(r.id, { passed: 0, failed: 0, inconclusive: 0, skipped: 0 });
-  for (const r of clientRules) tallies.set(r.id, { passed: 0, failed: 0, inconclusive: 0, skipped: 0 });
-  const findings: Finding[] = [];
-  const kept = new Map<string, number>();
-  const walks: WalkResult[] = [];
-  const infrastructure: InfraNote[] = [];
+  const book = new Book(options.maxFindingsPerRule ?? 20, options.maxWalks ?? 1_000, options.onFinding);
+  const server = serverJudging(book, complete);
   const sessions = new Map<string, Session>();
-  let entries = 0;
-  let walkCount = 0;
-  let clientCount = 0;
+  const budget = new HeldBudget<Holder>(options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES, (h) => (h instanceof Session ? flushSession(h) : flushWalk(h, true)));
+  let walkSeq = 0;
 
-  const tally = (id: string, status: Outcome['status']) => {
-    const t = tallies.get(id);
-    if (t === undefined) return;
-    if (status === 'pass') t.passed++;
-    else if (status === 'fail') t.failed++;
-    else if (status === 'inconclusive') t.inconclusive++;
-    else t.skipped++;
-  };
+  const walkName = (w: Walk): string => `${walkLabel(w.first.read, w.field)} #${w.n}`;
 
-  /** A finding, its evidence excerpted (redacted, cut) only when it is kept: past the first few per rule it is counted. */
-  const record = (base: Omit<Finding, 'exchanges'>, evidence: readonly TrafficEntry[]) => {
-    const n = kept.get(base.ruleId) ?? 0;
-    kept.set(base.ruleId, n + 1);
-    const keep = n < maxFindings;
-    if (!keep && options.onFinding === undefined) return;
-    const f: Finding = { ...base, exchanges: keep ? evidence.map((e) => excerpt(e.exchange, { evidence: true })) : [] };
-    if (keep) findings.push(f);
-    try {
-      options.onFinding?.(f);
-    } catch {
-      // A printer's failure never stops the judging.
+  /** A client rule's verdict: tallied, and a failure (or a documented rule's inconclusive) recorded with the exchanges it rests on. */
+  const conduct = (ruleId: (typeof clientRules)[number]['id'], o: ClientOutcome, evidence: readonly TrafficEntry[], walk?: Walk) => {
+    book.tally(ruleId, o.status);
+    if (o.status === 'pass') return;
+    const level = levelOf(ruleId);
+    if (o.status === 'inconclusive' && level !== 'documented') return;
+    if (walk !== undefined) {
+      walk.findings++;
+      if (o.status === 'fail') walk.cause ??= `the client: ${o.message}`;
     }
+    book.record(
+      {
+        ruleId,
+        level,
+        party: 'client',
+        status: o.status,
+        message: o.status === 'fail' ? o.message : o.reason,
+        ...(o.status === 'fail' ? { expected: o.expected, actual: o.actual } : {}),
+        ...(walk === undefined ? {} : { walk: walkName(walk) }),
+        evidence: evidence.map((e) => e.source),
+      },
+      evidence,
+    );
   };
 
-  /** Judges one server rule on `held`, reviewing multi-exchange documented failures when the traffic is not complete. */
-  const judgeServer = (rule: Rule, all: readonly TrafficEntry[], vars: Readonly<Record<string, unknown>>, walk?: Walk) => {
-    // A read outside the documented surface can support no documented verdict and changes nothing: over
-    // several exchanges it is left out, so it does not make the rest inconclusive. Writes stay.
-    // So is a request refused for credentials or rate (401, 403, 407, 429): it observed nothing.
-    const held = all.length > 1 && rule.level === 'documented' ? all.filter((h) => changesState(h.exchange) || !(outsideFor(rule, h.exchange) || REFUSED.has(h.exchange.response.status))) : all;
-    const exchanges = held.map((h) => h.exchange);
-    const ctx = { exchanges, vars };
-    // A write the server accepted (2xx) is a fact the verdict rests on, not a reading it assumes.
-    const verified = new Set(exchanges.filter((ex) => changesState(ex)));
-    const judged = judgeRule(rule, ctx, verified).map((j) => reviewForTraffic(rule, j, ctx, vars));
-    for (const j of judged) {
-      tally(j.ruleId, j.outcome.status);
-      if (j.outcome.status !== 'fail' && j.outcome.status !== 'inconclusive') continue;
-      // Inconclusive verdicts are counted, and kept only when they are about a documented rule.
-      const level = catalogueLevel(j.ruleId);
-      if (j.outcome.status === 'inconclusive' && level !== 'documented') continue;
-      const idx = j.outcome.status === 'fail' ? evidenceFor(rule, ctx) : exchanges.map((_e, i) => i);
-      const evidence = idx.slice(0, 5).flatMap((i) => (held[i] === undefined ? [] : [held[i]]));
-      if (walk !== undefined) walk.findings++;
-      record(
-        {
-          ruleId: j.ruleId,
-          level,
-          party: 'server',
-          status: j.outcome.status,
-          message: j.outcome.status === 'fail' ? j.outcome.message : j.outcome.reason,
-          ...(j.outcome.status === 'fail' ? { expected: j.outcome.expected, actual: j.outcome.actual } : {}),
-          ...(walk === undefined ? {} : { walk: `${walk.label} #${walk.n}` }),
-          evidence: evidence.map((e) => e.source),
-        },
-        evidence,
-      );
-    }
-  };
-
-  /** A documented failure that rests on several exchanges: only complete traffic rules out another client's writes. */
-  const reviewForTraffic = (rule: Rule, j: RuleJudgement, ctx: { exchanges: readonly Exchange[]; vars: Readonly<Record<string, unknown>> }, vars: Readonly<Record<string, unknown>>): RuleJudgement => {
-    if (j.outcome.status !== 'fail' || rule.level !== 'documented' || j.ruleId !== rule.id) return j;
-    if (rule.id === 'pagination.limit.default' && vars['page_length_known'] !== true) {
-      return {
-        ruleId: rule.id,
-        outcome: inconclusive("the project's page length is not known from this traffic (§8: it is changeable per project; a GET or write of the settings endpoint in the traffic tells it)"),
-      };
-    }
-    if (complete || ctx.exchanges.length < 2) return j;
-    const alone = evidenceFor(rule, ctx).some((i) => {
-      const ex = ctx.exchanges[i];
-      return ex !== undefined && judgeRule(rule, { exchanges: [ex], vars: ctx.vars })[0]?.outcome.status === 'fail';
-    });
-    if (alone) return j;
-    return {
-      ruleId: rule.id,
-      outcome: inconclusive(
-        `${j.outcome.message}; but this verdict rests on several exchanges, and the traffic is not known to hold every write the server received (another client's write between them would explain it; pass --complete when it does)`,
-      ),
-    };
-  };
-
-  const judgeConduct = (judgements: readonly ConductJudgement[], entries: readonly TrafficEntry[], walk?: Walk) => {
-    for (const j of judgements) {
-      tally(j.ruleId, j.outcome.status);
-      if (j.outcome.status !== 'fail') continue;
-      if (walk !== undefined) {
-        walk.findings++;
-        walk.cause ??= `the client: ${j.outcome.message}`;
+  const heard = {
+    request: (ctx: RequestContext, entry: TrafficEntry) => {
+      for (const r of onRequest) {
+        const o = r.onRequest?.(ctx);
+        if (o !== undefined) conduct(r.id, o, [entry]);
       }
-      const rule = clientRuleById(j.ruleId);
-      record(
-        {
-          ruleId: j.ruleId,
-          level: rule?.level ?? 'assumed',
-          party: 'client',
-          status: 'fail',
-          message: j.outcome.message,
-          expected: j.outcome.expected,
-          actual: j.outcome.actual,
-          ...(walk === undefined ? {} : { walk: `${walk.label} #${walk.n}` }),
-          evidence: entries.map((e) => e.source),
-        },
-        entries,
-      );
-    }
+    },
+    next: (ctx: NextContext, evidence: readonly TrafficEntry[], w: Walk) => {
+      for (const r of onNext) {
+        const o = r.onNext?.(ctx);
+        if (o !== undefined) conduct(r.id, o, evidence, w);
+      }
+    },
+    end: (ctx: EndContext, w: Walk) => {
+      for (const r of onEnd) {
+        const o = r.onEnd?.(ctx);
+        if (o !== undefined) conduct(r.id, o, [w.lastEntry], w);
+      }
+    },
   };
 
-  const sessionOf = (entry: TrafficEntry): Session => {
-    const auth = authorizationHeader(entry.exchange);
-    // Kept in memory only: reports name a session `client N`, never by its credentials.
-    const key = `${entry.origin}\u0000${auth ?? ''}`;
-    let s = sessions.get(key);
-    if (s === undefined) {
-      if (sessions.size >= MAX_SESSIONS) {
-        // The longest-known client is judged and let go: memory stays bounded whatever the number of clients.
-        const [oldKey, oldest] = sessions.entries().next().value ?? [];
-        if (oldest !== undefined && oldKey !== undefined) {
-          for (const w of [...oldest.walks.values()]) endWalk(w);
-          flushSession(oldest);
-          sessions.delete(oldKey);
-        }
-      }
-      s = {
-        label: `client ${++clientCount}`,
-        origin: entry.origin,
-        vars: complete ? { page_length_known: true } : {},
-        pageLengthKnown: complete,
-        wrotePageLength: false,
-        held: [],
-        walks: new Map(),
-        runs: new Set(),
-        retries: new Map(),
-        parents: new Set(),
-      };
-      sessions.set(key, s);
-    }
-    return s;
+  const hold = (h: Holder, list: TrafficEntry[], entry: TrafficEntry) => {
+    list.push(entry);
+    budget.add(h, heldBytes(entry));
   };
 
   const flushSession = (s: Session) => {
-    if (s.held.length === 0) return;
-    for (const rule of sessionRules) judgeServer(rule, s.held, s.vars);
+    if (s.held.length > 0) for (const rule of sessionRules) server.judge(rule, s.held, s.vars);
     s.held = [];
+    budget.release(s);
   };
 
   const flushWalk = (w: Walk, keepLast: boolean) => {
-    if (w.chunkPages > 0) for (const rule of walkRules) judgeServer(rule, w.chunk, w.session.vars, w);
+    if (w.chunkPages > 0) {
+      const found = { name: walkName(w), found: () => void w.findings++ };
+      for (const rule of walkRules) server.judge(rule, w.chunk, w.session.vars, found);
+    }
     w.chunk = keepLast ? [w.lastEntry] : [];
     w.chunkPages = keepLast ? 1 : 0;
+    budget.release(w, keepLast ? heldBytes(w.lastEntry) : 0);
   };
 
   const endWalk = (w: Walk) => {
-    w.session.walks.delete(keyOfWalk(w));
+    const s = w.session;
+    s.walks.delete(w);
     flushWalk(w, false);
-    judgeConduct(onWalkEnd(w.first, w.last, w.pages, w.lastEntry.exchange, runsOf(w.session), w.lastEntry.exchange.response.headers['date']), [w.lastEntry], w);
-    const truth = w.truth?.finish(w.cause);
-    walkCount++;
-    if (walks.length < maxWalks || w.findings > 0) {
-      walks.push({
-        n: w.n,
-        label: w.label,
-        kind: w.kind,
-        client: w.session.label,
-        pages: w.pages,
-        records: w.records,
-        from: w.from,
-        to: w.to,
-        findings: w.findings,
-        ...(truth === undefined ? {} : { truth }),
-      });
+    heard.end({ ex: w.lastEntry.exchange, first: w.first, last: w.last, pages: w.pages, kind: w.kind, field: w.field, stopShown: s.seq > w.lastSeq }, w);
+    const truth = w.truth?.finish({ ...(w.cause === undefined ? {} : { cause: w.cause }), ...(w.field === undefined ? {} : { field: w.field }), reachedEnd: w.last.short });
+    book.walk({
+      n: w.n,
+      label: walkLabel(w.first.read, w.field),
+      kind: w.kind,
+      client: s.label,
+      pages: w.pages,
+      records: w.records,
+      from: w.from,
+      to: w.to,
+      findings: w.findings,
+      ...(truth === undefined ? {} : { truth }),
+    });
+  };
+
+  const drop = (s: Session) => {
+    for (const w of s.walks) budget.release(w);
+    budget.release(s);
+    sessions.delete(s.key);
+  };
+
+  const sessionOf = (key: string, entry: TrafficEntry): Session => {
+    let s = sessions.get(key);
+    if (s !== undefined) return s;
+    if (sessions.size >= MAX_SESSIONS) {
+      // The longest-known client is judged and let go: memory stays bounded whatever the number of clients.
+      const oldest = sessions.values().next().value;
+      if (oldest !== undefined) {
+        for (const w of [...oldest.walks]) endWalk(w);
+        flushSession(oldest);
+        drop(oldest);
+      }
+    }
+    s = new Session(key, `client ${++book.clients}`, entry.origin, complete ? { page_length_known: true } : {}, complete);
+    sessions.set(key, s);
+    return s;
+  };
+
+  /** What the traffic says of the project's page length: for this client, or (an operator's action) for every client of that server. */
+  const trackSettings = (s: Session, entry: TrafficEntry) => {
+    const ev = settingsEvent(entry.exchange);
+    if (ev === undefined) return;
+    if (ev.kind === 'page-length') {
+      s.pageLengthKnown = true;
+      s.vars['page_length_known'] = true;
+      s.vars['page_length'] = ev.n;
+      // Written back to the document's default, the project is judged as an unchanged one again.
+      if (ev.written) s.wrotePageLength = ev.n !== DEFAULT_PAGE_LENGTH;
+      return;
+    }
+    for (const other of sessions.values()) {
+      if (other.origin !== entry.origin) continue;
+      flushSession(other);
+      for (const w of [...other.walks]) endWalk(w);
+      if (ev.keepsPageLength) continue;
+      other.pageLengthKnown = complete && ev.stated !== undefined;
+      other.wrotePageLength = false;
+      delete other.vars['page_length'];
+      if (other.pageLengthKnown && ev.stated !== DEFAULT_PAGE_LENGTH) other.vars['page_length'] = ev.stated;
+      other.vars['page_length_known'] = other.pageLengthKnown;
     }
   };
 
-  const walkKeys = new WeakMap<Walk, string>();
-  const keyOfWalk = (w: Walk): string => walkKeys.get(w) ?? '';
+  /** The session's vars, plus the request's parent when a 2xx answer showed it exists. */
+  const varsFor = (s: Session, entry: TrafficEntry): Readonly<Record<string, unknown>> => {
+    const p = parentOf(entry.exchange);
+    if (p === undefined) return s.vars;
+    if (is2xx(entry.exchange.response.status)) s.knowParent(p.key);
+    return s.knowsParent(p.key) ? { ...s.vars, realm_id: p.realm, user_authentication_info_id: p.uai } : s.vars;
+  };
 
-  const runsOf = (s: Session) => ({ has: (field: string, value: string) => s.runs.has(`${field} ${Date.parse(value)}`) || s.runs.has(`${field} ${value}`) });
+  const requestHeard = (s: Session, entry: TrafficEntry) => {
+    const ex = entry.exchange;
+    const t = entry.startedAt === undefined ? Number.NaN : Date.parse(entry.startedAt);
+    const sentAt = Number.isNaN(t) ? undefined : t;
+    const request = `${ex.request.method} ${ex.request.url}`;
+    heard.request({ ex, sentAt, waitUntil: sentAt === undefined ? undefined : s.takeRetry(request) }, entry);
+    if (ex.response.status === 429 && sentAt !== undefined) {
+      const until = retryUntil(ex.response.headers['retry-after'], sentAt);
+      if (until !== undefined) s.waitFor(request, until);
+    }
+  };
+
+  /** Runs of ties the client read to their end: eq(attr,v) to a short page, or ge(attr,v) sorted by attr to a page past v. */
+  const noteRuns = (s: Session, page: PageFacts) => {
+    const read = page.read;
+    const pin = pinOf(read);
+    if (pin !== undefined && (page.short || (read.offset === 0 && page.resultsTotal !== undefined && page.resultsTotal <= page.count))) s.markDrained(read.path, pin.field, pin.value);
+    const c = read.cursor;
+    if (c === undefined || c.op !== 'ge' || !isTimestampField(c.field) || read.sort?.field !== c.field || read.sort.direction !== 'asc') return;
+    const last = page.last[c.field];
+    if (page.short || (last !== undefined && !sameValue(c.field, last, c.value))) s.markDrained(read.path, c.field, c.value);
+  };
 
   const onListRead = (s: Session, entry: TrafficEntry) => {
     const ex = entry.exchange;
     const read = readOf(ex);
     if (read === undefined) return;
-    const page = summarise(read, ex);
+    const page = pageFacts(read, ex);
+    noteRuns(s, page);
     const pin = pinOf(read);
-    if (pin !== undefined && drainsRun(page)) {
-      if (s.runs.size >= MAX_RUNS) s.runs.clear();
-      s.runs.add(`${pin.field} ${Number.isNaN(Date.parse(pin.value)) ? pin.value : Date.parse(pin.value)}`);
+    if (pin !== undefined) for (const open of s.walks) if (open.first.read.path === read.path && open.field === pin.field) open.truth?.also(ex);
+    let w: Walk | undefined;
+    let step: Step | undefined;
+    for (const open of [...s.walks].reverse()) {
+      step = stepFrom(open.last, read);
+      if (step !== undefined) {
+        w = open;
+        break;
+      }
     }
-    if (pin !== undefined) for (const open of s.walks.values()) if (open.first.read.path === read.path && walkField(open.first.read) === pin.field) open.truth?.also(ex);
-    let w = s.walks.get(read.key);
-    if (w !== undefined && !continues(w.last, read)) {
-      endWalk(w);
-      w = undefined;
-    }
-    if (w === undefined) {
+    if (w === undefined || step === undefined) {
+      // The same query from its start again: the walk before it is over.
+      if (read.offset === 0) for (const open of [...s.walks]) if (sameQuery(open.first.read, read) && sameCursor(open.first.read.cursor, read.cursor)) endWalk(open);
       if (s.walks.size >= MAX_OPEN_WALKS) {
-        const oldest = s.walks.values().next().value;
-        if (oldest !== undefined) endWalk(oldest);
+        const idle = s.walks.values().next().value;
+        if (idle !== undefined) endWalk(idle);
       }
       w = {
         n: ++walkSeq,
-        label: walkLabel(read),
-        kind: kindOf(read),
         session: s,
+        kind: read.cursor === undefined ? 'offset' : 'keyset',
+        field: movesOn(read),
         from: entry.source,
         to: entry.source,
         pages: 0,
@@ -328,170 +281,90 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
         first: page,
         last: page,
         lastEntry: entry,
+        lastSeq: s.seq,
         chunk: [],
         chunkPages: 0,
         wroteSinceLastPage: false,
-        ...(options.groundTruth === undefined ? {} : { truth: options.groundTruth.startWalk(read, entry) }),
+        truth: options.groundTruth?.startWalk(read, entry),
       };
-      walkKeys.set(w, read.key);
-      s.walks.set(read.key, w);
+      s.walks.add(w);
     } else {
-      const judgements = onNextPage(w.last, read, ex, runsOf(s));
-      if (read.cursor === undefined && w.last.read.cursor === undefined) judgements.push(onOffsetPage(w.last, page, w.wroteSinceLastPage, ex));
-      judgeConduct(judgements, [w.lastEntry, entry], w);
-      if (read.cursor !== undefined) w.kind = 'keyset';
-      // Re-inserted: the map's order is the order of last use, so the longest-idle walk ends first.
-      s.walks.delete(read.key);
-      s.walks.set(read.key, w);
+      heard.next({ ex, prevEx: w.lastEntry.exchange, step, prev: w.last, page, first: w.first, runs: s, wroteBetween: w.wroteSinceLastPage }, [w.lastEntry, entry], w);
+      if (step === 'next' && read.cursor !== undefined) {
+        w.kind = 'keyset';
+        w.field = read.cursor.field;
+      }
+      s.touch(w);
     }
     w.pages++;
     w.records += page.count;
     w.last = page;
     w.lastEntry = entry;
+    w.lastSeq = s.seq;
     w.to = entry.source;
     w.wroteSinceLastPage = false;
-    w.chunk.push(entry);
+    hold(w, w.chunk, entry);
     w.chunkPages++;
-    w.truth?.page(ex, entry);
+    w.truth?.page(ex, read, entry);
     if (w.chunkPages >= CHUNK_PAGES) flushWalk(w, true);
   };
-  let walkSeq = 0;
 
   const onWrite = (s: Session, entry: TrafficEntry) => {
     const path = pathOf(entry.exchange.request.url).replace(/\/$/, '');
-    for (const w of s.walks.values()) {
-      if (w.chunk.length >= CHUNK_PAGES * 4) continue;
-      w.chunk.push(entry);
+    for (const w of s.walks) {
+      if (w.chunk.length < CHUNK_PAGES * 4) hold(w, w.chunk, entry);
       if (path.startsWith(`${w.first.read.path}/`) || path === w.first.read.path) w.wroteSinceLastPage = true;
-    }
-  };
-
-  const trackSettings = (s: Session, entry: TrafficEntry) => {
-    const ex = entry.exchange;
-    if (isAdminWrite(ex)) {
-      // The operator (the simulator's admin API, whatever credentials it came with) may have changed
-      // anything for every client of that server: what each held is judged now, and the page length
-      // is known again only from the settings endpoint.
-      const op = pathOf(ex.request.url).replace(/\/$/, '');
-      // Reset and reseed start the projects afresh (page length 25); restore and settings set it to anything.
-      const keeps = op === '/__sim/clock' || op.startsWith('/__sim/adversity');
-      const fresh = op === '/__sim/reset' || op === '/__sim/seed';
-      for (const other of sessions.values()) {
-        if (other.origin !== entry.origin) continue;
-        flushSession(other);
-        for (const w of [...other.walks.values()]) endWalk(w);
-        if (keeps) continue;
-        const stated = fresh ? DEFAULT_PAGE_LENGTH : statedPageLength(requestJson(ex));
-        other.pageLengthKnown = complete && stated !== undefined;
-        other.wrotePageLength = false;
-        delete other.vars['page_length'];
-        if (other.pageLengthKnown && stated !== DEFAULT_PAGE_LENGTH) other.vars['page_length'] = stated;
-        other.vars['page_length_known'] = other.pageLengthKnown;
-      }
-      return;
-    }
-    if (!isSettingsPath(pathOf(ex.request.url)) || !is2xx(ex.response.status)) return;
-    const fromAnswer = at(ex.json, 'data', 'page_length');
-    const fromRequest = methodIs(ex, 'PUT', 'PATCH', 'POST') ? at(requestJson(ex), 'data', 'page_length') : undefined;
-    const n = typeof fromAnswer === 'number' ? fromAnswer : typeof fromRequest === 'number' ? fromRequest : undefined;
-    if (n === undefined || !Number.isInteger(n)) return;
-    s.pageLengthKnown = true;
-    s.vars['page_length_known'] = true;
-    s.vars['page_length'] = n;
-    // Written back to the document's default, the project is judged as an unchanged one again.
-    if (!isGet(ex)) s.wrotePageLength = n !== DEFAULT_PAGE_LENGTH;
-  };
-
-  /** The session's vars, plus the request's parent when a 2xx answer showed it exists. */
-  const varsFor = (s: Session, ex: Exchange): Readonly<Record<string, unknown>> => {
-    const p = profilePath(pathOf(ex.request.url));
-    if (p === undefined) return s.vars;
-    const key = `${p.realm}/${p.uai}`;
-    if (is2xx(ex.response.status) && !s.parents.has(key)) {
-      if (s.parents.size >= MAX_RUNS) s.parents.clear();
-      s.parents.add(key);
-    }
-    return s.parents.has(key) ? { ...s.vars, realm_id: p.realm, user_authentication_info_id: p.uai } : s.vars;
-  };
-
-  const retryCheck = (s: Session, entry: TrafficEntry) => {
-    const ex = entry.exchange;
-    const sentAt = entry.startedAt === undefined ? Number.NaN : Date.parse(entry.startedAt);
-    if (Number.isNaN(sentAt)) return;
-    const key = `${ex.request.method} ${ex.request.url}`;
-    const until = s.retries.get(key);
-    if (until !== undefined) {
-      s.retries.delete(key);
-      judgeConduct([onRetry(until, sentAt, ex)], [entry]);
-    }
-    if (ex.response.status === 429) {
-      const u = retryUntil(ex.response.headers['retry-after'], sentAt);
-      if (u !== undefined) {
-        if (s.retries.size >= MAX_RETRIES) s.retries.clear();
-        s.retries.set(key, u);
-      }
     }
   };
 
   return {
     observe(raw) {
-      entries++;
+      const key = sessionKey(raw);
+      if (options.shard !== undefined && !inShard(key, options.shard)) return;
+      book.entries++;
       const entry = normalise(raw);
+      const s = sessionOf(key, entry);
+      s.seq++;
+      if (entry.undecodable !== undefined) {
+        book.note({
+          kind: 'undecodable',
+          message: `${entry.source}: ${entry.exchange.request.method} ${entry.exchange.request.url}: ${entry.undecodable}; not judged`,
+          ...(entry.startedAt === undefined ? {} : { at: entry.startedAt }),
+        });
+        return;
+      }
       const ex = entry.exchange;
-      const s = sessionOf(entry);
-      retryCheck(s, entry);
+      requestHeard(s, entry);
       trackSettings(s, entry);
-      const vars = varsFor(s, ex);
-      for (const rule of rulesFor(ex)) if (!(s.wrotePageLength && rule.id === 'pagination.limit.default')) judgeServer(rule, [entry], vars);
-      const offset = onOffset(ex);
-      if (offset !== undefined) judgeConduct([offset], [entry]);
+      const vars = varsFor(s, entry);
+      for (const rule of rulesFor(ex)) if (!(s.wrotePageLength && rule.id === 'pagination.limit.default')) server.judge(rule, [entry], vars);
       if (isGet(ex) && ex.response.status === 200 && asList(ex.json) !== undefined) onListRead(s, entry);
       else if (changesState(ex) && !isAdminWrite(ex)) onWrite(s, entry);
-      s.held.push(entry);
+      hold(s, s.held, entry);
       if (s.held.length >= CHUNK_EXCHANGES) flushSession(s);
     },
     note(n) {
-      if (infrastructure.length < 1_000) infrastructure.push(n);
+      book.note(n);
+    },
+    forget(key) {
+      const s = sessions.get(key);
+      if (s !== undefined) drop(s);
+    },
+    shed(exchanges, clients) {
+      book.shedExchanges(exchanges, clients);
     },
     finish() {
       for (const s of sessions.values()) {
-        for (const w of [...s.walks.values()]) endWalk(w);
+        for (const w of [...s.walks]) endWalk(w);
         flushSession(s);
       }
-      walks.sort((a, b) => a.n - b.n);
-      return { entries, clients: clientCount, complete, tallies, findings, walks, walksTotal: walkCount, infrastructure };
+      return book.result(complete);
     },
   };
 }
 
-/** Statuses that say a request was refused before it was judged on its merits (as rules/judge.ts reads them). */
-const REFUSED: ReadonlySet<number> = new Set([401, 403, 407, 429]);
-
-/** Each request classified once, whatever number of rules ask. */
-const classified = new WeakMap<object, ReturnType<typeof classifyRequest>>();
-const classificationOf = (ex: Exchange): ReturnType<typeof classifyRequest> => {
-  let c = classified.get(ex.request);
-  if (c === undefined) classified.set(ex.request, (c = classifyRequest(ex.request)));
-  return c;
-};
-const outsideFor = (rule: Rule, ex: Exchange): boolean => gapsFor(classificationOf(ex), rule.id, ex.response.status).length > 0;
-
-/** The one page length an operator's restore or settings body states (every `page_length` in it agrees), else undefined. */
-function statedPageLength(body: unknown): number | undefined {
-  const found = new Set<unknown>();
-  const visit = (v: unknown, depth: number): void => {
-    if (depth > 8 || typeof v !== 'object' || v === null) return;
-    for (const [k, x] of Object.entries(v)) {
-      if (k === 'page_length') found.add(x);
-      else visit(x, depth + 1);
-    }
-  };
-  visit(body, 0);
-  const [only] = found;
-  return found.size === 1 && typeof only === 'number' && Number.isInteger(only) ? only : undefined;
-}
-
-const catalogueLevel = (id: string): Level => catalogue.find((r) => r.id === id)?.level ?? clientRuleById(id)?.level ?? 'assumed';
+const sameCursor = (a: Cursor | undefined, b: Cursor | undefined): boolean =>
+  a === undefined || b === undefined ? a === b : a.op === b.op && a.field === b.field && sameValue(a.field, a.value, b.value);
 
 /** A request without credentials is judged as one sent without them (the rules' `auth: 'none'`). */
 function normalise(entry: TrafficEntry): TrafficEntry {
@@ -507,5 +380,3 @@ export async function judgeTraffic(entries: Iterable<TrafficEntry> | AsyncIterab
   for await (const e of entries) judge.observe(e);
   return judge.finish();
 }
-
-export type { ClientRuleId };

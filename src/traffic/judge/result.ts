@@ -48,4 +48,11 @@ export interface TrafficResult {
   /** Walks beyond `maxWalks` are counted, not listed. */
   readonly walksTotal: number;
   readonly infrastructure: readonly InfraNote[];
+  /** Exchanges not judged because the judge fell behind the traffic (a proxy under load sheds whole clients). */
+  readonly shed?: Shed;
+}
+
+export interface Shed {
+  readonly exchanges: number;
+  readonly clients: number;
 }

@@ -55,9 +55,10 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
   // In front of a URL the judge runs in a worker thread: judging never holds the relay's event loop. The
   // simulator's ground truth and --annotate (an answer waits for its verdict) keep it on this thread.
   const threaded = sim === undefined && !annotate ? startJudgeThread({ complete, ...(options.onFinding === undefined ? {} : { onFinding: options.onFinding }) }) : undefined;
+  const truth = sim === undefined ? undefined : simulatorTruth(sim.simulator, sim.clientId);
   const judge = createTrafficJudge({
     complete,
-    ...(sim === undefined ? {} : { groundTruth: simulatorTruth(sim.simulator, sim.clientId) }),
+    ...(truth === undefined ? {} : { groundTruth: truth }),
     onFinding: (f) => {
       if (f.status === 'fail') current?.push(f.ruleId);
       options.onFinding?.(f);
@@ -87,6 +88,7 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: options.rejectUnauthorized }),
+    ...(truth === undefined ? {} : { stamp: () => truth.clock() }),
     ...(annotate
       ? {
           annotate: (entry) => {

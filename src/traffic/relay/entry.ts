@@ -3,7 +3,7 @@
  * finished, or for `annotate` once the upstream's answer is in): bodies decoded from the captured bytes,
  * the answer's JSON parsed when first read. Pure, given what the flight captured.
  */
-import { decodeBody } from '../../adapters/http.js';
+import { decodeBody, decodeBodyChecked } from '../../adapters/http.js';
 import { parseJsonOrUndefined, type Exchange, type TargetRequest, type TargetResponse } from '../../port.js';
 import type { TrafficEntry } from '../entry.js';
 import { headerRecord } from './headers.js';
@@ -30,6 +30,7 @@ export interface Captured {
   readonly requestTruncated: boolean;
   /** The answer went on past the bytes kept. */
   readonly responseTruncated: boolean;
+  readonly simClock?: number | undefined;
 }
 
 export interface EntryContext {
@@ -75,7 +76,8 @@ export function entryOf(c: Captured, context: EntryContext, durationMs: number):
   const responseRecord = headerRecord(c.responseHeaders);
   const answer = firstBytes(c.responseChunks, context.maxCaptureBytes);
   const answerCut = answer.cut || c.responseTruncated;
-  const body = decodeBody(answer.bytes, responseRecord['content-encoding'], { partial: answerCut });
+  const decoded = decodeBodyChecked(answer.bytes, responseRecord['content-encoding'], { partial: answerCut });
+  const body = decoded.text;
   let request: TargetRequest = { method: c.method, url: c.path, headers: requestRecord };
   let truncated = answerCut;
   if (c.requestChunks !== undefined) {
@@ -91,5 +93,7 @@ export function entryOf(c: Captured, context: EntryContext, durationMs: number):
     durationMs: Math.round(durationMs * 1000) / 1000,
     source: `proxy #${c.n}`,
     ...(truncated ? { truncated: true as const } : {}),
+    ...(c.simClock === undefined ? {} : { simClock: c.simClock }),
+    ...(decoded.failed === undefined ? {} : { undecodable: `the answer's ${decoded.failed} body could not be decoded` }),
   };
 }

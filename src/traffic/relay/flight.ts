@@ -98,6 +98,8 @@ export class Flight implements Dispatcher.DispatchHandler, Captured {
   requestTruncated = false;
   /** Built on the path only for `annotate`. */
   entry: TrafficEntry | undefined = undefined;
+  /** In front of the simulator: its clock when the request came (ground truth's start). */
+  readonly simClock: number | undefined;
   durationMs = 0;
 
   constructor(
@@ -108,7 +110,8 @@ export class Flight implements Dispatcher.DispatchHandler, Captured {
     this.n = ++state.sequence;
     this.method = req.method ?? 'GET';
     this.path = state.upstream.prefix + originForm(req.url ?? '/');
-    this.requestHeaders = forwardRequestHeaders(req.rawHeaders);
+    this.requestHeaders = forwardRequestHeaders(req.rawHeaders, { address: req.socket.remoteAddress, proto: 'http' });
+    this.simClock = state.observers?.stamp?.();
     this.hasBody = announcesBody(req.rawHeaders);
     // The upstream's Date is relayed; node adds none of its own.
     res.sendDate = false;

@@ -57,9 +57,41 @@ function withoutNames(flat: readonly string[], names: readonly string[]): string
   return out;
 }
 
-/** The client's request headers as sent upstream: no hop-by-hop ones, no `host`, no `expect`. */
-export function forwardRequestHeaders(raw: readonly string[]): string[] {
-  return forward(raw, REQUEST_ONLY);
+/**
+ * The client's request headers as sent upstream: no hop-by-hop ones, no `host`, no `expect`; and what the
+ * upstream needs to know of the client and of the address it used, as a reverse proxy tells it: the
+ * client's address appended to `X-Forwarded-For`, `X-Forwarded-Host` and `-Proto` unless an earlier proxy
+ * set them, and an element appended to `Forwarded` (RFC 7239). An upstream that builds links for the
+ * address its clients use (the simulator does) can then build them for the proxy's.
+ */
+export function forwardRequestHeaders(raw: readonly string[], client?: { readonly address: string | undefined; readonly proto: 'http' | 'https' }): string[] {
+  const out = forward(raw, REQUEST_ONLY);
+  if (client === undefined) return out;
+  const host = valueIn(raw, 'host');
+  const forAddress = client.address ?? 'unknown';
+  appendTo(out, 'x-forwarded-for', forAddress, 'X-Forwarded-For', ', ');
+  if (host !== undefined && valueIn(out, 'x-forwarded-host') === undefined) out.push('X-Forwarded-Host', host);
+  if (valueIn(out, 'x-forwarded-proto') === undefined) out.push('X-Forwarded-Proto', client.proto);
+  const node = forAddress.includes(':') ? `"[${forAddress}]"` : forAddress;
+  const element = `for=${node}${host === undefined ? '' : `;host=${/^[\w.-]+$/.test(host) ? host : JSON.stringify(host)}`};proto=${client.proto}`;
+  appendTo(out, 'forwarded', element, 'Forwarded', ', ');
+  return out;
+}
+
+function valueIn(flat: readonly string[], lower: string): string | undefined {
+  for (let i = 0; i + 1 < flat.length; i += 2) if ((flat[i] ?? '').toLowerCase() === lower) return flat[i + 1];
+  return undefined;
+}
+
+/** Appends `value` to the first line named `lower` (joined by `sep`), or adds a line `name: value`. */
+function appendTo(flat: string[], lower: string, value: string, name: string, sep: string): void {
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    if ((flat[i] ?? '').toLowerCase() === lower) {
+      flat[i + 1] = `${flat[i + 1] ?? ''}${sep}${value}`;
+      return;
+    }
+  }
+  flat.push(name, value);
 }
 
 /** The upstream's answer headers as sent to the client: everything but the hop-by-hop ones. */

@@ -47,6 +47,8 @@ export interface RelayOptions extends BareRelayOptions {
   readonly onExchange: (entry: TrafficEntry) => void;
   /** What went wrong that is no answer of the server's: upstream unreachable (502), too slow (504), an answer cut, a client gone. */
   readonly onInfra?: (note: InfraNote) => void;
+  /** Read as each request arrives; its value goes on the entry as `simClock` (the simulator's clock, for ground truth). */
+  readonly stamp?: () => number;
 }
 
 export interface RelayStats {
@@ -80,6 +82,7 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     onExchange: o.onExchange,
     annotate: o.annotate,
     onInfra: o.onInfra,
+    stamp: o.stamp,
   };
   return start(o, observers);
 }

@@ -21,6 +21,8 @@ export interface Observers {
   readonly onExchange: (entry: TrafficEntry) => void;
   readonly annotate: ((entry: TrafficEntry) => string | undefined) | undefined;
   readonly onInfra: ((note: InfraNote) => void) | undefined;
+  /** Read as each request arrives; its value goes on the entry as `simClock` (ground truth in front of the simulator). */
+  readonly stamp?: (() => number) | undefined;
 }
 
 /** The relay's shared state: the upstream leg, the counters, shutdown. */

@@ -2,25 +2,34 @@
  * Ground truth: when the upstream is the simulator, the judge knows every record. For each walk it
  * counts, per record of the walked set, how often the client was sent it, and at the walk's end sets
  * that against the records that were visible throughout, minus those the document excuses: created
- * during the walk, deleted, or inside the consistency window (§4.3).
+ * during the walk, deleted, changed out of the filter, or inside the consistency window (§4.3).
+ *
+ * A record not received is `never` when the walk passed it (it lies before the furthest record the
+ * walk received, in the walk's order, or the walk read to its end) and `unread` when the client stopped
+ * before reaching it: stopping is the client's choice, skipping is a loss. A record received again is a
+ * repeat, except at the boundary of a ge step (the records equal to the value carried, met again by design).
  */
 import { compileClause, parseFilter } from '../../engine/filter.js';
 import type { Exchange } from '../../port.js';
-import { asList, idsOf, pageMeta } from '../../rules/inspect.js';
+import { asList, recordAttr, recordId, sameValue } from '../../rules/inspect.js';
 import { DEFAULT_CLIENT_ID, type Simulator } from '../../sim/simulator.js';
 import { iso } from '../../store/clock.js';
+import { recordOrder } from '../../store/sim-record.js';
 import { listResources } from '../../store/resources.js';
 import type { SimRecord } from '../../store/sim-record.js';
 import type { TrafficEntry } from '../entry.js';
-import type { ListRead } from './walks.js';
+import type { ListRead } from './pages.js';
 
 export interface WalkTruth {
   /** Records of the walked set visible from the walk's start to its end. */
   readonly visible: number;
   readonly once: number;
+  /** Received more than once (ge boundaries aside). */
   readonly twice: number;
-  /** Visible records the client was never sent. */
+  /** Visible records the walk passed without receiving them: lost. */
   readonly never: number;
+  /** Visible records past the point where the client stopped: not read, by its choice. */
+  readonly unread: number;
   /** Records left out of the count because the document excuses them (created or deleted during the walk, inside the window). */
   readonly excused: number;
   /** A few ids of each kind, for the report. */
@@ -32,61 +41,72 @@ export interface WalkTruth {
 
 export interface GroundTruth {
   startWalk(read: ListRead, entry: TrafficEntry): WalkTracker;
+  /** The simulator's clock now: a proxy or observed target stamps each request with it as it arrives (`TrafficEntry.simClock`). */
+  clock(): number;
+}
+
+/** How a walk ended, as ground truth needs it. */
+export interface WalkEnd {
+  /** The walk's first finding about the client, to say where records were lost. */
+  readonly cause?: string;
+  /** The attribute the walk moved on (its order, ascending), else the first read's sort, else the server's own order. */
+  readonly field?: string;
+  /** Its last page was short: the walk read to the end of its set. */
+  readonly reachedEnd: boolean;
 }
 
 export interface WalkTracker {
-  page(ex: Exchange, entry: TrafficEntry): void;
+  page(ex: Exchange, read: ListRead, entry: TrafficEntry): void;
   /** Records this walk's client read of the same run by another query (eq on the walk's timestamp): counted once, if new. */
   also(ex: Exchange): void;
-  /** `cause`: the walk's first finding about the client, to say where records were lost. */
-  finish(cause?: string): WalkTruth | undefined;
+  finish(end: WalkEnd): WalkTruth | undefined;
 }
 
 const NO_TRACKER: WalkTracker = { page: () => undefined, also: () => undefined, finish: () => undefined };
 
-/** Walks too short to say anything: a single full page (a peek such as the newest record), not a traversal. */
-const isTraversal = (pages: number, lastShort: boolean): boolean => pages >= 2 || lastShort;
-
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
 /**
- * The records a walk should have met, from the simulator's own store: those matching the walk's
- * filter (its cursor at the start, if it began with one) and visible both when the walk began and when
- * it ended. Records created, deleted, moved out of the filter or hidden by the consistency window in
- * between are excused, as the document excuses them (§4.3).
+ * The records a walk should have met, from the simulator's own store: those matching the walk's filter
+ * (its cursor at the start, if it began with one) and visible both when the walk began and when it ended.
  */
 export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT_ID): GroundTruth {
   const ordinals = new Ordinals();
+  const now = () => sim.project(clientId).clock.now();
   return {
-    startWalk(read) {
-      const resource = listResources.find((r) => r.paths.some((p) => p.replace(/\/$/, '') === read.path));
+    clock: now,
+    startWalk(first, entry) {
+      const resource = listResources.find((r) => r.paths.some((p) => p.replace(/\/$/, '') === first.path));
       if (resource === undefined) return NO_TRACKER;
-      const clauses = read.cursor === undefined ? read.base : [...read.base, { op: read.cursor.op, field: read.cursor.field, values: [read.cursor.value] }];
+      const clauses = first.cursor === undefined ? first.base : [...first.base, { op: first.cursor.op, field: first.cursor.field, values: [first.cursor.value] }];
       const text = clauses.map((c) => `${c.op}(${c.field},${c.values.join(',')})`).join(':');
       const parsed = text === '' ? { ok: true as const, value: [] } : parseFilter(text, resource.filter);
       if (!parsed.ok) return NO_TRACKER;
       const tests = parsed.value.map((c) => ({ field: c.field, test: compileClause(c, resource.filter) }));
-      /** Marks in `into` (by ordinal) the records that match and are visible now; returns how many. */
-      const matching = (into: Marks): number => {
+      /** The records that match and are visible now, marked in `into` by ordinal; `each` sees them. */
+      /** `at`: the moment asked about (the simulator's clock; default now). */
+      const matching = (into: Marks, each?: (r: SimRecord, k: number) => void, at?: number): number => {
         const project = sim.project(clientId);
-        const visible = project.visibility();
+        const visible = project.visibility(at);
         let n = 0;
         for (const r of project.list(resource).values()) {
-          if (visible !== undefined && !visible(r)) continue;
+          if ((visible !== undefined && !visible(r)) || (at !== undefined && r.createdMs > at)) continue;
           if (tests.every((t) => t.test(valueOf(r, t.field)))) {
-            into.set(ordinals.of(resource.name, r.id));
+            const k = ordinals.of(resource.name, r.id);
+            into.set(k);
+            each?.(r, k);
             n++;
           }
         }
         return n;
       };
+      // As of the moment the first page was asked for: what the simulator created after it (between reads) was not there.
+      const startedAt = entry.simClock ?? now();
       const atStart = new Marks();
-      const startCount = matching(atStart);
+      const startCount = matching(atStart, undefined, startedAt);
+      let lastPageAt = startedAt;
       // One byte per record: 0 never, 1 once, 2 more than once (saturating). Bounded by the collection, not the traffic.
       const received = new Marks();
-      let previous = new Set<string>();
-      let pages = 0;
-      let lastShort = false;
       const receive = (id: string, onlyIfNew: boolean) => {
         const k = ordinals.known(resource.name, id);
         if (k === undefined) return;
@@ -95,56 +115,85 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
         received.put(k, Math.min(2, n + 1));
       };
       return {
-        page(ex) {
-          pages++;
-          const list = asList(ex.json);
-          const ids = idsOf(ex.json);
-          const limit = pageMeta(ex.json).limit;
-          lastShort = list !== undefined && (ids.length === 0 || (limit !== undefined && ids.length < limit));
-          // A keyset walk meets the previous page's boundary records again by design (ge): not a repeat.
-          for (const id of ids) if (!(read.cursor !== undefined && previous.has(id))) receive(id, false);
-          previous = new Set(ids);
+        page(ex, read, entry) {
+          lastPageAt = entry.simClock ?? now();
+          const cursor = read.cursor;
+          for (const r of asList(ex.json)?.data ?? []) {
+            const id = recordId(r);
+            if (id === undefined) continue;
+            const k = ordinals.known(resource.name, id);
+            // A ge step meets the records equal to the value it carries again, by design: not a repeat.
+            const boundary = cursor?.op === 'ge' && k !== undefined && received.get(k) > 0 && sameValue(cursor.field, recordAttr(r, cursor.field) ?? '', cursor.value);
+            receive(id, boundary);
+          }
         },
         also(ex) {
-          for (const id of idsOf(ex.json)) receive(id, true);
+          for (const r of asList(ex.json)?.data ?? []) {
+            const id = recordId(r);
+            if (id !== undefined) receive(id, true);
+          }
         },
-        finish(cause) {
-          if (!isTraversal(pages, lastShort)) return undefined;
+        finish(end) {
           const atEnd = new Marks();
-          const endCount = matching(atEnd);
-          let visible = 0;
+          const throughout: SimRecord[] = [];
+          const counts: number[] = [];
+          const endCount = matching(atEnd, (r, k) => {
+            if (atStart.get(k) === 0) return;
+            throughout.push(r);
+            counts.push(received.get(k));
+          });
+          const orderField = end.field ?? first.sort?.field;
+          const order = orderOf(sim, orderField, end.field === undefined ? (first.sort?.direction ?? 'asc') : 'asc', first.sort !== undefined || end.field !== undefined);
+          // By updated_at, a record updated after the walk's last page moved where the walk no longer was: excused.
+          const movedAfter = (r: SimRecord) => orderField === 'updated_at' && r.updatedMs > lastPageAt;
+          // The furthest record received, in the walk's order: what lies before it, the walk passed.
+          let furthest: SimRecord | undefined;
+          for (const [i, r] of throughout.entries()) if ((counts[i] ?? 0) > 0 && (furthest === undefined || order(r, furthest) > 0)) furthest = r;
           let once = 0;
           let twice = 0;
+          let never = 0;
+          let unread = 0;
+          let moved = 0;
           const neverIds: string[] = [];
           const repeatedIds: string[] = [];
-          for (let k = 0; k < atStart.size; k++) {
-            if (atStart.get(k) === 0 || atEnd.get(k) === 0) continue;
-            visible++;
-            const n = received.get(k);
+          for (const [i, r] of throughout.entries()) {
+            const n = counts[i] ?? 0;
             if (n === 1) once++;
             else if (n >= 2) {
               twice++;
-              if (repeatedIds.length < 5) repeatedIds.push(ordinals.id(resource.name, k));
-            } else if (neverIds.length < 5) neverIds.push(ordinals.id(resource.name, k));
+              if (repeatedIds.length < 5) repeatedIds.push(r.id);
+            } else if (movedAfter(r)) moved++;
+            else if (end.reachedEnd || (furthest !== undefined && order(r, furthest) < 0)) {
+              never++;
+              if (neverIds.length < 5) neverIds.push(r.id);
+            } else unread++;
           }
-          const never = visible - once - twice;
-          const excused = startCount + endCount - 2 * visible;
+          const visible = throughout.length - moved;
+          const excused = startCount + endCount - 2 * throughout.length + moved;
           const parts = [`${fmt(visible)} visible`, `${fmt(once)} received once`];
           if (twice > 0) parts.push(`${fmt(twice)} more than once`);
           if (never > 0) parts.push(`${fmt(never)} never`);
+          if (unread > 0) parts.push(`${fmt(unread)} not read (the client stopped before them)`);
           if (excused > 0) parts.push(`${fmt(excused)} excused (created, deleted or changed during the walk, or inside the consistency window)`);
-          const why = cause === undefined || (never === 0 && twice === 0) ? '' : ` (${cause})`;
-          return { visible, once, twice, never, excused, neverIds, repeatedIds, summary: `${resource.name}: ${parts.join(', ')}${why}` };
+          const why = end.cause === undefined || (never === 0 && twice === 0) ? '' : ` (${end.cause})`;
+          return { visible, once, twice, never, unread, excused, neverIds, repeatedIds, summary: `${resource.name}: ${parts.join(', ')}${why}` };
         },
       };
     },
   };
 }
 
+/** The order a walk met records in: by `field` in `direction` (ties by id as the simulator orders them), or the simulator's order without a sort. */
+function orderOf(sim: Simulator, field: string | undefined, direction: 'asc' | 'desc', sorted: boolean): (a: SimRecord, b: SimRecord) => number {
+  const ties = sim.readings['order.ties'] === 'id-desc' ? 'desc' : 'asc';
+  if (sorted && field !== undefined) return recordOrder(field, direction, ties);
+  const unsorted = sim.readings['order.unsorted'];
+  return unsorted === 'id' ? recordOrder('id', 'asc', ties) : recordOrder('created_at', unsorted === 'newest' ? 'desc' : 'asc', ties);
+}
+
 /** A number per record ordinal, one byte each, growing as ordinals do. */
 class Marks {
   private bytes = new Uint8Array(1024);
-  size = 0;
   get(k: number): number {
     return k < this.bytes.length ? (this.bytes[k] ?? 0) : 0;
   }
@@ -158,7 +207,6 @@ class Marks {
       this.bytes = grown;
     }
     this.bytes[k] = v;
-    if (k >= this.size) this.size = k + 1;
   }
 }
 
@@ -182,9 +230,6 @@ class Ordinals {
   }
   known(collection: string, id: string): number | undefined {
     return this.table(collection).byId.get(id);
-  }
-  id(collection: string, k: number): string {
-    return this.table(collection).ids[k] ?? '';
   }
 }
 

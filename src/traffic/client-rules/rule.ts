@@ -1,0 +1,82 @@
+/**
+ * What a client rule is: the instruction of the document it rests on (documented: quoted), the traffic
+ * that shows it broken (`evidence`), and the moments of a client's traffic it listens to. The judge owns
+ * the loop (src/traffic/judge/): it reads each exchange once, rebuilds walks, and calls each rule's
+ * listeners with what it needs; a listener answers a verdict, or nothing when the moment is not its.
+ *
+ * A documented failure rests on an instruction and traffic that breaks it; never on what a client did
+ * not do next, on an operator the document does not list, or on work a client can do on its side. What
+ * only suggests a mistake is an assumed rule's, with its reason.
+ */
+import type { Exchange } from '../../port.js';
+import type { Level } from '../../rules/rule.js';
+import type { PageFacts } from '../sessions/pages.js';
+import type { Step, WalkKind } from '../sessions/walks.js';
+import type { ClientRuleId } from './ids.js';
+
+export type ClientOutcome =
+  | { readonly status: 'pass' }
+  | { readonly status: 'fail'; readonly message: string; readonly expected: unknown; readonly actual: unknown }
+  | { readonly status: 'inconclusive'; readonly reason: string };
+
+export const pass: ClientOutcome = { status: 'pass' };
+export const fail = (message: string, expected: unknown, actual: unknown): ClientOutcome => ({ status: 'fail', message, expected, actual });
+export const inconclusive = (reason: string): ClientOutcome => ({ status: 'inconclusive', reason });
+
+/** Runs of one timestamp a client read to their end (by `eq`, or by `ge` further on by page[offset]). */
+export interface RunsRead {
+  drained(path: string, field: string, value: string): boolean;
+}
+
+/** Any request of the client. */
+export interface RequestContext {
+  readonly ex: Exchange;
+  /** When it was sent (ms), when known. */
+  readonly sentAt: number | undefined;
+  /** A 429 on the same request earlier asked the client to wait until then (ms). */
+  readonly waitUntil: number | undefined;
+}
+
+/** A list read that continues a walk. */
+export interface NextContext {
+  readonly ex: Exchange;
+  /** The walk's previous page's exchange. */
+  readonly prevEx: Exchange;
+  readonly step: Step;
+  readonly prev: PageFacts;
+  readonly page: PageFacts;
+  readonly first: PageFacts;
+  readonly runs: RunsRead;
+  /** The client wrote to the walk's collection since the previous page. */
+  readonly wroteBetween: boolean;
+}
+
+/** A walk that ended: superseded, evicted, or the traffic ended. */
+export interface EndContext {
+  /** The walk's last exchange. */
+  readonly ex: Exchange;
+  readonly first: PageFacts;
+  readonly last: PageFacts;
+  readonly pages: number;
+  readonly kind: WalkKind;
+  /** The attribute the walk moved on, when it had one. */
+  readonly field: string | undefined;
+  /** The client sent another request after the walk's last page: it stopped there, rather than the traffic ending. */
+  readonly stopShown: boolean;
+}
+
+export interface ClientRule {
+  readonly id: ClientRuleId;
+  readonly family: 'client';
+  readonly section: string;
+  readonly level: Level;
+  /** Documented rules: the document's own words. */
+  readonly quote?: string;
+  /** One line: what a client does. */
+  readonly statement: string;
+  /** The traffic a failure rests on. */
+  readonly evidence: string;
+  readonly onRequest?: (ctx: RequestContext) => ClientOutcome | undefined;
+  readonly onNext?: (ctx: NextContext) => ClientOutcome | undefined;
+  readonly onEnd?: (ctx: EndContext) => ClientOutcome | undefined;
+}

@@ -1,0 +1,96 @@
+/**
+ * What the traffic judge writes down as it goes: each rule's tally, the findings (the first few per rule
+ * kept with their evidence excerpted, the rest counted), the walks it rebuilt and the infrastructure notes.
+ * Every list is bounded; what does not fit is counted.
+ */
+import { catalogue } from '../../rules/catalogue.js';
+import type { Level } from '../../rules/rule.js';
+import { excerpt } from '../../report/redact.js';
+import { clientRules } from '../client-rules/catalogue.js';
+import type { TrafficEntry } from '../entry.js';
+import type { Finding, InfraNote, RuleTally, Shed, TrafficResult, WalkResult } from './result.js';
+
+export type TallyStatus = 'pass' | 'fail' | 'inconclusive' | 'skip';
+
+const MAX_NOTES = 1_000;
+
+export class Book {
+  readonly tallies = new Map<string, RuleTally>();
+  private readonly findings: Finding[] = [];
+  private readonly kept = new Map<string, number>();
+  private readonly walks: WalkResult[] = [];
+  private readonly infrastructure: InfraNote[] = [];
+  private readonly shed = { exchanges: 0, clients: 0 };
+  entries = 0;
+  clients = 0;
+  walksTotal = 0;
+
+  constructor(
+    private readonly maxFindingsPerRule: number,
+    private readonly maxWalks: number,
+    private readonly onFinding: ((finding: Finding) => void) | undefined,
+  ) {
+    for (const r of catalogue) this.tallies.set(r.id, { passed: 0, failed: 0, inconclusive: 0, skipped: 0 });
+    for (const r of clientRules) this.tallies.set(r.id, { passed: 0, failed: 0, inconclusive: 0, skipped: 0 });
+  }
+
+  tally(id: string, status: TallyStatus): void {
+    const t = this.tallies.get(id);
+    if (t === undefined) return;
+    if (status === 'pass') t.passed++;
+    else if (status === 'fail') t.failed++;
+    else if (status === 'inconclusive') t.inconclusive++;
+    else t.skipped++;
+  }
+
+  /** A finding, its evidence excerpted (redacted, cut) only when it is kept: past the first few per rule it is counted. */
+  record(base: Omit<Finding, 'exchanges'>, evidence: readonly TrafficEntry[]): void {
+    const n = this.kept.get(base.ruleId) ?? 0;
+    this.kept.set(base.ruleId, n + 1);
+    const keep = n < this.maxFindingsPerRule;
+    if (!keep && this.onFinding === undefined) return;
+    const f: Finding = { ...base, exchanges: keep ? evidence.map((e) => excerpt(e.exchange, { evidence: true })) : [] };
+    if (keep) this.findings.push(f);
+    try {
+      this.onFinding?.(f);
+    } catch {
+      // A printer's failure never stops the judging.
+    }
+  }
+
+  walk(w: WalkResult): void {
+    this.walksTotal++;
+    if (this.walks.length < this.maxWalks) this.walks.push(w);
+  }
+
+  note(n: InfraNote): void {
+    if (this.infrastructure.length < MAX_NOTES) this.infrastructure.push(n);
+  }
+
+  /** Exchanges of clients the judge let go unjudged (it fell behind). */
+  shedExchanges(exchanges: number, clients: number): void {
+    this.shed.exchanges += exchanges;
+    this.shed.clients += clients;
+  }
+
+  result(complete: boolean): TrafficResult {
+    const walks = [...this.walks].sort((a, b) => a.n - b.n);
+    const shed: Shed | undefined = this.shed.exchanges > 0 ? { ...this.shed } : undefined;
+    return {
+      entries: this.entries,
+      clients: this.clients,
+      complete,
+      tallies: this.tallies,
+      findings: this.findings,
+      walks,
+      walksTotal: this.walksTotal,
+      infrastructure: this.infrastructure,
+      ...(shed === undefined ? {} : { shed }),
+    };
+  }
+}
+
+const LEVELS = new Map<string, Level>([...catalogue, ...clientRules].map((r) => [r.id, r.level]));
+
+/** A rule's level, catalogue or client rule. */
+export const levelOf = (id: string): Level => LEVELS.get(id) ?? 'assumed';

@@ -1,0 +1,93 @@
+/**
+ * The server's answers judged by the catalogue's rules, through the kit's one judging path (`judgeRule`):
+ * a documented failure outside the documented surface is inconclusive, and on traffic that is not
+ * complete a failure resting on several exchanges is too (another client's write between them would
+ * explain it). Findings go to the book with the exchanges they rest on.
+ */
+import type { Exchange } from '../../port.js';
+import { evidenceFor, judgeRule, type RuleJudgement } from '../../rules/judge.js';
+import { changesState } from '../../rules/inspect.js';
+import { inconclusive, type Rule } from '../../rules/rule.js';
+import { classifyRequest, gapsFor } from '../../rules/surface.js';
+import type { TrafficEntry } from '../entry.js';
+import { levelOf, type Book } from './book.js';
+
+/** Statuses that say a request was refused before it was judged on its merits (as rules/judge.ts reads them). */
+const REFUSED: ReadonlySet<number> = new Set([401, 403, 407, 429]);
+
+export interface ServerJudging {
+  /** Judges `rule` on `all` (one exchange, a walk's pages, a session's chunk); `walk` names the walk a finding is about. */
+  judge(rule: Rule, all: readonly TrafficEntry[], vars: Readonly<Record<string, unknown>>, walk?: { readonly name: string; found(): void }): void;
+}
+
+export function serverJudging(book: Book, complete: boolean): ServerJudging {
+  /** A documented failure that rests on several exchanges: only complete traffic rules out another client's writes. */
+  const review = (rule: Rule, j: RuleJudgement, exchanges: readonly Exchange[], vars: Readonly<Record<string, unknown>>): RuleJudgement => {
+    if (j.outcome.status !== 'fail' || rule.level !== 'documented' || j.ruleId !== rule.id) return j;
+    if (rule.id === 'pagination.limit.default' && vars['page_length_known'] !== true) {
+      return {
+        ruleId: rule.id,
+        outcome: inconclusive("the project's page length is not known from this traffic (§8: it is changeable per project; a GET or write of the settings endpoint in the traffic tells it)"),
+      };
+    }
+    if (complete || exchanges.length < 2) return j;
+    const ctx = { exchanges, vars };
+    const alone = evidenceFor(rule, ctx).some((i) => {
+      const ex = exchanges[i];
+      return ex !== undefined && judgeRule(rule, { exchanges: [ex], vars })[0]?.outcome.status === 'fail';
+    });
+    if (alone) return j;
+    return {
+      ruleId: rule.id,
+      outcome: inconclusive(
+        `${j.outcome.message}; but this verdict rests on several exchanges, and the traffic is not known to hold every write the server received (another client's write between them would explain it; pass --complete when it does)`,
+      ),
+    };
+  };
+
+  return {
+    judge(rule, all, vars, walk) {
+      // A read outside the documented surface can support no documented verdict and changes nothing: over
+      // several exchanges it is left out, so it does not make the rest inconclusive. Writes stay. So is a
+      // request refused for credentials or rate (401, 403, 407, 429): it observed nothing.
+      const held = all.length > 1 && rule.level === 'documented' ? all.filter((h) => changesState(h.exchange) || !(outsideFor(rule, h.exchange) || REFUSED.has(h.exchange.response.status))) : all;
+      const exchanges = held.map((h) => h.exchange);
+      const ctx = { exchanges, vars };
+      // A write the server accepted (2xx) is a fact the verdict rests on, not a reading it assumes.
+      const verified = new Set(exchanges.filter((ex) => changesState(ex)));
+      for (const raw of judgeRule(rule, ctx, verified)) {
+        const j = review(rule, raw, exchanges, vars);
+        book.tally(j.ruleId, j.outcome.status);
+        if (j.outcome.status !== 'fail' && j.outcome.status !== 'inconclusive') continue;
+        // Inconclusive verdicts are counted, and kept only when they are about a documented rule.
+        const level = levelOf(j.ruleId);
+        if (j.outcome.status === 'inconclusive' && level !== 'documented') continue;
+        const idx = j.outcome.status === 'fail' ? evidenceFor(rule, ctx) : exchanges.map((_e, i) => i);
+        const evidence = idx.slice(0, 5).flatMap((i) => (held[i] === undefined ? [] : [held[i]]));
+        walk?.found();
+        book.record(
+          {
+            ruleId: j.ruleId,
+            level,
+            party: 'server',
+            status: j.outcome.status,
+            message: j.outcome.status === 'fail' ? j.outcome.message : j.outcome.reason,
+            ...(j.outcome.status === 'fail' ? { expected: j.outcome.expected, actual: j.outcome.actual } : {}),
+            ...(walk === undefined ? {} : { walk: walk.name }),
+            evidence: evidence.map((e) => e.source),
+          },
+          evidence,
+        );
+      }
+    },
+  };
+}
+
+/** Each request classified once, whatever number of rules ask. */
+const classified = new WeakMap<object, ReturnType<typeof classifyRequest>>();
+const classificationOf = (ex: Exchange): ReturnType<typeof classifyRequest> => {
+  let c = classified.get(ex.request);
+  if (c === undefined) classified.set(ex.request, (c = classifyRequest(ex.request)));
+  return c;
+};
+const outsideFor = (rule: Rule, ex: Exchange): boolean => gapsFor(classificationOf(ex), rule.id, ex.response.status).length > 0;

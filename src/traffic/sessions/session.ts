@@ -1,0 +1,110 @@
+/**
+ * One client's state as the traffic judge keeps it, and its walks'. A client is an origin and a
+ * credential (held as a key in memory only; reports say `client N`). Everything here is bounded: open
+ * walks, runs, retries, parents; what a walk or session holds for the server's rules is bounded by the
+ * judge's budget (src/traffic/judge/budget.ts).
+ */
+import { instantOf, isTimestampField } from '../../rules/inspect.js';
+import type { TrafficEntry } from '../entry.js';
+import type { WalkTracker } from './ground-truth.js';
+import type { PageFacts } from './pages.js';
+import type { WalkKind } from './walks.js';
+
+/** Open walks per client; past it the longest-idle walk is ended. */
+export const MAX_OPEN_WALKS = 64;
+/** Runs of ties, retries and parents remembered per client. */
+const MAX_REMEMBERED = 256;
+
+export interface Walk {
+  readonly n: number;
+  readonly session: Session;
+  kind: WalkKind;
+  /** The attribute it moves on, once known. */
+  field: string | undefined;
+  readonly from: string;
+  to: string;
+  pages: number;
+  records: number;
+  findings: number;
+  readonly first: PageFacts;
+  last: PageFacts;
+  lastEntry: TrafficEntry;
+  /** The client's request number of its last page: a later request shows the client went on without it. */
+  lastSeq: number;
+  /** The pages (and the client's writes meanwhile) not yet judged by the walk-scope rules. */
+  chunk: TrafficEntry[];
+  chunkPages: number;
+  wroteSinceLastPage: boolean;
+  /** The walk's first finding about the client: where a ground-truth table says records were lost. */
+  cause?: string;
+  readonly truth: WalkTracker | undefined;
+}
+
+export class Session {
+  /** Requests seen from this client. */
+  seq = 0;
+  /** Whether the project's page length is known: observed, or the traffic is complete and nothing reset it. */
+  pageLengthKnown: boolean;
+  /** The client wrote the page length itself: lists without page[limit] are pagination.limit.project-setting's to judge. */
+  wrotePageLength = false;
+  /** Exchanges held for the session-scope rules. */
+  held: TrafficEntry[] = [];
+  /** Open walks, longest idle first. */
+  readonly walks = new Set<Walk>();
+  private readonly runs = new Set<string>();
+  private readonly retries = new Map<string, number>();
+  /** Parents (realm and user-authentication-info) a 2xx answer showed exist. */
+  private readonly parents = new Set<string>();
+
+  constructor(
+    readonly key: string,
+    readonly label: string,
+    readonly origin: string,
+    readonly vars: Record<string, unknown>,
+    complete: boolean,
+  ) {
+    this.pageLengthKnown = complete;
+  }
+
+  /** Marks `walk` as used now: it is ended last when too many are open. */
+  touch(walk: Walk): void {
+    this.walks.delete(walk);
+    this.walks.add(walk);
+  }
+
+  drained(path: string, field: string, value: string): boolean {
+    return this.runs.has(runKey(path, field, value));
+  }
+
+  markDrained(path: string, field: string, value: string): void {
+    if (this.runs.size >= MAX_REMEMBERED) this.runs.clear();
+    this.runs.add(runKey(path, field, value));
+  }
+
+  /** When a 429 on `request` asked to wait until (ms); forgotten once asked. */
+  takeRetry(request: string): number | undefined {
+    const until = this.retries.get(request);
+    if (until !== undefined) this.retries.delete(request);
+    return until;
+  }
+
+  waitFor(request: string, until: number): void {
+    if (this.retries.size >= MAX_REMEMBERED) this.retries.clear();
+    this.retries.set(request, until);
+  }
+
+  knowParent(key: string): void {
+    if (this.parents.has(key)) return;
+    if (this.parents.size >= MAX_REMEMBERED) this.parents.clear();
+    this.parents.add(key);
+  }
+
+  knowsParent(key: string): boolean {
+    return this.parents.has(key);
+  }
+}
+
+/** Timestamps by their instant: `2024-01-01T00:00:00Z` and `...00.000Z` are one run. */
+function runKey(path: string, field: string, value: string): string {
+  return `${path} ${field} ${isTimestampField(field) ? String(instantOf(value) ?? value) : value}`;
+}
