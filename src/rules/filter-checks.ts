@@ -87,23 +87,28 @@ class SeenRecords {
 }
 
 /**
- * A record seen earlier whose attr equals v (and that meets the other clauses) must be on the page
- * when the page holds the whole filtered set, or when it is sorted by attr ascending from offset 0
- * and reaches past v.
+ * A record seen earlier whose attr equals v (and that meets the other clauses) must be on the page when
+ * the page covers where it sorts: the page holds the whole filtered set; or it is sorted by attr ascending
+ * from offset 0 and reaches past v; or it is sorted by attr descending, reaches the end of the set (a short
+ * page: v's records sort last) and starts before v (a record past v on it, or offset 0).
  */
 function geIncludesEqual(ex: Exchange, seen: SeenRecords): Outcome {
   const all = parsedClauses(listQuery(ex.request.url).filter);
   const list = asList(ex.json);
   const m = pageMeta(ex.json);
-  // The page from the first record on, as asked (a wrong meta.page.offset is pagination.offset.echo's failure).
-  if (list === undefined || requestedOffset(ex.request.url) !== 0) return pass;
+  // The page where it was asked to start (a wrong meta.page.offset is pagination.offset.echo's failure).
+  const offset = requestedOffset(ex.request.url);
+  if (list === undefined || offset === undefined) return pass;
   const ids = new Set(list.data.map(recordId));
-  const whole = m.resultsTotal === list.data.length && m.totalMethod === 'exact';
+  const whole = offset === 0 && m.resultsTotal === list.data.length && m.totalMethod === 'exact';
+  const short = m.limit !== undefined && list.data.length < m.limit;
   const sort = readSort(listQuery(ex.request.url).sort);
   for (const c of all.filter((k) => k.op === 'ge')) {
     const v = c.values[0] ?? '';
-    const pastV = sort?.field === c.field && sort.direction === 'asc' && list.data.some((r) => !sameValue(c.field, recordAttr(r, c.field) ?? v, v));
-    if (!whole && !pastV) continue;
+    const pastV = list.data.some((r) => !sameValue(c.field, recordAttr(r, c.field) ?? v, v));
+    const ascending = sort?.field === c.field && sort.direction === 'asc' && offset === 0 && pastV;
+    const descending = sort?.field === c.field && sort.direction === 'desc' && short && (pastV || offset === 0);
+    if (!whole && !ascending && !descending) continue;
     for (const r of seen.equalTo(pathOf(ex.request.url), c.field, v)) {
       const id = recordId(r);
       if (id === undefined || ids.has(id)) continue;
@@ -125,7 +130,7 @@ const ge: Rule = {
   quote: 'filter=ge(<attribute>,<value>) or filter=gt(<attribute>,<value>): Comparison filters: greater-than-or-equal and greater-than.',
   statement: 'filter=ge(attr,v) returns only records with attr ≥ v, including those equal to v.',
   check: (ctx) => {
-    // judges: every list GET answering 200 with a ge clause: every record's attr ≥ v; without writes or admin actions in ctx, a record with attr = v seen in an earlier read of the same path appears when the page (offset 0) holds the whole set or is sorted by attr and reaches past v
+    // judges: every list GET answering 200 with a ge clause: every record's attr ≥ v; without writes or admin actions in ctx, a record with attr = v seen in an earlier read of the same path appears when the page holds the whole set, is sorted by attr from offset 0 and reaches past v, or is sorted by -attr, short, and starts before v
     const reads = new Set(listGets(ctx).filter((ex) => geClauses(ex).length > 0));
     if (reads.size === 0) return skip('no filtered read with ge');
     const writes = ctx.exchanges.some(changesState);
@@ -167,14 +172,17 @@ const and: Rule = {
     judgeEach(listGets(ctx), 'no read with several filter clauses', (ex) => recordsSatisfy(ex, (_c, all) => all.length >= 2)),
 };
 
-/** The results.total of the last unfiltered read of `path` in ctx, and its records. */
+/** The results.total of the unfiltered reads of `path` in ctx (the last one's), and the records all of them showed. */
 function unfiltered(ctx: CheckContext, path: string): { total: number; records: readonly unknown[] } | undefined {
-  let found: { total: number; records: readonly unknown[] } | undefined;
+  let total: number | undefined;
+  const records: unknown[] = [];
   for (const ex of listGets(ctx)) {
-    const total = pageMeta(ex.json).resultsTotal;
-    if (pathOf(ex.request.url) === path && listQuery(ex.request.url).filter === undefined && total !== undefined) found = { total, records: asList(ex.json)?.data ?? [] };
+    const t = pageMeta(ex.json).resultsTotal;
+    if (pathOf(ex.request.url) !== path || listQuery(ex.request.url).filter !== undefined || t === undefined) continue;
+    total = t;
+    records.push(...(asList(ex.json)?.data ?? []));
   }
-  return found;
+  return total === undefined ? undefined : { total, records };
 }
 
 const resultsTotal: Rule = {
@@ -185,7 +193,7 @@ const resultsTotal: Rule = {
   quote: 'results | total | Total number of results after applying filters, or all results if there are none.',
   statement: 'with a filter, meta.results.total counts the filtered set, not all records.',
   check: (ctx) =>
-    // judges: every filtered list GET answering 200: a short page (fewer than limit) has total = offset + count; with an unfiltered read of the same path (no writes or admin actions in ctx): total ≤ its total, and < it when that read shows a record the filter excludes
+    // judges: every filtered list GET answering 200: a short page (fewer than limit) has total = offset + count; with unfiltered reads of the same path (no writes or admin actions in ctx): total ≤ the last one's total, and < it when one of them shows a record the filter excludes
     judgeEach(listGets(ctx), 'no filtered read', (ex) => {
       const clauses = parsedClauses(listQuery(ex.request.url).filter);
       const m = pageMeta(ex.json);

@@ -150,7 +150,7 @@ const sharedTimestamp: Rule = {
   statement:
     "records sharing one timestamp beyond a page stay reachable: when a page's first and last timestamps are equal, further paging (page[offset]) on the same ge filter returns the rest without repeats.",
   check: (ctx) => {
-    // judges: ctx = a timestamp walk where a full uniform page is followed by GETs with the same ge filter and growing page[offset]: their union has no repeat, every value ≥ v, and the walk gets past v (a later value > v, or a short page)
+    // judges: ctx = a timestamp walk where a full uniform page is followed by GETs with the same ge filter and growing page[offset] (a page at an offset already passed is left out): their union has no repeat, every value ≥ v, and the walk gets past v (a later value > v, or a short page)
     const walk = walkPages(ctx, isTimestampField);
     if (walk === undefined) return skip('no read sorted by a timestamp');
     const { field, pages } = walk;
@@ -160,7 +160,14 @@ const sharedTimestamp: Rule = {
       const filter = listQuery(uniform.request.url).filter;
       const v = recordAttr(asList(uniform.json)?.data[0], field);
       const start = requestedOffset(uniform.request.url) ?? 0;
-      const further = pages.slice(j + 1).filter((ex) => listQuery(ex.request.url).filter === filter && (requestedOffset(ex.request.url) ?? 0) > start);
+      // Further on, each page past the last: a page read again (a refresh, a second reader) repeats by design.
+      let reached = start;
+      const further = pages.slice(j + 1).filter((ex) => {
+        const at = requestedOffset(ex.request.url) ?? 0;
+        if (listQuery(ex.request.url).filter !== filter || at <= reached) return false;
+        reached = at;
+        return true;
+      });
       if (further.length === 0 || typeof v !== 'string') continue;
       judged = true;
       const seen = new Set(idsOf(uniform.json));

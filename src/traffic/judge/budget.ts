@@ -1,8 +1,9 @@
 /**
  * The judge's memory budget: what walks and sessions hold for the server's rules (whole exchanges, until
  * their rules judge them) is counted here, by an estimate of what each entry keeps alive (its texts and
- * the parsed answer). Past the budget, the holder that holds most is judged now and let go: chunks get
- * shorter under load, memory does not grow.
+ * the parsed answer). Past the budget, the judge is asked to free some: it judges the largest holding now
+ * and lets it go (chunks get shorter under load), or, when every walk holds only its last page, ends the
+ * walk used longest ago. Memory does not grow with the traffic.
  */
 import type { TrafficEntry } from '../entry.js';
 
@@ -18,41 +19,48 @@ export function heldBytes(entry: TrafficEntry): number {
 export class HeldBudget<H> {
   private readonly held = new Map<H, number>();
   private total = 0;
+  private freeing = false;
 
   constructor(
     private readonly max: number,
-    /** Judges what `holder` holds and lets it go (it then calls `release`). */
-    private readonly flush: (holder: H) => void,
+    /** Frees something (judging what a holder holds, or ending a walk; they call `release`); false when nothing is left to free. */
+    private readonly free: (largest: H | undefined, bytes: number) => boolean,
   ) {}
 
-  /** `bytes` more held by `holder`; past the budget, the largest holders are flushed until it fits. */
+  /** `bytes` more held by `holder`; past the budget, the judge frees until it fits. */
   add(holder: H, bytes: number): void {
     this.held.set(holder, (this.held.get(holder) ?? 0) + bytes);
     this.total += bytes;
-    while (this.total > this.max && this.held.size > 0) {
-      let largest: H | undefined;
-      let most = -1;
-      for (const [h, n] of this.held) {
-        if (n > most) {
-          most = n;
-          largest = h;
+    if (this.freeing) return;
+    this.freeing = true;
+    try {
+      while (this.total > this.max) {
+        let largest: H | undefined;
+        let most = -1;
+        for (const [h, n] of this.held) {
+          if (n > most) {
+            most = n;
+            largest = h;
+          }
         }
+        if (!this.free(largest, most)) return;
       }
-      if (largest === undefined) return;
-      const before = this.total;
-      this.flush(largest);
-      // A flush that kept nothing back releases; one that could not (a holder keeps its last page) is set aside.
-      if (this.total === before) this.release(largest);
+    } finally {
+      this.freeing = false;
     }
   }
 
-  /** `holder` holds nothing any more (or only `kept` bytes). */
+  /** What `holder` holds now: `kept` bytes (0: nothing, and it is forgotten). */
   release(holder: H, kept = 0): void {
     const n = this.held.get(holder);
     if (n === undefined) return;
     this.total -= n - kept;
     if (kept > 0) this.held.set(holder, kept);
     else this.held.delete(holder);
+  }
+
+  holds(holder: H): number {
+    return this.held.get(holder) ?? 0;
   }
 
   get bytes(): number {

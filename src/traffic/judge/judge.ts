@@ -15,7 +15,7 @@ import type { ClientOutcome, EndContext, NextContext, RequestContext } from '../
 import { retryUntil } from '../client-rules/retry.js';
 import type { TrafficEntry } from '../entry.js';
 import type { GroundTruth } from '../sessions/ground-truth.js';
-import { pageFacts, pinOf, readOf, sameQuery, walkLabel, type Cursor, type PageFacts } from '../sessions/pages.js';
+import { pageFacts, pinOf, readOf, walkLabel, type ListRead, type PageFacts } from '../sessions/pages.js';
 import { MAX_OPEN_WALKS, Session, type Walk } from '../sessions/session.js';
 import { movesOn, stepFrom, type Step } from '../sessions/walks.js';
 import { Book, levelOf } from './book.js';
@@ -32,6 +32,8 @@ export type { Finding, InfraNote, RuleTally, TrafficResult, WalkResult, Shed } f
 export const CHUNK_PAGES = 50;
 /** Exchanges a session holds for its session-scope rules before they are judged and let go. */
 export const CHUNK_EXCHANGES = 400;
+/** Open walks of one page per client (peeks, a page polled): past it the oldest is ended. */
+const MAX_SINGLE_PAGE_WALKS = 8;
 /** Clients judged at once; past it the longest-known one is judged and let go. */
 const MAX_SESSIONS = 10_000;
 
@@ -73,7 +75,19 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
   const book = new Book(options.maxFindingsPerRule ?? 20, options.maxWalks ?? 1_000, options.onFinding);
   const server = serverJudging(book, complete);
   const sessions = new Map<string, Session>();
-  const budget = new HeldBudget<Holder>(options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES, (h) => (h instanceof Session ? flushSession(h) : flushWalk(h, true)));
+  /** Every open walk of every client, the one used longest ago first. */
+  const recency = new Set<Walk>();
+  const budget = new HeldBudget<Holder>(options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES, (largest) => {
+    // Judge and let go what the largest holder holds beyond a walk's last page; when that is all there is, end the walk used longest ago.
+    if (largest instanceof Session) flushSession(largest);
+    else if (largest !== undefined && largest.chunkPages > 1) flushWalk(largest, true);
+    else {
+      const idle = recency.values().next().value;
+      if (idle === undefined) return false;
+      endWalk(idle);
+    }
+    return true;
+  });
   let walkSeq = 0;
 
   const walkName = (w: Walk): string => `${walkLabel(w.first.read, w.field)} #${w.n}`;
@@ -148,9 +162,13 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
   const endWalk = (w: Walk) => {
     const s = w.session;
     s.walks.delete(w);
+    recency.delete(w);
     flushWalk(w, false);
     heard.end({ ex: w.lastEntry.exchange, first: w.first, last: w.last, pages: w.pages, kind: w.kind, field: w.field, stopShown: s.seq > w.lastSeq }, w);
-    const truth = w.truth?.finish({ ...(w.cause === undefined ? {} : { cause: w.cause }), ...(w.field === undefined ? {} : { field: w.field }), reachedEnd: w.last.short });
+    // Its order: by the attribute it stepped on, else as its first read was sorted.
+    const sort = w.first.read.sort;
+    const order = w.stepped && w.field !== undefined ? { field: w.field, direction: 'asc' as const } : sort;
+    const truth = w.truth?.finish({ ...(w.cause === undefined ? {} : { cause: w.cause }), ...(order === undefined ? {} : { order }), reachedEnd: w.last.short });
     book.walk({
       n: w.n,
       label: walkLabel(w.first.read, w.field),
@@ -166,7 +184,10 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
   };
 
   const drop = (s: Session) => {
-    for (const w of s.walks) budget.release(w);
+    for (const w of s.walks) {
+      budget.release(w);
+      recency.delete(w);
+    }
     budget.release(s);
     sessions.delete(s.key);
   };
@@ -251,19 +272,47 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
     const page = pageFacts(read, ex);
     noteRuns(s, page);
     const pin = pinOf(read);
-    if (pin !== undefined) for (const open of s.walks) if (open.first.read.path === read.path && open.field === pin.field) open.truth?.also(ex);
-    let w: Walk | undefined;
-    let step: Step | undefined;
-    for (const open of [...s.walks].reverse()) {
-      step = stepFrom(open.last, read);
-      if (step !== undefined) {
-        w = open;
-        break;
+    // A read of one value alone drains the run of ties a walk stopped at: its records count toward that walk.
+    if (pin !== undefined) {
+      for (const open of s.walks) {
+        const v = open.last.last[pin.field];
+        if (open.first.read.path === read.path && open.field === pin.field && v !== undefined && sameValue(pin.field, v, pin.value)) open.truth?.also(ex);
       }
     }
-    if (w === undefined || step === undefined) {
-      // The same query from its start again: the walk before it is over.
-      if (read.offset === 0) for (const open of [...s.walks]) if (sameQuery(open.first.read, read) && sameCursor(open.first.read.cursor, read.cursor)) endWalk(open);
+    // The walks this read may continue, the most recently used first; where several may, the client is
+    // judged as continuing one it broke no rule in, if there is one (a verdict must hold under every reading
+    // of which walk a read continues).
+    // After an empty last page, a walk resumes from the last value it was given: its last page with records.
+    const candidates: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }[] = [];
+    for (const open of [...s.walks].reverse()) {
+      const st = stepFrom(open.last, read);
+      if (st !== undefined) candidates.push({ walk: open, step: st, prev: open.last });
+      else if (open.last.count === 0 && open.tail !== open.last) {
+        const resumed = stepFrom(open.tail, read);
+        if (resumed === 'next') candidates.push({ walk: open, step: resumed, prev: open.tail });
+      }
+    }
+    // A walk keeps its page size and reads on from where it was: such a walk goes first (the sort is stable: then the most recent).
+    if (candidates.length > 1) candidates.sort((a, b) => fit(b.prev, read) - fit(a.prev, read));
+    const ctxOf = (c: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }): NextContext => ({
+      ex,
+      prevEx: c.walk.lastEntry.exchange,
+      step: c.step,
+      prev: c.prev,
+      page,
+      first: c.walk.first,
+      runs: s,
+      wroteBetween: c.walk.wroteSinceLastPage,
+    });
+    const chosen = candidates.length < 2 ? candidates[0] : (candidates.find((c) => !onNext.some((r) => r.level === 'documented' && r.onNext?.(ctxOf(c))?.status === 'fail')) ?? candidates[0]);
+    let w = chosen?.walk;
+    const step = chosen?.step;
+    const prev = chosen?.prev;
+    if (w === undefined || step === undefined || prev === undefined) {
+      // A client holds many walks open at once (workers sharing a credential walk alike): none is ended for
+      // another's start. Bounded: single-page walks (peeks, a page polled) past a few, and all past MAX_OPEN_WALKS.
+      const single = [...s.walks].filter((x) => x.pages === 1);
+      if (single.length >= MAX_SINGLE_PAGE_WALKS && single[0] !== undefined) endWalk(single[0]);
       if (s.walks.size >= MAX_OPEN_WALKS) {
         const idle = s.walks.values().next().value;
         if (idle !== undefined) endWalk(idle);
@@ -280,25 +329,35 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
         findings: 0,
         first: page,
         last: page,
+        tail: page,
         lastEntry: entry,
         lastSeq: s.seq,
         chunk: [],
         chunkPages: 0,
         wroteSinceLastPage: false,
+        stepped: false,
         truth: options.groundTruth?.startWalk(read, entry),
       };
       s.walks.add(w);
+      recency.add(w);
     } else {
-      heard.next({ ex, prevEx: w.lastEntry.exchange, step, prev: w.last, page, first: w.first, runs: s, wroteBetween: w.wroteSinceLastPage }, [w.lastEntry, entry], w);
+      heard.next(ctxOf({ walk: w, step, prev }), [w.lastEntry, entry], w);
+      // Resumed after its end (a sync's next run): the server's walk rules judge each pass apart, the last page of the one before kept.
+      // An id walk's end is its empty page (§4.3); a short page before it is not one.
+      if (w.last.short && (w.last.count === 0 || read.cursor?.field !== 'id')) flushWalk(w, true);
       if (step === 'next' && read.cursor !== undefined) {
         w.kind = 'keyset';
         w.field = read.cursor.field;
+        w.stepped = true;
       }
       s.touch(w);
+      recency.delete(w);
+      recency.add(w);
     }
     w.pages++;
     w.records += page.count;
     w.last = page;
+    if (page.count > 0) w.tail = page;
     w.lastEntry = entry;
     w.lastSeq = s.seq;
     w.to = entry.source;
@@ -309,11 +368,21 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
     if (w.chunkPages >= CHUNK_PAGES) flushWalk(w, true);
   };
 
+  /**
+   * A write goes into the chunks of the client's open walks: the server's rules then know the data changed
+   * under them. In complete traffic, into every client's walks and session chunk on that server: another
+   * client's write changes what all of them read (without it, such failures are inconclusive anyway).
+   */
   const onWrite = (s: Session, entry: TrafficEntry) => {
     const path = pathOf(entry.exchange.request.url).replace(/\/$/, '');
-    for (const w of s.walks) {
-      if (w.chunk.length < CHUNK_PAGES * 4) hold(w, w.chunk, entry);
-      if (path.startsWith(`${w.first.read.path}/`) || path === w.first.read.path) w.wroteSinceLastPage = true;
+    for (const other of complete ? sessions.values() : [s]) {
+      if (other.origin !== s.origin) continue;
+      // The client's own write is held with its exchanges below; another's goes into its session chunk here.
+      if (other !== s) hold(other, other.held, entry);
+      for (const w of other.walks) {
+        if (w.chunk.length < CHUNK_PAGES * 4) hold(w, w.chunk, entry);
+        if (other === s && (path.startsWith(`${w.first.read.path}/`) || path === w.first.read.path)) w.wroteSinceLastPage = true;
+      }
     }
   };
 
@@ -363,8 +432,12 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
   };
 }
 
-const sameCursor = (a: Cursor | undefined, b: Cursor | undefined): boolean =>
-  a === undefined || b === undefined ? a === b : a.op === b.op && a.field === b.field && sameValue(a.field, a.value, b.value);
+/** How well `read` continues a walk whose last page was `prev`: the same page size asked, and starting where that page ended. */
+function fit(prev: PageFacts, read: ListRead): number {
+  const sameSize = prev.read.limit === read.limit ? 2 : 0;
+  const onFromEnd = read.offset === prev.read.offset + prev.count || (read.cursor !== undefined && read.offset === 0) ? 1 : 0;
+  return sameSize + onFromEnd;
+}
 
 /** A request without credentials is judged as one sent without them (the rules' `auth: 'none'`). */
 function normalise(entry: TrafficEntry): TrafficEntry {

@@ -49,8 +49,8 @@ export interface GroundTruth {
 export interface WalkEnd {
   /** The walk's first finding about the client, to say where records were lost. */
   readonly cause?: string;
-  /** The attribute the walk moved on (its order, ascending), else the first read's sort, else the server's own order. */
-  readonly field?: string;
+  /** The order the walk met records in: by the attribute it stepped on (ascending), else its first read's sort; none: the server's own order. */
+  readonly order?: { readonly field: string; readonly direction: 'asc' | 'desc' };
   /** Its last page was short: the walk read to the end of its set. */
   readonly reachedEnd: boolean;
 }
@@ -142,8 +142,8 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
             throughout.push(r);
             counts.push(received.get(k));
           });
-          const orderField = end.field ?? first.sort?.field;
-          const order = orderOf(sim, orderField, end.field === undefined ? (first.sort?.direction ?? 'asc') : 'asc', first.sort !== undefined || end.field !== undefined);
+          const orderField = end.order?.field;
+          const order = orderOf(sim, end.order);
           // By updated_at, a record updated after the walk's last page moved where the walk no longer was: excused.
           const movedAfter = (r: SimRecord) => orderField === 'updated_at' && r.updatedMs > lastPageAt;
           // The furthest record received, in the walk's order: what lies before it, the walk passed.
@@ -183,10 +183,10 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
   };
 }
 
-/** The order a walk met records in: by `field` in `direction` (ties by id as the simulator orders them), or the simulator's order without a sort. */
-function orderOf(sim: Simulator, field: string | undefined, direction: 'asc' | 'desc', sorted: boolean): (a: SimRecord, b: SimRecord) => number {
+/** The order a walk met records in (ties by id as the simulator orders them), or the simulator's order without a sort. */
+function orderOf(sim: Simulator, by: WalkEnd['order']): (a: SimRecord, b: SimRecord) => number {
   const ties = sim.readings['order.ties'] === 'id-desc' ? 'desc' : 'asc';
-  if (sorted && field !== undefined) return recordOrder(field, direction, ties);
+  if (by !== undefined) return recordOrder(by.field, by.direction, ties);
   const unsorted = sim.readings['order.unsorted'];
   return unsorted === 'id' ? recordOrder('id', 'asc', ties) : recordOrder('created_at', unsorted === 'newest' ? 'desc' : 'asc', ties);
 }

@@ -93,6 +93,8 @@ export interface PageFacts {
   /** The first and last records' values of id and the timestamps (and of the sort attribute). */
   readonly first: Readonly<Record<string, string | undefined>>;
   readonly last: Readonly<Record<string, string | undefined>>;
+  /** Fields whose last value no other record of the page shares with the last record (it singles the last record out). */
+  readonly lastUnique: ReadonlySet<string>;
   /** Fewer records than the page size, or none: this page reached the end of what the query held. */
   readonly short: boolean;
   /** The answer's `Date`, as sent. */
@@ -107,9 +109,14 @@ export function pageFacts(read: ListRead, ex: Exchange): PageFacts {
   const last: Record<string, string | undefined> = {};
   const head = data[0];
   const tail = data.at(-1);
+  const beforeTail = data.at(-2);
+  const lastUnique = new Set<string>();
   for (const f of fields) {
     first[f] = recordAttr(head, f) ?? undefined;
-    last[f] = recordAttr(tail, f) ?? undefined;
+    const v = (last[f] = recordAttr(tail, f) ?? undefined);
+    const u = recordAttr(beforeTail, f) ?? undefined;
+    // Sorted pages put equal values together: the one before the last tells whether the last value is the last record's alone.
+    if (v !== undefined && (u === undefined || !sameValue(f, u, v))) lastUnique.add(f);
   }
   const granted = m.limit;
   const size = granted ?? (read.limit === undefined ? undefined : Math.min(read.limit, MAX_PAGE_LENGTH));
@@ -121,6 +128,7 @@ export function pageFacts(read: ListRead, ex: Exchange): PageFacts {
     resultsTotal: m.totalMethod === 'exact' ? m.resultsTotal : undefined,
     first,
     last,
+    lastUnique,
     short: data.length === 0 || (size !== undefined && data.length < size),
     date: ex.response.headers['date'],
   };

@@ -28,6 +28,8 @@ export interface Walk {
   findings: number;
   readonly first: PageFacts;
   last: PageFacts;
+  /** Its last page that held records (the last value it was given). */
+  tail: PageFacts;
   lastEntry: TrafficEntry;
   /** The client's request number of its last page: a later request shows the client went on without it. */
   lastSeq: number;
@@ -35,6 +37,8 @@ export interface Walk {
   chunk: TrafficEntry[];
   chunkPages: number;
   wroteSinceLastPage: boolean;
+  /** It took a keyset step (a value carried from one page to the next). */
+  stepped: boolean;
   /** The walk's first finding about the client: where a ground-truth table says records were lost. */
   cause?: string;
   readonly truth: WalkTracker | undefined;

@@ -1,0 +1,173 @@
+/**
+ * The traffic judge on every legal client, as a property (test/support/legal-clients/): plans of legal
+ * client behaviours drawn by fast-check, played against the simulator under every dataset and any
+ * combination of readings, judged directly with ground truth or written as the HAR of a proxy, a browser,
+ * Playwright or mitmproxy and read back as `check` reads it.
+ * - No legal client gets a documented client finding (failure or inconclusive); on data that does not
+ *   change, no legal walk that reads on contiguously loses a record by ground truth.
+ * - Each documented trap, injected as one more client beside legal ones, fails its own rule; nothing the
+ *   legal clients sent is failed; and ground truth counts exactly what the trap lost and repeated.
+ * Seeded; replay a failure with TRAFFIC_CLIENTS_SEED=<seed> (and TRAFFIC_CLIENTS_RUNS=<n> for more runs).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { simTargetOf } from '../../src/adapters/simulator.js';
+import { readingsArbitrary } from '../../src/kit/readings-proof.js';
+import { describeReadings, type Readings } from '../../src/rules/readings.js';
+import { DEFAULT_CLIENT_ID, Simulator } from '../../src/sim/simulator.js';
+import { resolveDataset } from '../../src/store/adversity-profiles.js';
+import { accounts } from '../../src/store/resources.js';
+import type { TrafficEntry } from '../../src/traffic/entry.js';
+import { readTraffic } from '../../src/traffic/har/read.js';
+import { createTrafficJudge, type TrafficResult } from '../../src/traffic/judge/judge.js';
+import { observedTarget } from '../../src/traffic/observed-target.js';
+import { simulatorTruth } from '../../src/traffic/sessions/ground-truth.js';
+import { HAR_SHAPES, writeHarShape, type HarShape } from '../support/legal-clients/har-shapes.js';
+import { describePlan, planArbitrary, TRAP_RULES, trapArbitrary, type Plan, type Trap } from '../support/legal-clients/plan.js';
+import { play, type ActivityLog } from '../support/legal-clients/run.js';
+
+const SEED = Number(process.env['TRAFFIC_CLIENTS_SEED'] ?? 20261126);
+const RUNS = Number(process.env['TRAFFIC_CLIENTS_RUNS'] ?? 60);
+const DATASETS = ['default', 'shared-timestamps', 'updates-during-traversal', 'eventual-consistency', 'hostile'] as const;
+const STATIC: readonly string[] = ['default', 'shared-timestamps'];
+type Transport = 'direct' | HarShape;
+
+interface Case {
+  readonly plan: Plan;
+  readonly dataset: (typeof DATASETS)[number];
+  readonly readings: Readings | undefined;
+  readonly transport: Transport;
+  readonly seed: number;
+}
+
+const caseArbitrary = (plan: fc.Arbitrary<Plan>): fc.Arbitrary<Case> =>
+  fc.record({
+    plan,
+    dataset: fc.constantFrom(...DATASETS),
+    readings: fc.option(readingsArbitrary, { nil: undefined, freq: 2 }),
+    transport: fc.constantFrom<Transport>('direct', 'direct', ...HAR_SHAPES),
+    seed: fc.integer({ min: 1, max: 1_000 }),
+  });
+
+/** Plays the plan (and trap) against a fresh simulator; judges the traffic as the case's transport says. */
+async function judged(c: Case, trap?: Trap): Promise<{ result: TrafficResult; logs: ActivityLog[]; sim: Simulator }> {
+  const dataset = await resolveDataset(c.dataset);
+  const readings = trap?.kind === 'clamped-advance' ? { ...(c.readings ?? {}), 'limit.above-max': 'clamp' as const } : c.readings;
+  const sim = new Simulator({
+    seed: c.seed,
+    profile: dataset.profile,
+    ...(dataset.burst === undefined ? {} : { burst: dataset.burst }),
+    counts: { ...(dataset.counts ?? {}), accounts: 241 },
+    adversity: dataset.adversity,
+    wallClock: () => Date.UTC(2025, 5, 1),
+    ...(readings === undefined ? {} : { readings }),
+  });
+  const truth = simulatorTruth(sim);
+  const direct = c.transport === 'direct';
+  const judge = createTrafficJudge({ complete: true, ...(direct ? { groundTruth: truth } : {}) });
+  const entries: TrafficEntry[] = [];
+  const current: { log: ActivityLog | undefined } = { log: undefined };
+  let wall = Date.UTC(2026, 0, 1);
+  const target = observedTarget(
+    simTargetOf(sim),
+    (e) => {
+      current.log?.sources.push(e.source);
+      if (direct) judge.observe(e);
+      else entries.push(e);
+    },
+    { now: () => wall, stamp: () => truth.clock() },
+  );
+  const tokens = Array.from({ length: c.plan.clients.length + 1 }, () => sim.issueToken(DEFAULT_CLIENT_ID, 'read-write'));
+  const sleep = (ms: number) => {
+    wall += ms;
+    return Promise.resolve();
+  };
+  const logs = await play(c.plan, { target, tokens, now: () => sim.project(DEFAULT_CLIENT_ID).clock.now(), sleep, current }, trap);
+  if (direct) return { result: judge.finish(), logs, sim };
+  const dir = await mkdtemp(join(tmpdir(), 'legal-clients-'));
+  try {
+    const file = await writeHarShape(dir, entries, c.transport as HarShape);
+    const fromHar = createTrafficJudge({ complete: true });
+    for await (const e of readTraffic(file)) fromHar.observe(e);
+    return { result: fromHar.finish(), logs, sim };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const documentedClient = (r: TrafficResult) => r.findings.filter((f) => f.party === 'client' && f.level === 'documented');
+const shown = (c: Case, trap?: Trap) =>
+  `dataset ${c.dataset}, seed ${c.seed}, ${c.transport}, readings ${c.readings === undefined ? 'default' : describeReadings(c.readings)}\n  ${describePlan(c.plan, trap)}`;
+
+/** Where the HAR reader numbers entries its own way, a source is its position: the n-th request of the traffic. */
+const positionOf = (source: string): number => Number(/(\d+)$/.exec(source)?.[1] ?? Number.NaN);
+
+describe('the traffic judge on legal clients', () => {
+  it('gives no legal client a documented finding, and ground truth shows no loss on unchanging data', async () => {
+    console.log(`legal clients property: seed ${SEED}, ${RUNS} runs (replay with TRAFFIC_CLIENTS_SEED=${SEED})`);
+    await fc.assert(
+      fc.asyncProperty(caseArbitrary(planArbitrary), async (c) => {
+        const { result, logs } = await judged(c);
+        const found = documentedClient(result);
+        if (found.length > 0) throw new Error(`documented client findings on legal clients (${shown(c)}):\n${found.map((f) => `  ${f.ruleId} (${f.status}): ${f.message}`).join('\n')}`);
+        if (c.transport !== 'direct' || !STATIC.includes(c.dataset) || c.readings !== undefined) return;
+        // A walk that reads on without jumping loses nothing (jumps skip pages by the user's choice).
+        const contiguous = new Set(logs.filter((l) => l.kind !== 'jumps').flatMap((l) => l.sources));
+        const lost = result.walks.filter((w) => contiguous.has(w.from) && (w.truth?.never ?? 0) > 0);
+        expect(
+          lost.map((w) => `${w.label}: ${w.truth?.summary ?? ''}`),
+          shown(c),
+        ).toEqual([]);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  }, 600_000);
+
+  it('fails each documented trap, injected beside legal clients, by its own rule; ground truth counts what it lost and repeated', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArbitrary(planArbitrary), trapArbitrary, async (c, trap) => {
+        const { result, logs, sim } = await judged(c, trap);
+        const log = logs.find((l) => l.kind === `trap ${trap.kind}`);
+        // The data must give the trap its occasion (a second page, a short page, a page granted less than asked).
+        fc.pre(log?.committed === true);
+        const rule = TRAP_RULES[trap.kind];
+        const mine = new Set((log?.sources ?? []).map(positionOf));
+        const fails = documentedClient(result).filter((f) => f.status === 'fail');
+        expect(
+          fails.map((f) => f.ruleId),
+          shown(c, trap),
+        ).toContain(rule);
+        // Every documented failure rests on the trap's own requests.
+        const strays = fails.filter((f) => f.evidence.some((e) => !mine.has(positionOf(e))));
+        expect(
+          strays.map((f) => `${f.ruleId}: ${f.message}`),
+          shown(c, trap),
+        ).toEqual([]);
+        if (c.transport !== 'direct' || !STATIC.includes(c.dataset) || c.readings !== undefined || log === undefined || trap.kind === 'hard-offset') return;
+        const walk = result.walks.filter((w) => mine.has(positionOf(w.from))).sort((a, b) => b.pages - a.pages)[0];
+        expect(walk?.truth, shown(c, trap)).toMatchObject(expectedTruth(log, sim, trap));
+      }),
+      { seed: SEED + 1, numRuns: RUNS, endOnFailure: true },
+    );
+  }, 600_000);
+});
+
+/**
+ * What the trapped walk lost and repeated, worked out from the client's own log and the store (the data
+ * does not change but for the legal clients' creates): a record never received was lost when the walk read to its end, or when it lies
+ * before the furthest record received, in the walk's order (by id for the keyset traps).
+ */
+function expectedTruth(log: ActivityLog, sim: Simulator, trap: Trap): { never: number; twice: number } {
+  // The legal clients' creates after the walk began came during it: not records it should have met.
+  const all = [...sim.project(DEFAULT_CLIENT_ID).list(accounts).values()].filter((r) => r.createdMs <= (log.startedAt ?? 0)).map((r) => r.id);
+  const twice = [...log.received.values()].filter((n) => n >= 2).length;
+  const missing = all.filter((id) => !log.received.has(id));
+  if (log.reachedEnd) return { never: missing.length, twice };
+  const byId = trap.kind === 'unsorted-keyset' || trap.kind === 'id-short-stop';
+  if (!byId) throw new Error(`a ${trap.kind} trap that did not read to its end`);
+  const furthest = [...log.received.keys()].sort().at(-1) ?? '';
+  return { never: missing.filter((id) => id < furthest).length, twice };
+}
