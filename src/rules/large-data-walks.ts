@@ -150,7 +150,7 @@ const sharedTimestamp: Rule = {
   statement:
     "records sharing one timestamp beyond a page stay reachable: when a page's first and last timestamps are equal, further paging (page[offset]) on the same ge filter returns the rest without repeats.",
   check: (ctx) => {
-    // judges: ctx = a timestamp walk where a full uniform page is followed by GETs with the same ge filter and growing page[offset] (a page at an offset already passed is left out): their union has no repeat, every value ≥ v, and the walk gets past v (a later value > v, or a short page)
+    // judges: ctx = a timestamp walk where a full uniform page is followed by GETs with the same ge filter and growing page[offset] (a page at an offset already passed is left out): no record at two positions (an overlap meets records where they were), every value ≥ v, and the walk gets past v (a later value > v, or a short page)
     const walk = walkPages(ctx, isTimestampField);
     if (walk === undefined) return skip('no read sorted by a timestamp');
     const { field, pages } = walk;
@@ -170,13 +170,18 @@ const sharedTimestamp: Rule = {
       });
       if (further.length === 0 || typeof v !== 'string') continue;
       judged = true;
-      const seen = new Set(idsOf(uniform.json));
+      // Each record at one position of the filter's order: a page that overlaps the one before it (a client
+      // checking that nothing moved) meets the same records at the same positions again, which is no repeat.
+      const at = new Map<string, number>();
+      idsOf(uniform.json).forEach((id, i) => at.set(id, start + i));
       for (const ex of further) {
-        for (const r of asList(ex.json)?.data ?? []) {
+        const offset = requestedOffset(ex.request.url) ?? 0;
+        for (const [i, r] of (asList(ex.json)?.data ?? []).entries()) {
           const id = recordId(r);
           const value = recordAttr(r, field);
-          if (id !== undefined && seen.has(id)) return fail(`${describe(ex)}: repeats a record of the uniform page ${describe(uniform)}`, 'no repeats', id);
-          if (id !== undefined) seen.add(id);
+          const before = id === undefined ? undefined : at.get(id);
+          if (id !== undefined && before !== undefined && before !== offset + i) return fail(`${describe(ex)}: repeats a record of the uniform page ${describe(uniform)}`, 'no repeats', id);
+          if (id !== undefined) at.set(id, offset + i);
           if (typeof value === 'string' && !sameValue(field, value, v) && (compareInstants(value, v) ?? 1) <= 0) {
             return fail(`${describe(ex)}: a record before the shared ${field}`, `≥ ${v}`, value);
           }

@@ -257,6 +257,15 @@ export class Project {
     return { delayMs, kind: 'none' };
   }
 
+  /**
+   * Whether the project changes its own data between reads (updates, inserts, deletes of its adversity) or
+   * shows new records only after a while (the consistency window): a writer no traffic shows.
+   */
+  changesItself(): boolean {
+    const a = this.adversity;
+    return a.updatesPerRead > 0 || a.insertsPerRead > 0 || a.deletesPerRead > 0 || a.consistencyWindowMs > 0;
+  }
+
   /** Which records list reads show at `now` (eventual consistency; default the clock's now); undefined when every record is visible. */
   visibility(now: number = this.clock.now()): ((record: SimRecord) => boolean) | undefined {
     const window = this.adversity.consistencyWindowMs;

@@ -38,8 +38,11 @@ const MAX_SINGLE_PAGE_WALKS = 8;
 const MAX_SESSIONS = 10_000;
 
 export interface TrafficJudgeOptions {
-  /** The traffic holds every request the server received since it started (proxy --upstream sim). */
-  readonly complete?: boolean;
+  /**
+   * The traffic holds every request the server received since it started, and nothing else changed its
+   * data (proxy --upstream sim): failures resting on several exchanges stand. A function is asked each time.
+   */
+  readonly complete?: boolean | (() => boolean);
   /** Called as each finding is made (the proxy prints them). */
   readonly onFinding?: (finding: Finding) => void;
   readonly maxFindingsPerRule?: number;
@@ -71,9 +74,10 @@ const onNext = clientRules.filter((r) => r.onNext !== undefined);
 const onEnd = clientRules.filter((r) => r.onEnd !== undefined);
 
 export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJudge {
-  const complete = options.complete === true;
+  const given = options.complete;
+  const isComplete = typeof given === 'function' ? given : () => given === true;
   const book = new Book(options.maxFindingsPerRule ?? 20, options.maxWalks ?? 1_000, options.onFinding);
-  const server = serverJudging(book, complete);
+  const server = serverJudging(book, isComplete);
   const sessions = new Map<string, Session>();
   /** Every open walk of every client, the one used longest ago first. */
   const recency = new Set<Walk>();
@@ -204,6 +208,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
         drop(oldest);
       }
     }
+    const complete = isComplete();
     s = new Session(key, `client ${++book.clients}`, entry.origin, complete ? { page_length_known: true } : {}, complete);
     sessions.set(key, s);
     return s;
@@ -226,7 +231,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       flushSession(other);
       for (const w of [...other.walks]) endWalk(w);
       if (ev.keepsPageLength) continue;
-      other.pageLengthKnown = complete && ev.stated !== undefined;
+      other.pageLengthKnown = isComplete() && ev.stated !== undefined;
       other.wrotePageLength = false;
       delete other.vars['page_length'];
       if (other.pageLengthKnown && ev.stated !== DEFAULT_PAGE_LENGTH) other.vars['page_length'] = ev.stated;
@@ -375,7 +380,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
    */
   const onWrite = (s: Session, entry: TrafficEntry) => {
     const path = pathOf(entry.exchange.request.url).replace(/\/$/, '');
-    for (const other of complete ? sessions.values() : [s]) {
+    for (const other of isComplete() ? sessions.values() : [s]) {
       if (other.origin !== s.origin) continue;
       // The client's own write is held with its exchanges below; another's goes into its session chunk here.
       if (other !== s) hold(other, other.held, entry);
@@ -427,7 +432,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
         for (const w of [...s.walks]) endWalk(w);
         flushSession(s);
       }
-      return book.result(complete);
+      return book.result(isComplete());
     },
   };
 }

@@ -20,7 +20,7 @@ export interface ServerJudging {
   judge(rule: Rule, all: readonly TrafficEntry[], vars: Readonly<Record<string, unknown>>, walk?: { readonly name: string; found(): void }): void;
 }
 
-export function serverJudging(book: Book, complete: boolean): ServerJudging {
+export function serverJudging(book: Book, complete: () => boolean): ServerJudging {
   /** A documented failure that rests on several exchanges: only complete traffic rules out another client's writes. */
   const review = (rule: Rule, j: RuleJudgement, exchanges: readonly Exchange[], vars: Readonly<Record<string, unknown>>): RuleJudgement => {
     if (j.outcome.status !== 'fail' || rule.level !== 'documented' || j.ruleId !== rule.id) return j;
@@ -30,7 +30,7 @@ export function serverJudging(book: Book, complete: boolean): ServerJudging {
         outcome: inconclusive("the project's page length is not known from this traffic (§8: it is changeable per project; a GET or write of the settings endpoint in the traffic tells it)"),
       };
     }
-    if (complete || exchanges.length < 2) return j;
+    if (exchanges.length < 2 || complete()) return j;
     const ctx = { exchanges, vars };
     const alone = evidenceFor(rule, ctx).some((i) => {
       const ex = exchanges[i];
@@ -40,7 +40,7 @@ export function serverJudging(book: Book, complete: boolean): ServerJudging {
     return {
       ruleId: rule.id,
       outcome: inconclusive(
-        `${j.outcome.message}; but this verdict rests on several exchanges, and the traffic is not known to hold every write the server received (another client's write between them would explain it; pass --complete when it does)`,
+        `${j.outcome.message}; but this verdict rests on several exchanges, and the traffic is not known to hold every write the server received (another client's write between them would explain it, or a server that changes its own data; pass --complete when neither can be)`,
       ),
     };
   };

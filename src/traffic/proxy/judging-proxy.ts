@@ -50,11 +50,14 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
   const sim = typeof options.upstream === 'string' ? undefined : options.upstream;
   const upstream = sim === undefined ? (options.upstream as string) : sim.baseUrl;
   let current: string[] | undefined;
-  const complete = options.complete ?? sim !== undefined;
+  // In front of the simulator the traffic is complete, unless the simulator changes its own data (a dataset's
+  // adversity: updates, inserts, deletes between reads, a consistency window): a writer no traffic shows.
+  const selfChanging = () => sim?.simulator.project(sim.clientId).changesItself() === true;
+  const complete = options.complete ?? (sim === undefined ? false : () => !selfChanging());
   const annotate = options.annotate === true;
   // In front of a URL the judge runs in a worker thread: judging never holds the relay's event loop. The
   // simulator's ground truth and --annotate (an answer waits for its verdict) keep it on this thread.
-  const threaded = sim === undefined && !annotate ? startJudgeThread({ complete, ...(options.onFinding === undefined ? {} : { onFinding: options.onFinding }) }) : undefined;
+  const threaded = sim === undefined && !annotate ? startJudgeThread({ complete: options.complete === true, ...(options.onFinding === undefined ? {} : { onFinding: options.onFinding }) }) : undefined;
   const truth = sim === undefined ? undefined : simulatorTruth(sim.simulator, sim.clientId);
   const judge = createTrafficJudge({
     complete,
@@ -68,7 +71,7 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
     options.har === undefined
       ? undefined
       : await openHarWriter(options.har, {
-          creator: { name: 'commerce-sim proxy', version: '1', ...(sim === undefined ? {} : { comment: COMPLETE_MARK }) },
+          creator: { name: 'commerce-sim proxy', version: '1', ...(sim === undefined || selfChanging() ? {} : { comment: COMPLETE_MARK }) },
           ...(sim === undefined ? {} : { secrets: [sim.token, sim.adminToken] }),
         });
   let relayed = 0;
