@@ -27,7 +27,8 @@ judged as one traffic, in the order given. A HAR of any size is streamed.
   --max-entry-bytes N  the longest single entry or body accepted (default 64 MiB)
   -h, --help           this help
 
-Exit 0 when every documented rule holds, 1 when one fails (server or client), 2 when a file is unreadable
+Exit 0 when every documented rule judged holds, 1 when one fails (server or client), 2 when no documented
+rule was judged at all (NOTHING JUDGED: an empty HAR, only 502s, no API traffic), or when a file is unreadable
 or malformed (the message names the file and the entry).
 Under GitHub Actions the summary is also appended to $GITHUB_STEP_SUMMARY.`;
 

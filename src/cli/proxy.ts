@@ -44,7 +44,8 @@ and §8. One line per finding as it happens (rule, level, walk, where); the usua
 Upstream unreachable: the client gets a 502, too slow: a 504 (JSON error bodies); each is an
 infrastructure note in the report, never a rule failure. Secrets (Authorization, client secrets,
 passwords, tokens) are redacted in everything written, the HAR included.
-Exit 0 when every documented rule held, 1 when one failed (server or client), 2 on a usage error.`;
+Exit 0 when every documented rule judged held, 1 when one failed (server or client), 2 on a usage error
+or when no documented rule was judged at all (NOTHING JUDGED).`;
 
 const OPTIONS = {
   upstream: { type: 'string' },

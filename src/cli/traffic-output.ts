@@ -2,17 +2,20 @@
  * What `proxy` and `check` do with a traffic judge's result: one line per finding as it is made, the
  * usual reports (JSON, JUnit, Markdown, HTML; GitHub annotations with --reporter github; the job summary
  * under GitHub Actions), a short summary on stdout, and the exit code (1 when a documented rule failed,
- * server or client; with --strict any rule).
+ * server or client, with --strict any rule; 2 when no documented rule was judged at all).
  */
 import { resolve } from 'node:path';
 import type { Finding, TrafficResult } from '../traffic/judge/judge.js';
 import { buildTrafficReport, type JudgedParty } from '../traffic/report.js';
 import type { RunReport } from '../report/model.js';
 import { verdictReason } from '../report/summarise.js';
-import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
+import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 import { packageVersion } from './run-meta.js';
 import { appendStepSummary } from './step-summary.js';
 import type { Reporter } from './style.js';
+
+/** Exit code when nothing was judged: not a pass (like an incomplete run, 2). */
+const EXIT_NOTHING_JUDGED = EXIT_USAGE;
 
 export function parseJudged(value: string | undefined): JudgedParty {
   if (value === undefined || value === 'both' || value === 'server' || value === 'client') return value ?? 'both';
@@ -75,14 +78,23 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
   });
   const [{ writeReports }, { renderJson }, { renderGithub, workflowFile }] = await Promise.all([import('../report/write.js'), import('../report/json.js'), import('../report/github.js')]);
   const written = await writeReports(resolve(io.cwd, o.reportDir ?? 'reports'), report);
+  // Nothing judged is no pass: an empty HAR, a proxy that only saw 502s, traffic of paths no rule covers.
+  const documentedJudged = report.rules.filter((r) => r.level === 'documented' && r.status !== 'not-covered').length;
+  const nothing = documentedJudged === 0 && report.summary.verdict === 'pass';
   if (o.json) io.stdout.write(renderJson(report));
   else {
     const s = report.summary;
     const observed = report.rules.filter((r) => r.status !== 'not-covered').length;
+    const headline = nothing
+      ? `NOTHING JUDGED: no documented rule was exercised by ${o.result.entries === 0 ? 'this traffic (no exchanges)' : `these ${o.result.entries} exchanges`}${o.result.infrastructure.length > 0 ? `; ${o.result.infrastructure.length} infrastructure note(s) (report.md, "Infrastructure")` : ''}`
+      : `${s.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`;
     io.stdout.write(
       [
         `commerce-sim ${o.command}: ${o.result.entries} exchanges, ${o.result.clients} client${o.result.clients === 1 ? '' : 's'}, ${o.result.walksTotal} walk${o.result.walksTotal === 1 ? '' : 's'}${o.result.infrastructure.length > 0 ? `, ${o.result.infrastructure.length} infrastructure note(s)` : ''}`,
-        `  ${s.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`,
+        ...(o.result.shed === undefined
+          ? []
+          : [`  not judged: ${o.result.shed.exchanges} exchanges of ${o.result.shed.clients} client${o.result.shed.clients === 1 ? '' : 's'} (the judge fell behind the traffic; relaying went on)`]),
+        `  ${headline}`,
         `  documented ${s.documented.pass} pass ${s.documented.fail} fail ${s.documented.inconclusive} inconclusive ${s.documented.notCovered} not observed · assumed ${s.assumed.pass} pass ${s.assumed.fail} fail ${s.assumed.inconclusive} inconclusive ${s.assumed.notCovered} not observed (${observed} of ${report.rules.length} rules observed)`,
         ...o.result.walks
           .filter((w) => w.truth !== undefined && (w.truth.never > 0 || w.truth.twice > 0))
@@ -95,5 +107,6 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
   }
   if (o.reporter === 'github') io.stdout.write(renderGithub(report, workflowFile(io.env)));
   await appendStepSummary(io, report, o.command, written.dir);
+  if (nothing) return EXIT_NOTHING_JUDGED;
   return report.summary.verdict === 'pass' ? EXIT_OK : EXIT_RULE_FAILED;
 }

@@ -310,7 +310,8 @@ export function verdictReason(r: RunReport): string {
   const own = r.summary.user.fail;
   if (own > 0) return `${own} of your own check${own === 1 ? '' : 's'} failed`;
   if (r.summary.verdict === 'fail') return 'assumed rules failed (--strict)';
-  return 'every documented rule judged holds';
+  const judged = r.rules.filter((x) => x.level === 'documented' && x.status !== 'not-covered').length;
+  return judged === 0 ? 'no documented rule was judged' : 'every documented rule judged holds';
 }
 
 /** What a rule nothing judged is called: "not covered" by a suite, "not observed" in traffic (its count is 0, never a pass). */

@@ -29,6 +29,7 @@ import { bodyLimit, restoreBodyLimit, type SimRequest, type SimResponse } from '
 import { apiError } from '../engine/api-errors.js';
 import { PROTOTYPE_KEYS } from '../engine/json.js';
 import { DOCUMENTED_SURFACE_READINGS, refuseUndocumented } from './surface.js';
+import { forwardedOrigin } from './forwarded.js';
 import { ReadingsPlay } from './readings-play.js';
 import type { Readings } from '../rules/readings.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, maxRecordsOf, recordBudgetProblem, type SeededIds, type SimulatorOptions } from './options.js';
@@ -331,7 +332,7 @@ export class Simulator implements AdminPort {
       params,
       project,
       access: who.access,
-      baseUrl: this.baseUrl,
+      baseUrl: forwardedOrigin(req.headers, this.baseUrl),
       deviations: this.deviations,
       admin: this.adminOps,
       maxScan: this.options.maxScan ?? DEFAULT_MAX_SCAN,

@@ -18,6 +18,8 @@ import { openHarWriter } from '../../src/traffic/har/write.js';
 import { observedTarget } from '../../src/traffic/observed-target.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
 import { captureIo } from '../support/cli-io.js';
+import { writeTrafficReports } from '../../src/cli/traffic-output.js';
+import { startJudgingProxy } from '../../src/traffic/proxy/judging-proxy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -155,5 +157,77 @@ describe('a redacted credential is not judged', () => {
     const reports = join(dir, 'marked');
     await check([file, '--report', reports], captureIo({ cwd: dir }).io);
     expect(reportOf(reports).rules.find((r) => r.id === 'auth.missing-401')?.status).toBe('not-covered');
+  });
+});
+
+describe('what was judged is what the verdict says', () => {
+  const harOf = (entries: unknown[]) => JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
+  const entry = (url: string, status: number, headers: { name: string; value: string }[], content: Record<string, unknown>) => ({
+    startedDateTime: '2026-11-20T10:00:00.000Z',
+    time: 1,
+    request: { method: 'GET', url, httpVersion: 'HTTP/1.1', headers: [{ name: 'authorization', value: 'Bearer t' }], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+    response: { status, statusText: '', httpVersion: 'HTTP/1.1', headers, cookies: [], content, redirectURL: '', headersSize: -1, bodySize: -1 },
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+  });
+
+  it('a HAR with no entries is NOTHING JUDGED, exit 2, not PASS', async () => {
+    const file = join(dir, 'empty.har');
+    writeFileSync(file, harOf([]));
+    const p = captureIo({ cwd: dir });
+    expect(await check([file, '--report', join(dir, 'empty')], p.io), p.out()).toBe(2);
+    expect(p.out()).toContain('NOTHING JUDGED');
+    expect(p.out()).not.toMatch(/\bPASS\b/);
+  });
+
+  it('a proxy whose upstream never answered (only its own 502s): NOTHING JUDGED, exit 2', async () => {
+    const proxy = await startJudgingProxy({ upstream: 'http://127.0.0.1:1', timeoutMs: 2_000 });
+    for (let i = 0; i < 3; i++) expect((await fetch(`${proxy.url}/v2/accounts`)).status).toBe(502);
+    const result = await proxy.close();
+    expect(result.infrastructure).toHaveLength(3);
+    const p = captureIo({ cwd: dir });
+    const code = await writeTrafficReports(p.io, {
+      command: 'proxy',
+      result,
+      judged: 'both',
+      strict: false,
+      sources: ['proxy'],
+      target: { kind: 'http', baseUrl: 'http://127.0.0.1:1' },
+      started: Date.now(),
+      reportDir: join(dir, 'only-502'),
+      json: false,
+      reporter: 'summary',
+    });
+    expect(code, p.out()).toBe(2);
+    expect(p.out()).toContain('NOTHING JUDGED');
+    expect(p.out()).toContain('3 infrastructure note(s)');
+  });
+
+  it('a body that cannot be decoded (a broken br stream) is an infrastructure note, never a server failure', async () => {
+    const file = join(dir, 'broken-br.har');
+    const good = JSON.stringify({ data: [], meta: { page: { limit: 10, offset: 0, current: 1, total: 0 }, results: { total: 0 } } });
+    const broken = Buffer.from([0x1b, 0xff, 0xfe, 0x00, 0x9c, 0x80, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1]).toString('base64');
+    writeFileSync(
+      file,
+      harOf([
+        entry('http://api.test/v2/accounts?page[limit]=10', 200, [{ name: 'content-type', value: 'application/json' }], { size: good.length, mimeType: 'application/json', text: good }),
+        entry(
+          'http://api.test/v2/accounts?page[limit]=10&page[offset]=10',
+          200,
+          [
+            { name: 'content-type', value: 'application/json' },
+            { name: 'content-encoding', value: 'br' },
+          ],
+          { size: 40, mimeType: 'application/json', text: broken, encoding: 'base64' },
+        ),
+      ]),
+    );
+    const reports = join(dir, 'broken-br');
+    const p = captureIo({ cwd: dir });
+    expect(await check([file, '--judge', 'server', '--report', reports], p.io), p.out()).toBe(0);
+    const report = reportOf(reports);
+    expect(report.summary.documented.fail).toBe(0);
+    expect(report.traffic?.infrastructure.map((n) => n.kind)).toEqual(['undecodable']);
+    expect(report.traffic?.infrastructure[0]?.message).toMatch(/entry 2: GET .*: the answer's br body could not be decoded; not judged/);
   });
 });

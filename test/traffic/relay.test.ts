@@ -79,6 +79,44 @@ describe('relay: answers unchanged', () => {
     expect(entry?.truncated).toBeUndefined();
   });
 
+  it('an answer whose br stream is broken is relayed as it came, and its entry says it could not be decoded', async () => {
+    const broken = Buffer.from([0x1b, 0xff, 0xfe, 0x00, 0x9c, 0x80, 0xc3, 0x28]);
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' });
+      res.end(broken);
+    });
+    const entries = new Collector<TrafficEntry>();
+    const r = await relay({ upstream: up.url, onExchange: entries.push });
+    const proxied = await raw(r.url, { path: '/v2/accounts' });
+    expect(proxied.body.equals(broken)).toBe(true);
+    const [entry] = await entries.next(1);
+    expect(entry?.undecodable).toBe("the answer's br body could not be decoded");
+  });
+
+  it('tells the upstream who asked and at which address: X-Forwarded-For, -Host, -Proto and Forwarded', async () => {
+    const seen: Record<string, string | string[] | undefined>[] = [];
+    const up = await upstream((req, res) => {
+      seen.push(req.headers);
+      res.end('{}');
+    });
+    const r = await relay({ upstream: up.url, onExchange: () => undefined });
+    await raw(r.url, { path: '/v2/accounts' });
+    await raw(r.url, {
+      path: '/v2/accounts',
+      headers: { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-host': 'shop.example.com', 'x-forwarded-proto': 'https', forwarded: 'for=203.0.113.9;host=shop.example.com;proto=https' },
+    });
+    const host = new URL(r.url).host;
+    // RFC 7239: a host with a port is a quoted string (':' is no token character).
+    expect(seen[0]).toMatchObject({ 'x-forwarded-for': '127.0.0.1', 'x-forwarded-host': host, 'x-forwarded-proto': 'http', forwarded: `for=127.0.0.1;host="${host}";proto=http` });
+    // An earlier proxy's word stands; this one adds itself to the chains.
+    expect(seen[1]).toMatchObject({
+      'x-forwarded-for': '203.0.113.9, 127.0.0.1',
+      'x-forwarded-host': 'shop.example.com',
+      'x-forwarded-proto': 'https',
+      forwarded: `for=203.0.113.9;host=shop.example.com;proto=https, for=127.0.0.1;host="${host}";proto=http`,
+    });
+  });
+
   it('the bare relay relays the same bytes and calls nothing', async () => {
     const s = await sim();
     const r = await startBareRelay({ upstream: s.baseUrl, port: 0 });

@@ -9,17 +9,30 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Result } from '../../result.js';
 
-export type BodyText = Result<string, { readonly message: string }>;
+/** `undecodable`: the bytes carry a coding that would not decode, and are no text as they stand (a broken gzip or br stream). */
+export type BodyText = Result<{ readonly text: string; readonly undecodable?: string }, { readonly message: string }>;
 
 /** The text of `bytes`, a coding in `contentEncoding` undone when the bytes still carry it. */
 export function bodyText(bytes: Buffer, contentEncoding: string | undefined, contentType: string | undefined, maxBytes: number): BodyText {
   const decoded = undoCodings(bytes, contentEncoding, maxBytes);
   if (!decoded.ok) return decoded;
-  return { ok: true, value: decodeText(decoded.value, charsetOf(contentType)) };
+  const text = decodeText(decoded.value.bytes, charsetOf(contentType));
+  const failed = decoded.value.failed;
+  return { ok: true, value: failed !== undefined && !isUtf8(decoded.value.bytes) ? { text, undecodable: `the ${failed} body could not be decoded` } : { text } };
 }
 
-function undoCodings(bytes: Buffer, contentEncoding: string | undefined, maxBytes: number): Result<Buffer, { readonly message: string }> {
-  if (contentEncoding === undefined || bytes.length === 0) return { ok: true, value: bytes };
+function isUtf8(bytes: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The bytes with the codings they still carry undone; `failed`: a coding the bytes seemed to carry but that would not decode. */
+function undoCodings(bytes: Buffer, contentEncoding: string | undefined, maxBytes: number): Result<{ readonly bytes: Buffer; readonly failed?: string }, { readonly message: string }> {
+  if (contentEncoding === undefined || bytes.length === 0) return { ok: true, value: { bytes } };
   const codings = contentEncoding
     .split(',')
     .map((c) => c.trim().toLowerCase())
@@ -35,10 +48,11 @@ function undoCodings(bytes: Buffer, contentEncoding: string | undefined, maxByte
       else break; // already decoded (or a coding we do not know): taken as it stands
     } catch (error) {
       if (isTooLarge(error)) return { ok: false, message: `the body decompresses past ${maxBytes} bytes (maxEntryBytes)` };
-      break; // the bytes only looked compressed: taken as they stand
+      // The bytes only looked compressed: taken as they stand (they may still be text).
+      return { ok: true, value: { bytes: out, failed: coding } };
     }
   }
-  return { ok: true, value: out };
+  return { ok: true, value: { bytes: out } };
 }
 
 /**
@@ -47,13 +61,15 @@ function undoCodings(bytes: Buffer, contentEncoding: string | undefined, maxByte
  * to something (in 200,000 random bodies tried, none did).
  */
 function brotliOrAsIs(bytes: Buffer, limits: { maxOutputLength: number }): Buffer {
+  let out: Buffer;
   try {
-    const out = brotliDecompressSync(bytes, limits);
-    return out.length > 0 ? out : bytes;
+    out = brotliDecompressSync(bytes, limits);
   } catch (error) {
-    if (isTooLarge(error)) throw error;
+    if (isTooLarge(error) || !isUtf8(bytes)) throw error;
     return bytes;
   }
+  if (out.length > 0 || isUtf8(bytes)) return out.length > 0 ? out : bytes;
+  throw new Error('br decoded to nothing');
 }
 
 /** RFC 1950: compression method 8, a window of at most 32 KiB, and a header checksum. */

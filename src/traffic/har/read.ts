@@ -95,12 +95,19 @@ async function harEntry(text: string, at: EntryPlace): Promise<Read> {
   if (read.kind === 'skip') return read;
   const d = read.draft;
   const requestBody = await body(d.requestBody, d.requestHeaders, at);
-  const responseBody = (await body(d.responseBody, d.responseHeaders, at)) ?? '';
+  const responseBody = await body(d.responseBody, d.responseHeaders, at);
   const exchange = toExchange(
-    { method: d.method, url: d.url, headers: d.requestHeaders, ...(requestBody === undefined ? {} : { body: requestBody }) },
-    { status: d.status, headers: d.responseHeaders, body: responseBody },
+    { method: d.method, url: d.url, headers: d.requestHeaders, ...(requestBody === undefined ? {} : { body: requestBody.text }) },
+    { status: d.status, headers: d.responseHeaders, body: responseBody?.text ?? '' },
   );
-  return { kind: 'entry', entry: entryOf(d, exchange, `${at.label} entry ${at.n}`) };
+  const entry = entryOf(d, exchange, `${at.label} entry ${at.n}`);
+  const undecodable =
+    responseBody?.undecodable === undefined
+      ? requestBody?.undecodable === undefined
+        ? undefined
+        : `the request's ${requestBody.undecodable.replace(/^the /, '')}`
+      : `the answer's ${responseBody.undecodable.replace(/^the /, '')}`;
+  return { kind: 'entry', entry: undecodable === undefined ? entry : { ...entry, undecodable } };
 }
 
 function entryOf(d: HarDraft, exchange: TrafficEntry['exchange'], source: string): TrafficEntry {
@@ -114,12 +121,12 @@ function entryOf(d: HarDraft, exchange: TrafficEntry['exchange'], source: string
 }
 
 /** A body's text: inline as is; base64 or a file decoded (a content coding still on the bytes undone). */
-async function body(source: BodySource, headers: Record<string, string>, at: EntryPlace): Promise<string | undefined> {
+async function body(source: BodySource, headers: Record<string, string>, at: EntryPlace): Promise<{ readonly text: string; readonly undecodable?: string } | undefined> {
   switch (source.kind) {
     case 'none':
       return undefined;
     case 'text':
-      return source.text;
+      return { text: source.text };
     case 'base64':
       return decoded(Buffer.from(source.data, 'base64'), source.member, headers, at);
     case 'file':
@@ -127,7 +134,7 @@ async function body(source: BodySource, headers: Record<string, string>, at: Ent
   }
 }
 
-function decoded(bytes: Buffer, member: string, headers: Record<string, string>, at: EntryPlace): string {
+function decoded(bytes: Buffer, member: string, headers: Record<string, string>, at: EntryPlace): { readonly text: string; readonly undecodable?: string } {
   const text = bodyText(bytes, headerValue(headers, 'content-encoding'), headerValue(headers, 'content-type'), at.maxEntryBytes);
   if (!text.ok) throw trafficInputError(at.path, `${member}: ${text.message}`, at.n);
   return text.value;
