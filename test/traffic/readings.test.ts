@@ -2,7 +2,9 @@
  * The traffic judge on deployments that conform but are not alike, as a property: the traffic of the
  * shipped suite and of the reference client, recorded from the simulator playing any seeded combination
  * of readings (and, on some runs, answering only the documented surface), gives no documented failure of
- * a server rule, complete or not. The seed is printed; replay with TRAFFIC_READINGS_SEED=<seed>.
+ * a server rule, complete or not; and of the client rules, none on the reference client's requests and on
+ * the suite's only what it does on purpose (it pages /v2/orders and /v2/files past the hard offset limit
+ * to probe the server). The seed is printed; replay with TRAFFIC_READINGS_SEED=<seed>.
  */
 import * as fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -28,14 +30,16 @@ describe('the traffic judge on servers that conform but are not alike', () => {
     console.log(`traffic readings property: seed ${SEED} (replay with TRAFFIC_READINGS_SEED=${SEED})`);
   });
 
-  it('finds no documented server failure in any conforming server’s traffic', async () => {
+  it('finds no documented server failure in any conforming server’s traffic, and of the client only the suite’s deliberate probes', async () => {
     await fc.assert(
       fc.asyncProperty(readingsArbitrary, fc.boolean(), fc.boolean(), async (readings, documentedOnly, complete) => {
         const sim = await createSimTarget({ readings, ...(documentedOnly ? { surface: 'documented' as const } : {}), wallClock: () => Date.UTC(2025, 0, 1) });
         const entries: TrafficEntry[] = [];
         const target = observedTarget(sim, (e) => entries.push(e));
+        let suiteEnds = 0;
         try {
           await runScenarios(scenarios, { target, ruleById, concurrency: 1 });
+          suiteEnds = entries.length;
           for (const attribute of ['id', 'created_at'] as const) for await (const _r of iterate(target, '/v2/accounts', { attribute, pageSize: 7, highWater: !documentedOnly })) void _r;
           await exportAccounts(target, { write: () => undefined }, { pageSize: 13 });
         } finally {
@@ -47,6 +51,18 @@ describe('the traffic judge on servers that conform but are not alike', () => {
           throw new Error(
             `documented server rules failed on a conforming simulator's traffic (${describeReadings(readings)}${documentedOnly ? ', surface documented' : ''}, ${complete ? 'complete' : 'not complete'}):\n${failures.map((f) => `  ${f.ruleId}: ${f.message} [${f.evidence.join(', ')}]`).join('\n')}`,
           );
+        // The client rules: the reference client breaks none; the suite only the limit it probes on purpose.
+        const numberOf = (source: string) => Number(/(\d+)$/.exec(source)?.[1] ?? 0);
+        const clientFindings = result.findings.filter((f) => f.party === 'client' && f.level === 'documented');
+        const byReference = clientFindings.filter((f) => f.evidence.some((e) => numberOf(e) > suiteEnds));
+        expect(
+          byReference.map((f) => `${f.ruleId}: ${f.message}`),
+          describeReadings(readings),
+        ).toEqual([]);
+        expect(
+          clientFindings.filter((f) => f.ruleId !== 'client.offset.hard-limit').map((f) => `${f.ruleId} (${f.status}): ${f.message} [${f.evidence.join(', ')}]`),
+          describeReadings(readings),
+        ).toEqual([]);
         // Not vacuous: documented server rules are judged (passed) on this traffic.
         const judged = [...result.tallies].filter(([id, t]) => ruleById(id)?.level === 'documented' && t.passed > 0).length;
         expect(judged).toBeGreaterThanOrEqual(documentedOnly ? 15 : 25);

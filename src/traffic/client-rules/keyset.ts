@@ -88,9 +88,10 @@ export const idStop: ClientRule = {
   quote: 'For id-sorted reads, stop when a page returns zero records.',
   statement: 'an id walk (gt(id,<last>)) ends after a page of zero records, not after a short one.',
   evidence:
-    'an id walk whose last page held some records but fewer than its page size, followed by another request of the same client (a full last page is a choice to stop; when the traffic ends there, whether the client read on is not in it: inconclusive).',
-  onEnd: ({ ex, last, kind, field, stopShown }) => {
-    if (kind !== 'keyset' || field !== 'id' || last.read.cursor?.field !== 'id' || pinOf(last.read) !== undefined) return undefined;
+    'an id walk (a read carried the last id of the page before it) whose last page held some records but fewer than its page size, followed by another request of the same client (a full last page is a choice to stop; when the traffic ends there, whether the client read on is not in it: inconclusive).',
+  onEnd: ({ ex, last, stepped, field, stopShown }) => {
+    // A walk: it stepped (a read carried the last id of the page before); one filtered read is a query.
+    if (!stepped || field !== 'id' || last.read.cursor?.field !== 'id' || pinOf(last.read) !== undefined) return undefined;
     if (last.count === 0) return pass;
     if (!last.short) return undefined;
     if (!stopShown)

@@ -59,6 +59,8 @@ export interface EndContext {
   readonly last: PageFacts;
   readonly pages: number;
   readonly kind: WalkKind;
+  /** It took a keyset step: a read carried the last value of the page before it. */
+  readonly stepped: boolean;
   /** The attribute the walk moved on, when it had one. */
   readonly field: string | undefined;
   /** The client sent another request after the walk's last page: it stopped there, rather than the traffic ending. */

@@ -168,7 +168,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
     s.walks.delete(w);
     recency.delete(w);
     flushWalk(w, false);
-    heard.end({ ex: w.lastEntry.exchange, first: w.first, last: w.last, pages: w.pages, kind: w.kind, field: w.field, stopShown: s.seq > w.lastSeq }, w);
+    heard.end({ ex: w.lastEntry.exchange, first: w.first, last: w.last, pages: w.pages, kind: w.kind, stepped: w.stepped, field: w.field, stopShown: s.seq > w.lastSeq }, w);
     // Its order: by the attribute it stepped on, else as its first read was sorted.
     const sort = w.first.read.sort;
     const order = w.stepped && w.field !== undefined ? { field: w.field, direction: 'asc' as const } : sort;
