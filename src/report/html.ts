@@ -137,7 +137,11 @@ function trafficSection(r: RunReport): string {
     (w) =>
       `<tr${w.findings > 0 || (w.truth?.never ?? 0) > 0 ? '' : ' class="ok"'}><th>${e(`${w.label} (${w.kind}) #${w.n}`)}</th><td>${e(w.client)}</td><td>${w.pages}</td><td>${w.records}</td><td>${w.findings}</td><td>${e(w.truth?.summary ?? '—')}</td></tr>`,
   );
-  const head = `<p>${e(trafficLines(r, 0)[0] ?? '')}</p>`;
+  const shed =
+    t.shed === undefined
+      ? ''
+      : `<p><strong>${t.shed.exchanges.toLocaleString('en-US')} exchanges of ${t.shed.clients.toLocaleString('en-US')} client${t.shed.clients === 1 ? '' : 's'} not judged: judge behind.</strong> They were relayed; whole clients were left unjudged rather than memory growing.</p>`;
+  const head = `<p>${e(trafficLines(r, 0)[0] ?? '')}</p>${shed}`;
   const table =
     rows.length === 0
       ? ''

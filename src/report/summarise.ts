@@ -325,6 +325,12 @@ export function trafficLines(report: RunReport, maxWalks: number): string[] {
   const lines = [
     `${t.entries.toLocaleString('en-US')} exchanges from ${t.sources.join(', ')} · ${t.clients} client${t.clients === 1 ? '' : 's'} · ${t.walksTotal.toLocaleString('en-US')} walk${t.walksTotal === 1 ? '' : 's'} · judged: ${judged} · ${t.complete ? 'complete traffic (every request the server received): failures resting on several exchanges stand' : 'not known to be complete: a failure resting on several exchanges is inconclusive (another client may have written between them)'}`,
     '',
+    ...(t.shed === undefined
+      ? []
+      : [
+          `**${t.shed.exchanges.toLocaleString('en-US')} exchanges of ${t.shed.clients.toLocaleString('en-US')} client${t.shed.clients === 1 ? '' : 's'} not judged: judge behind.** The proxy relayed them; the judge could not keep up, so whole clients were left unjudged rather than memory growing.`,
+          '',
+        ]),
   ];
   const walks = t.walks.filter((w) => w.findings > 0 || w.truth !== undefined).slice(0, maxWalks);
   if (walks.length > 0) {

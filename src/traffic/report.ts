@@ -45,6 +45,7 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
     walks: r.walks,
     walksTotal: r.walksTotal,
     infrastructure: r.infrastructure,
+    ...(r.shed === undefined ? {} : { shed: r.shed }),
   };
   return {
     schemaVersion: 1,

@@ -51,6 +51,14 @@ export function raw(base: string, r: RawRequest): Promise<RawAnswer> {
   });
 }
 
+/**
+ * `r` asked directly as the relay at `relay.url` asks its upstream: with the forwarding headers naming the
+ * relay's origin, so the upstream (the simulator builds its links for them) answers the same bytes.
+ */
+export function asFrom(relay: { readonly url: string }, r: RawRequest): RawRequest {
+  return { ...r, headers: { ...(r.headers ?? {}), 'x-forwarded-host': new URL(relay.url).host, 'x-forwarded-proto': 'http' } };
+}
+
 /** Header lines that belong to one connection (or to the moment) and so may differ between two answers. */
 const PER_CONNECTION = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
 

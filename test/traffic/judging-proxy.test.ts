@@ -30,7 +30,8 @@ describe('startJudgingProxy', () => {
     const header = viaProxy.headers.get('x-commerce-sim-findings') ?? '';
     expect(header).toContain('client.keyset.timestamp-ge');
     expect(Buffer.byteLength(header)).toBeLessThanOrEqual(1024);
-    const direct = await fetch(`${sim.baseUrl}${url}`, { headers: auth });
+    // Asked directly as the proxy asks (its forwarding headers): the simulator builds its links for the proxy's origin.
+    const direct = await fetch(`${sim.baseUrl}${url}`, { headers: { ...auth, 'x-forwarded-host': new URL(proxy.url).host } });
     expect(await viaProxy.text()).toBe(await direct.text());
     const result = await proxy.close();
     expect(found.map((f) => f.ruleId)).toContain('client.keyset.timestamp-ge');

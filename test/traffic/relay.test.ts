@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { startSimulator, type StartedSimulator } from '../../src/kit/start-simulator.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
 import { startBareRelay, startRelay, type InfraNote, type Relay, type RelayOptions } from '../../src/traffic/relay/relay.js';
-import { Collector, deferred, endToEnd, headerValues, httpsUpstream, later, raw, selfSigned, upstream } from './helpers.js';
+import { asFrom, Collector, deferred, endToEnd, headerValues, httpsUpstream, later, raw, selfSigned, upstream } from './helpers.js';
 
 async function sim(options: Parameters<typeof startSimulator>[0] = {}): Promise<StartedSimulator> {
   const s = await startSimulator({ accounts: 120, ...options });
@@ -50,7 +50,7 @@ describe('relay: answers unchanged', () => {
     ];
     for (const c of cases) {
       await s.reset(); // a create answers the same record both times
-      const direct = await raw(s.baseUrl, c);
+      const direct = await raw(s.baseUrl, asFrom(r, c));
       await s.reset();
       const proxied = await raw(r.url, c);
       expect(proxied.status, c.path).toBe(direct.status);
@@ -67,7 +67,7 @@ describe('relay: answers unchanged', () => {
     const entries = new Collector<TrafficEntry>();
     const r = await relay({ upstream: s.baseUrl, onExchange: entries.push });
     const c = { path: '/v2/accounts?page[limit]=50', headers: { ...auth(s), 'accept-encoding': 'gzip' } };
-    const direct = await raw(s.baseUrl, c);
+    const direct = await raw(s.baseUrl, asFrom(r, c));
     const proxied = await raw(r.url, c);
     expect(headerValues(proxied.rawHeaders, 'content-encoding')).toEqual(['gzip']);
     expect(proxied.body.equals(direct.body)).toBe(true);
@@ -122,7 +122,7 @@ describe('relay: answers unchanged', () => {
     const r = await startBareRelay({ upstream: s.baseUrl, port: 0 });
     later(() => r.close());
     const c = { path: '/v2/accounts?page[limit]=100', headers: auth(s) };
-    const [direct, proxied] = [await raw(s.baseUrl, c), await raw(r.url, c)];
+    const [direct, proxied] = [await raw(s.baseUrl, asFrom(r, c)), await raw(r.url, c)];
     expect(proxied.body.equals(direct.body)).toBe(true);
     expect(r.stats()).toEqual({ relayed: 1, infra: 0, failedCallbacks: 0 });
   });
@@ -355,7 +355,7 @@ describe('relay: annotate', () => {
       },
     });
     const c = { path: '/v2/accounts?page[limit]=100', headers: auth(s) };
-    const direct = await raw(s.baseUrl, c);
+    const direct = await raw(s.baseUrl, asFrom(r, c));
     const proxied = await raw(r.url, c);
     expect(proxied.body.equals(direct.body)).toBe(true);
     const findings = headerValues(proxied.rawHeaders, 'x-commerce-sim-findings');
@@ -382,7 +382,7 @@ describe('relay: annotate', () => {
       },
     });
     const c = { path: '/v2/accounts?page[limit]=5', headers: auth(s) };
-    const [direct, proxied] = [await raw(s.baseUrl, c), await raw(r.url, c)];
+    const [direct, proxied] = [await raw(s.baseUrl, asFrom(r, c)), await raw(r.url, c)];
     expect(proxied.status).toBe(200);
     expect(proxied.body.equals(direct.body)).toBe(true);
     expect(headerValues(proxied.rawHeaders, 'x-commerce-sim-findings')).toEqual([]);

@@ -33,6 +33,8 @@ export interface JudgingProxyOptions {
   readonly onRelayed?: (count: number) => void;
   readonly timeoutMs?: number;
   readonly rejectUnauthorized?: boolean;
+  /** In front of a URL: text handed to the judge's thread and not yet judged, at most (default 48 MiB); past it whole clients go unjudged. */
+  readonly maxBacklogBytes?: number;
 }
 
 export interface JudgingProxy {
@@ -57,7 +59,14 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
   const annotate = options.annotate === true;
   // In front of a URL the judge runs in a worker thread: judging never holds the relay's event loop. The
   // simulator's ground truth and --annotate (an answer waits for its verdict) keep it on this thread.
-  const threaded = sim === undefined && !annotate ? startJudgeThread({ complete: options.complete === true, ...(options.onFinding === undefined ? {} : { onFinding: options.onFinding }) }) : undefined;
+  const threaded =
+    sim === undefined && !annotate
+      ? startJudgeThread({
+          complete: options.complete === true,
+          ...(options.onFinding === undefined ? {} : { onFinding: options.onFinding }),
+          ...(options.maxBacklogBytes === undefined ? {} : { maxBacklogBytes: options.maxBacklogBytes }),
+        })
+      : undefined;
   const truth = sim === undefined ? undefined : simulatorTruth(sim.simulator, sim.clientId);
   const judge = createTrafficJudge({
     complete,
