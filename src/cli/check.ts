@@ -2,11 +2,12 @@
 import { resolve } from 'node:path';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { UsageError } from './io.js';
+import { parseShard } from '../shard.js';
 import { reporterFor } from './style.js';
 import { findingPrinter, parseJudged, writeTrafficReports } from './traffic-output.js';
 
 const USAGE = `usage: commerce-sim check FILE... [--report DIR] [--judge both|server|client] [--complete] [--strict]
-                            [--reporter summary|github] [--json] [--findings] [--max-entry-bytes N]
+                            [--reporter summary|github] [--json] [--findings] [--max-entry-bytes N] [--shard I/N]
 
 Judges recorded traffic with the rules of the API document: the server's answers (the catalogue's rules)
 and the client's use of the large-data pattern (the client rules of §4.3 and §8). Reads HAR 1.2 files (a
@@ -25,6 +26,8 @@ judged as one traffic, in the order given. A HAR of any size is streamed.
   --json               print report.json instead of the summary
   --findings           print each finding as it is made (as the proxy does)
   --max-entry-bytes N  the longest single entry or body accepted (default 64 MiB)
+  --shard I/N          judge only the I-th of N shards of the clients (origin and credential): N machines
+                       judge a day of traffic side by side, each reading every file; report merge joins them
   -h, --help           this help
 
 Exit 0 when every documented rule judged holds, 1 when one fails (server or client), 2 when no documented
@@ -41,6 +44,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   findings: { type: 'boolean' },
   'max-entry-bytes': { type: 'string' },
+  shard: { type: 'string' },
 } as const;
 
 export const check: DefinedCommand = defineCommand({
@@ -56,6 +60,8 @@ export const check: DefinedCommand = defineCommand({
     const maxRaw = values['max-entry-bytes'];
     const maxEntryBytes = maxRaw === undefined ? undefined : /^\d+$/.test(maxRaw) && Number(maxRaw) > 0 ? Number(maxRaw) : undefined;
     if (maxRaw !== undefined && maxEntryBytes === undefined) throw new UsageError(`--max-entry-bytes must be a whole number of bytes, got '${maxRaw}'`);
+    const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+    if (shard !== undefined && !shard.ok) throw new UsageError(shard.message);
     const started = Date.now();
     const [{ readTraffic, readTrafficLog }, { createTrafficJudge }, { COMPLETE_MARK }] = await Promise.all([
       import('../traffic/har/read.js'),
@@ -66,7 +72,7 @@ export const check: DefinedCommand = defineCommand({
     // A HAR the proxy wrote in front of the embedded simulator says it is complete; every file must.
     const marked = (await Promise.all(paths.map((p) => readTrafficLog(p)))).every((log) => log?.creatorComment === COMPLETE_MARK);
     const complete = values.complete === true || marked;
-    const judge = createTrafficJudge({ complete, ...(values.findings === true ? { onFinding: findingPrinter(io, judged) } : {}) });
+    const judge = createTrafficJudge({ complete, ...(shard === undefined ? {} : { shard: shard.value }), ...(values.findings === true ? { onFinding: findingPrinter(io, judged) } : {}) });
     let origin: string | undefined;
     for (const path of paths) {
       for await (const entry of readTraffic(path, maxEntryBytes === undefined ? {} : { maxEntryBytes })) {
@@ -86,6 +92,7 @@ export const check: DefinedCommand = defineCommand({
       reportDir: values.report,
       json: values.json === true,
       reporter,
+      ...(shard === undefined ? {} : { shard: shard.value }),
       ...(files.length === 1 && files[0] !== undefined ? { caseFile: files[0] } : {}),
     });
   },

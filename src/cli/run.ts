@@ -9,7 +9,8 @@ import { failingRules, inconclusives, placesText, userChecks } from '../report/s
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { DATASET_PROFILES } from '../store/datasets.js';
 import type { RunProgress } from '../scenarios/runner.js';
-import { parseShard, selectScenarios, type Shard } from '../scenarios/select.js';
+import { selectScenarios } from '../scenarios/select.js';
+import { parseShard, type Shard } from '../shard.js';
 import { createTarget, intOption } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';

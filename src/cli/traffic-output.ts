@@ -13,6 +13,7 @@ import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from '.
 import { packageVersion } from './run-meta.js';
 import { appendStepSummary } from './step-summary.js';
 import type { Reporter } from './style.js';
+import type { Shard } from '../shard.js';
 
 /** Exit code when nothing was judged: not a pass (like an incomplete run, 2). */
 const EXIT_NOTHING_JUDGED = EXIT_USAGE;
@@ -49,6 +50,8 @@ export interface TrafficOutput {
   readonly json: boolean;
   readonly reporter: Reporter;
   readonly caseFile?: string;
+  /** `check --shard I/N`: the report is one shard's, for `report merge`. */
+  readonly shard?: Shard;
 }
 
 export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<number> {
@@ -74,7 +77,13 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
     judged: o.judged,
     sources: o.sources,
     ...(o.caseFile === undefined ? {} : { caseFile: o.caseFile }),
-    timing: { runId: `${when}-${host}-${o.command}`, startedAt: new Date(o.started).toISOString(), durationMs: Date.now() - o.started, requests: o.result.entries },
+    ...(o.shard === undefined ? {} : { shard: `${o.shard.index}/${o.shard.count}` }),
+    timing: {
+      runId: `${when}-${host}-${o.command}${o.shard === undefined ? '' : `-shard${o.shard.index}of${o.shard.count}`}`,
+      startedAt: new Date(o.started).toISOString(),
+      durationMs: Date.now() - o.started,
+      requests: o.result.entries,
+    },
   });
   const [{ writeReports }, { renderJson }, { renderGithub, workflowFile }] = await Promise.all([import('../report/write.js'), import('../report/json.js'), import('../report/github.js')]);
   const written = await writeReports(resolve(io.cwd, o.reportDir ?? 'reports'), report);

@@ -7,6 +7,7 @@ import type { Result } from '../result.js';
 import { buildRunReport } from './build.js';
 import type { RunReport } from './model.js';
 import type { CatalogueEntry } from './summarise.js';
+import { mergeTrafficReports, type TrafficMergeInput } from './merge-traffic.js';
 
 export interface MergeInput {
   /** Where the report was read from (named in problems). */
@@ -16,6 +17,7 @@ export interface MergeInput {
 
 export type MergeProblem =
   | { readonly kind: 'mismatch'; readonly field: string; readonly sources: readonly [string, string] }
+  | { readonly kind: 'kinds'; readonly sources: readonly [string, string] }
   | { readonly kind: 'overlap'; readonly caseName: string; readonly sources: readonly [string, string] }
   | { readonly kind: 'empty' };
 
@@ -34,6 +36,16 @@ const stripShard = (runId: string): string => runId.replace(/-shard\d+of\d+$/, '
 export function mergeReports(inputs: readonly MergeInput[], catalogue: readonly CatalogueEntry[]): Result<RunReport, MergeProblem> {
   const first = inputs[0];
   if (first === undefined) return { ok: false, kind: 'empty' };
+  // Traffic judged in shards (check --shard): rules add up from their counts, not from cases.
+  const traffic = inputs.filter((i): i is TrafficMergeInput => i.report.traffic !== undefined);
+  if (traffic.length > 0 && traffic.length < inputs.length) {
+    const other = inputs.find((i) => i.report.traffic === undefined);
+    return { ok: false, kind: 'kinds', sources: [traffic[0]?.source ?? '', other?.source ?? ''] };
+  }
+  if (traffic.length > 0) {
+    const merged = mergeTrafficReports(traffic);
+    return merged.ok ? merged : { ok: false, kind: 'mismatch', field: merged.field, sources: merged.sources };
+  }
   const expected = sameRunFields(first.report);
   for (const input of inputs.slice(1)) {
     const got = sameRunFields(input.report);
@@ -89,6 +101,8 @@ export function describeMergeProblem(problem: MergeProblem): string {
       return 'no report to merge';
     case 'mismatch':
       return `${problem.sources[0]} and ${problem.sources[1]} are not shards of one run: their ${problem.field} differ`;
+    case 'kinds':
+      return `${problem.sources[0]} is a report of observed traffic and ${problem.sources[1]} is not: they cannot be merged`;
     case 'overlap':
       return `${problem.sources[0]} and ${problem.sources[1]} both judged '${problem.caseName}': merging would count it twice`;
   }

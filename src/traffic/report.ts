@@ -24,6 +24,8 @@ export interface TrafficReportInput {
   readonly timing: RunReport['timing'];
   /** The file a case's annotations point at (the HAR checked); default `traffic`. */
   readonly caseFile?: string;
+  /** `I/N`: one shard's report (`check --shard`), for `report merge`. */
+  readonly shard?: string;
 }
 
 export function buildTrafficReport(input: TrafficReportInput): RunReport {
@@ -51,7 +53,7 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
     schemaVersion: 1,
     tool: { name: 'commerce-sim', version: input.version },
     target: input.target,
-    options: { strict: input.strict, allowWrites: false },
+    options: { strict: input.strict, allowWrites: false, ...(input.shard === undefined ? {} : { shard: input.shard }) },
     summary: summariseRun(rules, scenarios, [], input.strict),
     rules,
     scenarios,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/scenarios/format.js';
-import { parseShard, selectScenarios, shardOf, stableHash } from '../../src/scenarios/select.js';
+import { selectScenarios, shardOf } from '../../src/scenarios/select.js';
+import { parseShard, stableHash } from '../../src/shard.js';
 
 const scenario = (file: string, name: string, tags: string[] = []): Scenario => ({ name, file, line: 1, rules: ['a.b'], tags, steps: [] });
 

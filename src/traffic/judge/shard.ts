@@ -4,23 +4,13 @@
  * shards' reports merge into the verdicts of one run (`report merge`).
  */
 import { authorizationHeader } from '../../rules/inspect.js';
+import { shardOfKey, type Shard } from '../../shard.js';
 import type { TrafficEntry } from '../entry.js';
 
-export interface Shard {
-  /** 1-based. */
-  readonly index: number;
-  readonly count: number;
-}
+export type { Shard };
 
 /** The client an entry belongs to: its origin and its credential, kept in memory only. */
 export const sessionKey = (entry: TrafficEntry): string => `${entry.origin}\u0000${authorizationHeader(entry.exchange) ?? ''}`;
 
-/** Whether the client `key` is judged by `shard` (FNV-1a of the key, so every shard agrees without talking). */
-export function inShard(key: string, shard: Shard): boolean {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return (h % shard.count) + 1 === shard.index;
-}
+/** Whether the client `key` is judged by `shard` (a stable hash of the key, so every shard agrees without talking). */
+export const inShard = (key: string, shard: Shard): boolean => shardOfKey(key, shard.count) === shard.index;
