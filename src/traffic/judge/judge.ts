@@ -275,7 +275,6 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
     const read = readOf(ex);
     if (read === undefined) return;
     const page = pageFacts(read, ex);
-    noteRuns(s, page);
     const pin = pinOf(read);
     // A read of one value alone drains the run of ties a walk stopped at: its records count toward that walk.
     if (pin !== undefined) {
@@ -370,6 +369,8 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
     hold(w, w.chunk, entry);
     w.chunkPages++;
     w.truth?.page(ex, read, entry);
+    // After this read's judgements: what it drained excuses the requests that come after it, not itself.
+    noteRuns(s, page);
     if (w.chunkPages >= CHUNK_PAGES) flushWalk(w, true);
   };
 

@@ -1,0 +1,154 @@
+/**
+ * Every client rule, documented or assumed, on traffic written out by hand: the exchange (or two) that
+ * breaks it fails it, and the same conduct done right passes it. The judge is the one `check` runs; the
+ * answers are shaped as the public API shapes them (meta.page, meta.results, meta.timestamps).
+ */
+import { describe, expect, it } from 'vitest';
+import { toExchange } from '../../src/port.js';
+import { clientRules } from '../../src/traffic/client-rules/catalogue.js';
+import type { TrafficEntry } from '../../src/traffic/entry.js';
+import { createTrafficJudge, type TrafficResult } from '../../src/traffic/judge/judge.js';
+
+interface Rec {
+  readonly id: string;
+  readonly at?: string;
+}
+
+/** A list answer of these records (created_at and updated_at both `at`), with the page meta a server sends. */
+function page(records: readonly Rec[], meta: { limit: number; offset?: number; total?: number }): string {
+  return JSON.stringify({
+    data: records.map((r) => ({ id: r.id, type: 'account', meta: { timestamps: { created_at: r.at ?? '2025-01-01T00:00:00.000Z', updated_at: r.at ?? '2025-01-01T00:00:00.000Z' } } })),
+    meta: { page: { limit: meta.limit, offset: meta.offset ?? 0, current: 1, total: 1 }, results: { total: meta.total ?? records.length } },
+  });
+}
+
+let n = 0;
+/** One exchange of the client `token`: a GET answering `body`, sent at `sentAt` (ms), answered with `date`. */
+function get(url: string, body: string, o: { token?: string; status?: number; sentAt?: number; date?: string; headers?: Record<string, string> } = {}): TrafficEntry {
+  n++;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(o.date === undefined ? {} : { date: o.date }), ...(o.headers ?? {}) };
+  return {
+    exchange: toExchange({ method: 'GET', url, headers: { authorization: `Bearer ${o.token ?? 'client-a'}` } }, { status: o.status ?? 200, headers, body }),
+    origin: 'https://api.test',
+    source: `entry ${n}`,
+    ...(o.sentAt === undefined ? {} : { startedAt: new Date(o.sentAt).toISOString() }),
+  };
+}
+
+function judged(entries: readonly TrafficEntry[]): TrafficResult {
+  const judge = createTrafficJudge();
+  for (const e of entries) judge.observe(e);
+  return judge.finish();
+}
+
+const failed = (r: TrafficResult, id: string) => r.findings.filter((f) => f.ruleId === id && f.status === 'fail');
+const tally = (r: TrafficResult, id: string) => r.tallies.get(id) ?? { passed: 0, failed: 0, inconclusive: 0, skipped: 0 };
+
+const ids = (from: number, count: number): Rec[] => Array.from({ length: count }, (_, i) => ({ id: `a${String(from + i).padStart(4, '0')}` }));
+const T1 = '2025-01-01T00:00:01.000Z';
+const T2 = '2025-01-01T00:00:02.000Z';
+const atT = (ids: readonly Rec[], at: string): Rec[] => ids.map((r) => ({ ...r, at }));
+
+describe('each client rule fails on the traffic that breaks it and passes on the conduct done right', () => {
+  it('client.keyset.timestamp-ge: gt carrying the last created_at of the previous page fails; ge passes', () => {
+    const first = get('/v2/accounts?sort=created_at&page[limit]=3', page([...atT(ids(1, 2), T1), ...atT(ids(3, 1), T2)], { limit: 3, total: 6 }));
+    const bad = judged([first, get(`/v2/accounts?sort=created_at&page[limit]=3&filter=gt(created_at,${T2})`, page([], { limit: 3, total: 0 }))]);
+    expect(failed(bad, 'client.keyset.timestamp-ge')).toHaveLength(1);
+    expect(failed(bad, 'client.keyset.timestamp-ge')[0]?.level).toBe('documented');
+    const good = judged([first, get(`/v2/accounts?sort=created_at&page[limit]=3&filter=ge(created_at,${T2})`, page(atT(ids(3, 1), T2), { limit: 3, total: 1 }))]);
+    expect(tally(good, 'client.keyset.timestamp-ge')).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it('client.keyset.shared-timestamp: after a full page of one created_at, the same read again fails; ge further on by page[offset] passes', () => {
+    const uniform = get(`/v2/accounts?sort=created_at&page[limit]=3&filter=ge(created_at,${T1})`, page(atT(ids(1, 3), T1), { limit: 3, total: 5 }));
+    const again = judged([uniform, get(`/v2/accounts?sort=created_at&page[limit]=3&filter=ge(created_at,${T1})`, page(atT(ids(1, 3), T1), { limit: 3, total: 5 }))]);
+    expect(failed(again, 'client.keyset.shared-timestamp')).toHaveLength(1);
+    const further = judged([uniform, get(`/v2/accounts?sort=created_at&page[limit]=3&page[offset]=3&filter=ge(created_at,${T1})`, page(atT(ids(4, 2), T1), { limit: 3, offset: 3, total: 5 }))]);
+    expect(tally(further, 'client.keyset.shared-timestamp')).toMatchObject({ passed: 1, failed: 0 });
+    // Stopping after such a page is the client's choice: no verdict.
+    expect(tally(judged([uniform, get('/v2/settings', '{}')]), 'client.keyset.shared-timestamp')).toMatchObject({ passed: 0, failed: 0 });
+  });
+
+  it('client.keyset.sort-matches-filter: gt(id,<last>) after an unsorted page, with no sort, fails (the issue’s miss); sorted by id passes', () => {
+    const unsorted = get('/v2/accounts?page[limit]=3', page([{ id: 'a0009' }, { id: 'a0002' }, { id: 'a0005' }], { limit: 3, total: 9 }));
+    const bad = judged([unsorted, get('/v2/accounts?page[limit]=3&filter=gt(id,a0005)', page(ids(6, 3), { limit: 3, total: 4 }))]);
+    expect(failed(bad, 'client.keyset.sort-matches-filter').map((f) => f.message)).toEqual([expect.stringContaining('walks on id without sort=id')]);
+    expect(bad.walks).toHaveLength(1);
+    const sorted = get('/v2/accounts?sort=id&page[limit]=3', page(ids(1, 3), { limit: 3, total: 9 }));
+    const good = judged([sorted, get('/v2/accounts?sort=id&page[limit]=3&filter=gt(id,a0003)', page(ids(4, 3), { limit: 3, total: 6 }))]);
+    expect(tally(good, 'client.keyset.sort-matches-filter')).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it('client.keyset.id-stop: an id walk that stops at a short page, then sends something else, fails; an empty last page passes', () => {
+    const p1 = get('/v2/accounts?sort=id&page[limit]=3', page(ids(1, 3), { limit: 3, total: 5 }));
+    const p2 = get('/v2/accounts?sort=id&page[limit]=3&filter=gt(id,a0003)', page(ids(4, 2), { limit: 3, total: 2 }));
+    expect(failed(judged([p1, p2, get('/v2/settings', '{}')]), 'client.keyset.id-stop')).toHaveLength(1);
+    const p3 = get('/v2/accounts?sort=id&page[limit]=3&filter=gt(id,a0005)', page([], { limit: 3, total: 0 }));
+    expect(tally(judged([p1, p2, p3, get('/v2/settings', '{}')]), 'client.keyset.id-stop')).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it('client.limit.clamped: asked 150, granted 100, page[offset] moved on by 150 fails (50 skipped); moved on by 100 passes', () => {
+    const first = get('/v2/accounts?sort=id&page[limit]=150', page(ids(1, 100), { limit: 100, total: 400 }));
+    const bad = judged([first, get('/v2/accounts?sort=id&page[limit]=150&page[offset]=150', page(ids(151, 100), { limit: 100, offset: 150, total: 400 }))]);
+    expect(failed(bad, 'client.limit.clamped').map((f) => f.message)).toEqual([expect.stringContaining('50 records (101 to 150) skipped')]);
+    const good = judged([first, get('/v2/accounts?sort=id&page[limit]=150&page[offset]=100', page(ids(101, 100), { limit: 100, offset: 100, total: 400 }))]);
+    expect(tally(good, 'client.limit.clamped')).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it('client.limit.clamped-stop (assumed): one read that asked 150 and got 100 of 400, then something else, fails; a second page passes', () => {
+    const first = get('/v2/accounts?page[limit]=150', page(ids(1, 100), { limit: 100, total: 400 }));
+    const bad = judged([first, get('/v2/settings', '{}')]);
+    expect(failed(bad, 'client.limit.clamped-stop').map((f) => f.level)).toEqual(['assumed']);
+    const good = judged([first, get('/v2/accounts?page[limit]=150&page[offset]=100', page(ids(101, 100), { limit: 100, offset: 100, total: 400 })), get('/v2/settings', '{}')]);
+    expect(tally(good, 'client.limit.clamped-stop')).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it('client.offset.hard-limit: page[offset] past 10,000 on /v2/orders or /v2/files fails; 10,000 passes', () => {
+    expect(failed(judged([get('/v2/files?page[offset]=10001', '{"errors":[]}', { status: 400 })]), 'client.offset.hard-limit')).toHaveLength(1);
+    expect(tally(judged([get('/v2/orders?page[offset]=10000', page([], { limit: 25, offset: 10000 }))]), 'client.offset.hard-limit')).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it('client.offset.soft-limit (assumed): page[offset] past 10,000 on another endpoint fails as a warning; within passes', () => {
+    const bad = judged([get('/v2/accounts?page[offset]=10100', page([], { limit: 25, offset: 10100 }))]);
+    expect(failed(bad, 'client.offset.soft-limit').map((f) => f.level)).toEqual(['assumed']);
+    expect(tally(judged([get('/v2/accounts?page[offset]=9000', page([], { limit: 25, offset: 9000 }))]), 'client.offset.soft-limit')).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it('client.offset.changing-data (assumed): results.total moving between two offset pages fails; an unchanging list passes', () => {
+    const first = get('/v2/accounts?page[limit]=3', page(ids(1, 3), { limit: 3, total: 9 }));
+    expect(failed(judged([first, get('/v2/accounts?page[limit]=3&page[offset]=3', page(ids(4, 3), { limit: 3, offset: 3, total: 11 }))]), 'client.offset.changing-data')).toHaveLength(1);
+    expect(tally(judged([first, get('/v2/accounts?page[limit]=3&page[offset]=3', page(ids(4, 3), { limit: 3, offset: 3, total: 9 }))]), 'client.offset.changing-data')).toMatchObject({
+      passed: 1,
+      failed: 0,
+    });
+  });
+
+  it('client.sync.buffer (assumed): resuming at the newest value of a read to its end, a second before that answer’s Date, fails; an older one passes', () => {
+    const at = '2026-11-20T10:00:00.000Z';
+    const end = (date: string) => get(`/v2/accounts?sort=updated_at&page[limit]=3&filter=ge(updated_at,${at})`, page(atT(ids(1, 1), at), { limit: 3, total: 1 }), { date });
+    const resume = () => get(`/v2/accounts?sort=updated_at&page[limit]=3&filter=ge(updated_at,${at})&page[offset]=0`, page(atT(ids(1, 1), at), { limit: 3, total: 1 }));
+    const bad = judged([end('Fri, 20 Nov 2026 10:00:01 GMT'), resume()]);
+    expect(failed(bad, 'client.sync.buffer').map((f) => f.level)).toEqual(['assumed']);
+    const good = judged([end('Fri, 20 Nov 2026 10:05:00 GMT'), resume()]);
+    expect(tally(good, 'client.sync.buffer')).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it('client.retry.retry-after (assumed): the same request again 1 s after a 429 asking for 5 fails; after 5 s passes', () => {
+    const refused = (sentAt: number) => get('/v2/accounts?page[limit]=3', '{"errors":[{"status":429}]}', { status: 429, sentAt, headers: { 'retry-after': '5' } });
+    const t0 = Date.UTC(2026, 10, 20, 10);
+    expect(failed(judged([refused(t0), get('/v2/accounts?page[limit]=3', page(ids(1, 3), { limit: 3 }), { sentAt: t0 + 1_000 })]), 'client.retry.retry-after').map((f) => f.level)).toEqual([
+      'assumed',
+    ]);
+    expect(tally(judged([refused(t0), get('/v2/accounts?page[limit]=3', page(ids(1, 3), { limit: 3 }), { sentAt: t0 + 5_000 })]), 'client.retry.retry-after')).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it('covers every client rule', () => {
+    const titled = ['timestamp-ge', 'shared-timestamp', 'sort-matches-filter', 'id-stop', 'limit.clamped', 'clamped-stop', 'hard-limit', 'soft-limit', 'changing-data', 'sync.buffer', 'retry-after'];
+    for (const rule of clientRules)
+      expect(
+        titled.some((t) => rule.id.endsWith(t)),
+        rule.id,
+      ).toBe(true);
+    expect(clientRules).toHaveLength(titled.length);
+  });
+});
