@@ -1,31 +1,48 @@
 /**
  * Child process of the bench's traffic section: one proxy in front of `upstream`, alone in its process
- * so that its CPU time is the proxy's and nothing else's. argv: `bare` (startBareRelay: the undici
- * pass-through, the baseline) or `judging` (startJudgingProxy: the relay, every exchange judged), then
- * the upstream's base URL. Answers 'cpu' (µs used so far), 'relayed' (exchanges relayed, and for the
- * judging proxy judged), 'rss' (after a full collection) and 'stop'.
+ * so that its CPU time (every thread's) is the proxy's and nothing else's. argv: the mode, then the
+ * upstream's base URL, then (for `har`) a file:
+ * - `floor`: the relay capturing every exchange and parsing each answer once, judging nothing: the floor
+ *   any judging proxy stands on;
+ * - `judging`: startJudgingProxy, every exchange judged (in its worker thread; its backlog unbounded);
+ * - `har`: the same, writing the HAR too;
+ * - `default`: startJudgingProxy as `commerce-sim proxy` runs it (the backlog bounded: clients shed when behind).
+ * Answers 'cpu' (µs used so far, once the judge has caught up: judging that lags counts), 'relayed',
+ * 'rss' (now), 'judged' (closes the proxy: the exchanges its judge judged) and 'stop'.
  */
-import { startBareRelay } from '../traffic/relay/relay.js';
-import { startJudgingProxy } from '../traffic/proxy/judging-proxy.js';
+import { startJudgingProxy, type JudgingProxy } from '../traffic/proxy/judging-proxy.js';
+import { startRelay, type Relay } from '../traffic/relay/relay.js';
 
-const mode = process.argv[2] === 'judging' ? 'judging' : 'bare';
+const mode = process.argv[2] ?? 'floor';
 const upstream = process.argv[3] ?? '';
+const har = process.argv[4];
 
-const proxy = mode === 'judging' ? await startJudgingProxy({ upstream, port: 0 }) : await startBareRelay({ upstream, port: 0 });
-const relayed = () => ('relayed' in proxy ? proxy.relayed : proxy.stats().relayed);
-const gc = (globalThis as { gc?: () => void }).gc;
+let relay: Relay | undefined;
+let judging: JudgingProxy | undefined;
+if (mode === 'floor') relay = await startRelay({ upstream, port: 0, onExchange: (e) => void e.exchange.json });
+// The CPU figures are of every exchange judged: the backlog is unbounded there (the proxy's default would shed).
+else if (mode === 'default') judging = await startJudgingProxy({ upstream, port: 0 });
+else judging = await startJudgingProxy({ upstream, port: 0, maxBacklogBytes: Number.MAX_SAFE_INTEGER, ...(mode === 'har' && har !== undefined ? { har } : {}) });
 
-process.send?.({ url: proxy.url });
+const relayed = () => judging?.relayed ?? relay?.stats().relayed ?? 0;
+
+/** Resolves once the judge has judged everything handed to it (after the turn that finished the last answers). */
+const caughtUp = async (): Promise<void> => {
+  await new Promise((r) => setImmediate(r));
+  while ((judging?.pending() ?? 0) > 0) await new Promise((r) => setTimeout(r, 5));
+};
+
+process.send?.({ url: judging?.url ?? relay?.url ?? '' });
 process.on('message', (m) => {
   if (m === 'stop') process.exit(0);
   if (m === 'cpu') {
-    const { user, system } = process.cpuUsage();
-    process.send?.(user + system);
+    void caughtUp().then(() => {
+      const { user, system } = process.cpuUsage();
+      process.send?.(user + system);
+    });
   }
-  // After the turn that finished the last answers: the judge sees each exchange in a setImmediate.
-  if (m === 'relayed') setImmediate(() => process.send?.(relayed()));
-  if (m === 'rss') {
-    gc?.();
-    process.send?.(process.memoryUsage().rss);
-  }
+  if (m === 'relayed') void caughtUp().then(() => process.send?.(relayed()));
+  if (m === 'rss') process.send?.(process.memoryUsage().rss);
+  // The proxy closed: the exchanges its judge judged (the rest of those relayed were shed).
+  if (m === 'judged') void (judging?.close() ?? Promise.resolve(undefined)).then((r) => process.send?.(r?.entries ?? relayed()));
 });

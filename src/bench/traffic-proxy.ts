@@ -1,13 +1,15 @@
 /**
  * Part of the bench's traffic section: what the proxy adds. A simulator of 10,000 accounts in one child,
  * each proxy in its own (traffic-proxy-child.ts), and the load from here: an undici Pool whose clients
- * each send their next request as soon as the last answer is read, every request timed. Three paths to
- * the same simulator, in alternating rounds: direct, through the bare relay (the baseline) and through
- * the judging proxy. The CPU figure is the proxy process's own, per exchange it relayed.
+ * each send their next request as soon as the last answer is read, every request timed. Four paths to
+ * the same simulator, in alternating rounds: direct, through the floor (the relay parsing each answer
+ * once, judging nothing), through the judging proxy, and through it writing a HAR. The CPU figure is the
+ * proxy process's own (every thread), per exchange it relayed, read once its judge has caught up.
  */
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { child, fmt, percentile } from './child.js';
+import { join } from 'node:path';
+import { child, fmt, percentile, type Child } from './child.js';
 
 interface SimChild {
   baseUrl: string;
@@ -42,32 +44,38 @@ async function timedLoad(pool: Pool, clients: number, seconds: number, token: st
   return { latencies, perSecond: latencies.length / ((performance.now() - started) / 1000), bad };
 }
 
-const PATHS = ['direct', 'bare', 'judging'] as const;
+const PATHS = ['direct', 'floor', 'judging', 'har'] as const;
 type PathName = (typeof PATHS)[number];
+type ProxyPath = Exclude<PathName, 'direct'>;
 
 interface Round {
   readonly p50: number;
   readonly p99: number;
   readonly perSecond: number;
-  /** CPU µs of the proxy process per exchange (0 for direct). */
+  /** CPU µs of the proxy process (every thread) per exchange, judging caught up (0 for direct). */
   readonly cpu: number;
   readonly bad: number;
 }
 
-export async function proxyRows(opts: { readonly quick: boolean; readonly step: (what: string) => void }): Promise<{ rows: string[]; notes: string[] }> {
+/** The goals of issue 25: CPU per relayed exchange against the floor (the relay parsing each answer once). */
+const GOAL: Readonly<Record<ProxyPath, number | undefined>> = { floor: undefined, judging: 1.2, har: 1.6 };
+
+export async function proxyRows(opts: { readonly quick: boolean; readonly step: (what: string) => void; readonly dir: string }): Promise<{ rows: string[]; notes: string[] }> {
   const { quick, step } = opts;
   const sim = await child<SimChild>('./sim-child.js', [String(PROXY_ACCOUNTS)]);
   const { baseUrl, token } = sim.message;
-  const bare = await child<{ url: string }>('./traffic-proxy-child.js', ['bare', baseUrl], ['--expose-gc']);
-  const judging = await child<{ url: string }>('./traffic-proxy-child.js', ['judging', baseUrl], ['--expose-gc']);
-  const origins: Record<PathName, string> = { direct: baseUrl, bare: bare.message.url, judging: judging.message.url };
-  const proxies = { bare, judging } as const;
+  const proxies: Record<ProxyPath, Child<{ url: string }>> = {
+    floor: await child<{ url: string }>('./traffic-proxy-child.js', ['floor', baseUrl]),
+    judging: await child<{ url: string }>('./traffic-proxy-child.js', ['judging', baseUrl]),
+    har: await child<{ url: string }>('./traffic-proxy-child.js', ['har', baseUrl, join(opts.dir, 'bench.har')]),
+  };
+  const origins: Record<PathName, string> = { direct: baseUrl, floor: proxies.floor.message.url, judging: proxies.judging.message.url, har: proxies.har.message.url };
   const rounds = quick ? 1 : 3;
   const seconds = quick ? 1 : 3;
   /** Requests each proxy was sent, warm-ups included: each must have been relayed, and judged. */
-  const sent = { bare: 0, judging: 0 };
+  const sent: Record<ProxyPath, number> = { floor: 0, judging: 0, har: 0 };
 
-  /** One round of one path: a warm-up, then the timed load between two readings of the proxy's CPU. */
+  /** One round of one path: a warm-up, then the timed load between two readings of the proxy's CPU (judging caught up). */
   const measure = async (path: PathName, clients: number): Promise<Round> => {
     const pool = new Pool(origins[path], { connections: clients });
     const warm = await timedLoad(pool, clients, quick ? 0.3 : 1, token);
@@ -80,17 +88,15 @@ export async function proxyRows(opts: { readonly quick: boolean; readonly step: 
     return { p50: percentile(r.latencies, 0.5), p99: percentile(r.latencies, 0.99), perSecond: r.perSecond, cpu: used / r.latencies.length, bad: r.bad };
   };
 
-  const runs: Record<PathName, Round[]> = { direct: [], bare: [], judging: [] };
-  const single: Record<PathName, Round[]> = { direct: [], bare: [], judging: [] };
+  const runs: Record<PathName, Round[]> = { direct: [], floor: [], judging: [], har: [] };
+  const single: Record<PathName, Round[]> = { direct: [], floor: [], judging: [], har: [] };
   for (let i = 0; i < rounds; i++) {
     step(`proxy overhead, round ${i + 1} of ${rounds}`);
     for (const path of PATHS) runs[path].push(await measure(path, 50));
     for (const path of PATHS) single[path].push(await measure(path, 1));
   }
-  const relayed = { bare: await bare.ask('relayed'), judging: await judging.ask('relayed') };
-  const rss = { bare: await bare.ask('rss'), judging: await judging.ask('rss') };
-  bare.stop();
-  judging.stop();
+  const relayed = { floor: await proxies.floor.ask('relayed'), judging: await proxies.judging.ask('relayed'), har: await proxies.har.ask('relayed') };
+  for (const p of Object.values(proxies)) p.stop();
   sim.stop();
 
   const at = (table: Record<PathName, Round[]>, path: PathName, f: (r: Round) => number) => percentile(table[path].map(f), 0.5);
@@ -99,15 +105,53 @@ export async function proxyRows(opts: { readonly quick: boolean; readonly step: 
     const p50 = at(table, path, (r) => r.p50);
     const added = p50 - at(table, 'direct', (r) => r.p50);
     const cpu = at(table, path, (r) => r.cpu);
-    const name = path === 'direct' ? 'direct to the simulator' : path === 'bare' ? 'bare relay (`startBareRelay`, the baseline)' : 'judging proxy (`startJudgingProxy`)';
-    const goal = path === 'judging' && clients === 50 ? 'p50 added ≤ 1 ms; CPU ≤ 1.5× bare' : '—';
-    const cells = path === 'direct' ? ['—', '—', '—'] : [`${added >= 0 ? '+' : '−'}${Math.abs(added).toFixed(2)} ms`, `${fmt(cpu)} µs`, `${(cpu / at(table, 'bare', (r) => r.cpu)).toFixed(2)}×`];
+    const ratio = cpu / at(table, 'floor', (r) => r.cpu);
+    const name =
+      path === 'direct'
+        ? 'direct to the simulator'
+        : path === 'floor'
+          ? 'floor: the relay parsing each answer once (`startRelay`)'
+          : path === 'judging'
+            ? 'judging proxy (`startJudgingProxy`)'
+            : 'judging proxy with `--har`';
+    const goal = path === 'direct' || path === 'floor' ? '—' : `≤ ${GOAL[path]}× ${ratio <= (GOAL[path] ?? 0) ? '✓' : '✗'}`;
+    const cells = path === 'direct' ? ['—', '—', '—'] : [`${added >= 0 ? '+' : '−'}${Math.abs(added).toFixed(2)} ms`, `${fmt(cpu)} µs`, `${ratio.toFixed(2)}×`];
     return `| ${name}, ${clients} client${clients === 1 ? '' : 's'} | ${p50.toFixed(2)} ms | ${at(table, path, (r) => r.p99).toFixed(1)} ms | ${fmt(at(table, path, (r) => r.perSecond))} | ${cells.join(' | ')} | ${goal} |`;
   };
   return {
     rows: [...PATHS.map((p) => row(runs, p, 50)), ...PATHS.map((p) => row(single, p, 1))],
     notes: [
-      `Exchanges sent through the bare relay / the judging proxy over all rounds and warm-ups: ${fmt(sent.bare)} / ${fmt(sent.judging)}; relayed (and by the judging proxy judged): ${fmt(relayed.bare)} / ${fmt(relayed.judging)}. RSS of each proxy process after them: ${fmt(rss.bare / 2 ** 20)} / ${fmt(rss.judging / 2 ** 20)} MiB.${bad > 0 ? ` Non-200 answers: ${bad}.` : ''}`,
+      `Exchanges sent through the floor / the judging proxy / with --har over all rounds and warm-ups: ${fmt(sent.floor)} / ${fmt(sent.judging)} / ${fmt(sent.har)}; relayed and judged: ${fmt(relayed.floor)} / ${fmt(relayed.judging)} / ${fmt(relayed.har)} (every one: the judges' backlog is unbounded here, so nothing is shed).${bad > 0 ? ` Non-200 answers: ${bad}.` : ''}`,
     ],
   };
+}
+
+/** A judging proxy as `commerce-sim proxy` runs it, under steady load: 50 clients for `seconds`, its RSS read every 5 s; what it could not judge is counted. */
+export async function memoryRows(opts: { readonly quick: boolean; readonly step: (what: string) => void }): Promise<string[]> {
+  const seconds = opts.quick ? 10 : 60;
+  opts.step(`proxy memory, 50 clients for ${seconds} s`);
+  const sim = await child<SimChild>('./sim-child.js', [String(PROXY_ACCOUNTS)]);
+  const proxy = await child<{ url: string }>('./traffic-proxy-child.js', ['default', sim.message.baseUrl]);
+  const pool = new Pool(proxy.message.url, { connections: 50 });
+  const samples: number[] = [];
+  let exchanges = 0;
+  const load = timedLoad(pool, 50, seconds, sim.message.token).then((r) => (exchanges = r.latencies.length));
+  for (let t = 5; t <= seconds; t += 5) {
+    await new Promise((r) => setTimeout(r, 5_000));
+    samples.push((await proxy.ask('rss')) / 2 ** 20);
+  }
+  await load;
+  await pool.close();
+  const after = (await proxy.ask('rss')) / 2 ** 20;
+  const judged = await proxy.ask('judged');
+  proxy.stop();
+  sim.stop();
+  const peak = Math.max(...samples, after);
+  const first = samples[0] ?? 0;
+  const last = samples.at(-1) ?? 0;
+  const flat = last <= first * 1.15 + 16;
+  return [
+    `| RSS of the judging proxy at 50 clients, every 5 s over ${seconds} s (${fmt(exchanges)} exchanges relayed; the judge kept up with ${fmt(judged)}, whole clients of the rest shed) | ${samples.map((x) => fmt(x)).join(', ')} MiB | flat ${flat ? '✓' : '✗'} |`,
+    `| its peak RSS (after the load: ${fmt(after)} MiB) | ${fmt(peak)} MiB | ≤ 400 MiB ${peak <= 400 ? '✓' : '✗'} |`,
+  ];
 }

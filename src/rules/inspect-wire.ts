@@ -41,8 +41,11 @@ export function lastFew<T>(read: (key: string) => T, capacity = 64): (key: strin
   };
 }
 
+/** URLs remembered: more than a session's chunk of exchanges (traffic judging reads each URL once per rule). */
+const URL_CACHE = 1_024;
+
 /** Query parameters by decoded name, values decoded, in order; brackets raw or percent-encoded. */
-export const queryParams: (url: string) => ReadonlyMap<string, readonly string[]> = lastFew(parseQuery);
+export const queryParams: (url: string) => ReadonlyMap<string, readonly string[]> = lastFew(parseQuery, URL_CACHE);
 
 function parseQuery(url: string): ReadonlyMap<string, readonly string[]> {
   const out = new Map<string, string[]>();
@@ -78,7 +81,7 @@ export interface ListQuery {
 
 const LIST_PARAMS = ['page[limit]', 'page[offset]', 'sort', 'filter'];
 
-export const listQuery: (url: string) => ListQuery = lastFew(readListQuery);
+export const listQuery: (url: string) => ListQuery = lastFew(readListQuery, URL_CACHE);
 
 function readListQuery(url: string): ListQuery {
   const q = queryParams(url);

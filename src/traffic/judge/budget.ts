@@ -7,8 +7,8 @@
  */
 import type { TrafficEntry } from '../entry.js';
 
-/** The default: about 96 MiB of held exchanges, parsed answers included. */
-export const DEFAULT_MAX_HELD_BYTES = 96 * 2 ** 20;
+/** The default: about 48 MiB of held exchanges, parsed answers included. */
+export const DEFAULT_MAX_HELD_BYTES = 48 * 2 ** 20;
 
 /** Bytes an entry keeps alive while held: its texts, and about three times the answer for its parsed form. */
 export function heldBytes(entry: TrafficEntry): number {

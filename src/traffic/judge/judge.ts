@@ -49,7 +49,7 @@ export interface TrafficJudgeOptions {
   readonly maxWalks?: number;
   /** Ground truth: a simulator that knows every record (`--upstream sim`). */
   readonly groundTruth?: GroundTruth;
-  /** What walks and sessions may hold for the server's rules, in estimated bytes (default 96 MiB). */
+  /** What walks and sessions may hold for the server's rules, in estimated bytes (default 48 MiB). */
   readonly maxHeldBytes?: number;
   /** Judge only the clients of this shard (`check --shard I/N`); the others are not read. */
   readonly shard?: Shard;

@@ -7,7 +7,8 @@
  * The backlog is bounded: the worker counts what it has judged in shared memory, and when what waits
  * for it passes the bound, the proxy sheds whole clients (origin and credential): their exchanges are
  * relayed but no longer judged, the judge forgets what it held of them (a half-seen walk would be judged
- * wrongly), and the result says how many exchanges of how many clients went unjudged.
+ * wrongly), and the result says how many exchanges of how many clients went unjudged. Once the judge has
+ * caught up (a quarter of the bound), shed clients are taken back, afresh, as traffic captured mid-way is.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +36,7 @@ type ToThread =
 type FromThread = { readonly kind: 'finding'; readonly finding: Finding } | { readonly kind: 'result'; readonly result: TrafficResult };
 
 /** What may wait for the judge before clients are shed: bytes of text handed over and not yet judged. */
-export const DEFAULT_MAX_BACKLOG_BYTES = 48 * 2 ** 20;
+export const DEFAULT_MAX_BACKLOG_BYTES = 32 * 2 ** 20;
 /** Clients remembered as shed; past it every new client is shed too (the judge is far behind anyway). */
 const MAX_SHED_CLIENTS = 100_000;
 
@@ -57,7 +58,9 @@ export function startJudgeThread(options: { readonly complete: boolean; readonly
   const worker = new Worker(SELF, { workerData: { complete: options.complete, findings: options.onFinding !== undefined, judged } });
   const maxBacklog = options.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
   let posted = 0;
+  /** Clients shed now; and every client ever shed, counted for the result. */
   const shed = new Set<string>();
+  const everShed = new Set<string>();
   let shedAll = false;
   let shedExchanges = 0;
   let settle: ((r: TrafficResult) => void) | undefined;
@@ -77,16 +80,23 @@ export function startJudgeThread(options: { readonly complete: boolean; readonly
   return {
     observe(entry) {
       const key = sessionKey(entry);
+      const waiting = backlog();
+      // Caught up: the clients shed are judged again from their next exchange on.
+      if ((shed.size > 0 || shedAll) && waiting <= maxBacklog / 4) {
+        shed.clear();
+        shedAll = false;
+      }
       if (shedAll || shed.has(key)) {
         shedExchanges++;
         return;
       }
       const { request, response } = entry.exchange;
       const bytes = sizeOf(request, response);
-      if (backlog() + bytes > maxBacklog) {
-        // Behind: this client goes unjudged from now on, whole; relaying goes on.
+      if (waiting + bytes > maxBacklog) {
+        // Behind: this client goes unjudged, whole, until the judge catches up; relaying goes on.
         if (shed.size >= MAX_SHED_CLIENTS) shedAll = true;
         else shed.add(key);
+        if (everShed.size < MAX_SHED_CLIENTS) everShed.add(key);
         shedExchanges++;
         post({ kind: 'forget', key });
         return;
@@ -112,7 +122,7 @@ export function startJudgeThread(options: { readonly complete: boolean; readonly
       post({ kind: 'finish' });
       try {
         const result = await done;
-        const clients = shed.size + (shedAll ? 1 : 0);
+        const clients = everShed.size;
         return shedExchanges === 0 ? result : { ...result, shed: { exchanges: shedExchanges + (result.shed?.exchanges ?? 0), clients: clients + (result.shed?.clients ?? 0) } };
       } finally {
         await worker.terminate();

@@ -33,7 +33,7 @@ export interface JudgingProxyOptions {
   readonly onRelayed?: (count: number) => void;
   readonly timeoutMs?: number;
   readonly rejectUnauthorized?: boolean;
-  /** In front of a URL: text handed to the judge's thread and not yet judged, at most (default 48 MiB); past it whole clients go unjudged. */
+  /** In front of a URL: text handed to the judge's thread and not yet judged, at most (default 32 MiB); past it whole clients go unjudged until it catches up. */
   readonly maxBacklogBytes?: number;
 }
 
@@ -44,6 +44,8 @@ export interface JudgingProxy {
   readonly judging: 'thread' | 'inline';
   /** Exchanges relayed and judged so far. */
   readonly relayed: number;
+  /** Bytes of exchanges handed to the judge's thread and not judged yet (0 when the judge runs inline). */
+  pending(): number;
   /** Stops relaying (answers in flight are finished), closes the HAR, ends every walk and returns the judge's result. */
   close(): Promise<TrafficResult>;
 }
@@ -130,6 +132,7 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
     get relayed() {
       return relayed;
     },
+    pending: () => threaded?.backlog() ?? 0,
     close: () =>
       (closing ??= (async () => {
         await relay.close();
