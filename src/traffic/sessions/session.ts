@@ -7,7 +7,7 @@
 import { instantOf, isTimestampField } from '../../rules/inspect.js';
 import type { TrafficEntry } from '../entry.js';
 import type { WalkTracker } from './ground-truth.js';
-import type { PageFacts } from './pages.js';
+import { walkLabel, type PageFacts } from './pages.js';
 import type { WalkKind } from './walks.js';
 
 /** Open walks per client; past it the longest-idle walk is ended. */
@@ -43,6 +43,9 @@ export interface Walk {
   cause?: string;
   readonly truth: WalkTracker | undefined;
 }
+
+/** `accounts by created_at #3`: how findings name a walk. */
+export const walkName = (w: Walk): string => `${walkLabel(w.first.read, w.field)} #${w.n}`;
 
 export class Session {
   /** Requests seen from this client. */

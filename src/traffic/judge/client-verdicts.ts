@@ -1,0 +1,70 @@
+/**
+ * The client rules' verdicts, as the judge hears them: each rule's listeners asked at their moment (a
+ * request, a walk's next page, a walk's end), each verdict tallied, and a failure (or a documented rule's
+ * inconclusive) recorded in the book with the exchanges it rests on.
+ */
+import { clientRules } from '../client-rules/catalogue.js';
+import type { ClientRuleId } from '../client-rules/ids.js';
+import type { ClientOutcome, EndContext, NextContext, RequestContext } from '../client-rules/rule.js';
+import type { TrafficEntry } from '../entry.js';
+import { walkName, type Walk } from '../sessions/session.js';
+import { levelOf, type Book } from './book.js';
+
+const onRequest = clientRules.filter((r) => r.onRequest !== undefined);
+const onNext = clientRules.filter((r) => r.onNext !== undefined);
+const onEnd = clientRules.filter((r) => r.onEnd !== undefined);
+
+export interface ClientVerdicts {
+  request(ctx: RequestContext, entry: TrafficEntry): void;
+  next(ctx: NextContext, evidence: readonly TrafficEntry[], walk: Walk): void;
+  end(ctx: EndContext, walk: Walk): void;
+}
+
+/** Whether continuing a walk as `ctx` says would fail a documented client rule (the judge picks a walk that does not, where one may). */
+export const breaksARule = (ctx: NextContext): boolean => onNext.some((r) => r.level === 'documented' && r.onNext?.(ctx)?.status === 'fail');
+
+export function clientVerdicts(book: Book): ClientVerdicts {
+  const record = (ruleId: ClientRuleId, o: ClientOutcome, evidence: readonly TrafficEntry[], walk?: Walk) => {
+    book.tally(ruleId, o.status);
+    if (o.status === 'pass') return;
+    const level = levelOf(ruleId);
+    if (o.status === 'inconclusive' && level !== 'documented') return;
+    if (walk !== undefined) {
+      walk.findings++;
+      if (o.status === 'fail') walk.cause ??= `the client: ${o.message}`;
+    }
+    book.record(
+      {
+        ruleId,
+        level,
+        party: 'client',
+        status: o.status,
+        message: o.status === 'fail' ? o.message : o.reason,
+        ...(o.status === 'fail' ? { expected: o.expected, actual: o.actual } : {}),
+        ...(walk === undefined ? {} : { walk: walkName(walk) }),
+        evidence: evidence.map((e) => e.source),
+      },
+      evidence,
+    );
+  };
+  return {
+    request(ctx, entry) {
+      for (const r of onRequest) {
+        const o = r.onRequest?.(ctx);
+        if (o !== undefined) record(r.id, o, [entry]);
+      }
+    },
+    next(ctx, evidence, walk) {
+      for (const r of onNext) {
+        const o = r.onNext?.(ctx);
+        if (o !== undefined) record(r.id, o, evidence, walk);
+      }
+    },
+    end(ctx, walk) {
+      for (const r of onEnd) {
+        const o = r.onEnd?.(ctx);
+        if (o !== undefined) record(r.id, o, [walk.lastEntry], walk);
+      }
+    },
+  };
+}

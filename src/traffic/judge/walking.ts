@@ -1,0 +1,230 @@
+/**
+ * The walks of every client as the judge follows them: which walk a list read continues (or starts), the
+ * client rules at each step and at a walk's end, the walk-scope server rules on what a walk holds, and
+ * ground truth. Bounded: open walks per client, single-page walks, and what walks hold (the budget).
+ */
+import { pathOf, sameValue, isTimestampField } from '../../rules/inspect.js';
+import type { NextContext } from '../client-rules/rule.js';
+import type { TrafficEntry } from '../entry.js';
+import type { GroundTruth } from '../sessions/ground-truth.js';
+import { pageFacts, pinOf, readOf, walkLabel, type ListRead, type PageFacts } from '../sessions/pages.js';
+import { MAX_OPEN_WALKS, walkName, type Session, type Walk } from '../sessions/session.js';
+import { movesOn, stepFrom, type Step } from '../sessions/walks.js';
+import type { Book } from './book.js';
+import { heldBytes, type HeldBudget } from './budget.js';
+import { breaksARule, type ClientVerdicts } from './client-verdicts.js';
+import { walkRules } from './offered-rules.js';
+import type { ServerJudging } from './server.js';
+
+/** Pages a walk holds before its server rules are judged on them and all but the last are let go. */
+export const CHUNK_PAGES = 50;
+/** Open walks of one page per client (peeks, a page polled): past it the oldest is ended. */
+const MAX_SINGLE_PAGE_WALKS = 8;
+
+export interface WalkingDeps {
+  readonly book: Book;
+  readonly server: ServerJudging;
+  readonly verdicts: ClientVerdicts;
+  readonly budget: HeldBudget<Walk | Session>;
+  readonly sessions: ReadonlyMap<string, Session>;
+  readonly isComplete: () => boolean;
+  readonly groundTruth: GroundTruth | undefined;
+}
+
+export class Walking {
+  /** Every open walk of every client, the one used longest ago first. */
+  readonly recency = new Set<Walk>();
+  private walkSeq = 0;
+
+  constructor(private readonly d: WalkingDeps) {}
+
+  hold(h: Walk | Session, list: TrafficEntry[], entry: TrafficEntry): void {
+    list.push(entry);
+    this.d.budget.add(h, heldBytes(entry));
+  }
+
+  /** Lets a client's walks go without verdicts (the client is forgotten). */
+  forget(s: Session): void {
+    for (const w of s.walks) {
+      this.d.budget.release(w);
+      this.recency.delete(w);
+    }
+  }
+
+  /** Judges the walk-scope server rules on what the walk holds, and lets it go (but its last page when `keepLast`). */
+  flushWalk(w: Walk, keepLast: boolean): void {
+    if (w.chunkPages > 0) {
+      const found = { name: walkName(w), found: () => void w.findings++ };
+      for (const rule of walkRules) this.d.server.judge(rule, w.chunk, w.session.vars, found);
+    }
+    w.chunk = keepLast ? [w.lastEntry] : [];
+    w.chunkPages = keepLast ? 1 : 0;
+    this.d.budget.release(w, keepLast ? heldBytes(w.lastEntry) : 0);
+  }
+
+  /** Ends the walk: its chunk judged, the client rules at its end, ground truth, a line in the this.d.book. */
+  endWalk(w: Walk): void {
+    const s = w.session;
+    s.walks.delete(w);
+    this.recency.delete(w);
+    this.flushWalk(w, false);
+    this.d.verdicts.end({ ex: w.lastEntry.exchange, first: w.first, last: w.last, pages: w.pages, kind: w.kind, stepped: w.stepped, field: w.field, stopShown: s.seq > w.lastSeq }, w);
+    // Its order: by the attribute it stepped on, else as its first read was sorted.
+    const sort = w.first.read.sort;
+    const order = w.stepped && w.field !== undefined ? { field: w.field, direction: 'asc' as const } : sort;
+    const truth = w.truth?.finish({ ...(w.cause === undefined ? {} : { cause: w.cause }), ...(order === undefined ? {} : { order }), reachedEnd: w.last.short });
+    this.d.book.walk({
+      n: w.n,
+      label: walkLabel(w.first.read, w.field),
+      kind: w.kind,
+      client: s.label,
+      pages: w.pages,
+      records: w.records,
+      from: w.from,
+      to: w.to,
+      findings: w.findings,
+      ...(truth === undefined ? {} : { truth }),
+    });
+  }
+
+  /** Runs of ties the client read to their end: eq(attr,v) to a short page, or ge(attr,v) sorted by attr to a page past v. */
+  private noteRuns(s: Session, page: PageFacts): void {
+    const read = page.read;
+    const pin = pinOf(read);
+    if (pin !== undefined && (page.short || (read.offset === 0 && page.resultsTotal !== undefined && page.resultsTotal <= page.count))) s.markDrained(read.path, pin.field, pin.value);
+    const c = read.cursor;
+    if (c === undefined || c.op !== 'ge' || !isTimestampField(c.field) || read.sort?.field !== c.field || read.sort.direction !== 'asc') return;
+    const last = page.last[c.field];
+    if (page.short || (last !== undefined && !sameValue(c.field, last, c.value))) s.markDrained(read.path, c.field, c.value);
+  }
+
+  /** A list read answered 200: which walk it continues (or starts), the client rules at that step, ground truth. */
+  onListRead(s: Session, entry: TrafficEntry): void {
+    const ex = entry.exchange;
+    const read = readOf(ex);
+    if (read === undefined) return;
+    const page = pageFacts(read, ex);
+    const pin = pinOf(read);
+    // A read of one value alone drains the run of ties a walk stopped at: its records count toward that walk.
+    if (pin !== undefined) {
+      for (const open of s.walks) {
+        const v = open.last.last[pin.field];
+        if (open.first.read.path === read.path && open.field === pin.field && v !== undefined && sameValue(pin.field, v, pin.value)) open.truth?.also(ex);
+      }
+    }
+    // The walks this read may continue, the most recently used first; where several may, the client is
+    // judged as continuing one it broke no rule in, if there is one (a verdict must hold under every reading
+    // of which walk a read continues).
+    // After an empty last page, a walk resumes from the last value it was given: its last page with records.
+    const candidates: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }[] = [];
+    for (const open of [...s.walks].reverse()) {
+      const st = stepFrom(open.last, read);
+      if (st !== undefined) candidates.push({ walk: open, step: st, prev: open.last });
+      else if (open.last.count === 0 && open.tail !== open.last) {
+        const resumed = stepFrom(open.tail, read);
+        if (resumed === 'next') candidates.push({ walk: open, step: resumed, prev: open.tail });
+      }
+    }
+    // A walk keeps its page size and reads on from where it was: such a walk goes first (the sort is stable: then the most recent).
+    if (candidates.length > 1) candidates.sort((a, b) => fit(b.prev, read) - fit(a.prev, read));
+    const ctxOf = (c: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }): NextContext => ({
+      ex,
+      prevEx: c.walk.lastEntry.exchange,
+      step: c.step,
+      prev: c.prev,
+      page,
+      first: c.walk.first,
+      runs: s,
+      wroteBetween: c.walk.wroteSinceLastPage,
+    });
+    const chosen = candidates.length < 2 ? candidates[0] : (candidates.find((c) => !breaksARule(ctxOf(c))) ?? candidates[0]);
+    let w = chosen?.walk;
+    const step = chosen?.step;
+    const prev = chosen?.prev;
+    if (w === undefined || step === undefined || prev === undefined) {
+      // A client holds many walks open at once (workers sharing a credential walk alike): none is ended for
+      // another's start. Bounded: single-page walks (peeks, a page polled) past a few, and all past MAX_OPEN_WALKS.
+      const single = [...s.walks].filter((x) => x.pages === 1);
+      if (single.length >= MAX_SINGLE_PAGE_WALKS && single[0] !== undefined) this.endWalk(single[0]);
+      if (s.walks.size >= MAX_OPEN_WALKS) {
+        const idle = s.walks.values().next().value;
+        if (idle !== undefined) this.endWalk(idle);
+      }
+      w = {
+        n: ++this.walkSeq,
+        session: s,
+        kind: read.cursor === undefined ? 'offset' : 'keyset',
+        field: movesOn(read),
+        from: entry.source,
+        to: entry.source,
+        pages: 0,
+        records: 0,
+        findings: 0,
+        first: page,
+        last: page,
+        tail: page,
+        lastEntry: entry,
+        lastSeq: s.seq,
+        chunk: [],
+        chunkPages: 0,
+        wroteSinceLastPage: false,
+        stepped: false,
+        truth: this.d.groundTruth?.startWalk(read, entry),
+      };
+      s.walks.add(w);
+      this.recency.add(w);
+    } else {
+      this.d.verdicts.next(ctxOf({ walk: w, step, prev }), [w.lastEntry, entry], w);
+      // Resumed after its end (a sync's next run): the server's walk rules judge each pass apart, the last page of the one before kept.
+      // An id walk's end is its empty page (§4.3); a short page before it is not one.
+      if (w.last.short && (w.last.count === 0 || read.cursor?.field !== 'id')) this.flushWalk(w, true);
+      if (step === 'next' && read.cursor !== undefined) {
+        w.kind = 'keyset';
+        w.field = read.cursor.field;
+        w.stepped = true;
+      }
+      s.touch(w);
+      this.recency.delete(w);
+      this.recency.add(w);
+    }
+    w.pages++;
+    w.records += page.count;
+    w.last = page;
+    if (page.count > 0) w.tail = page;
+    w.lastEntry = entry;
+    w.lastSeq = s.seq;
+    w.to = entry.source;
+    w.wroteSinceLastPage = false;
+    this.hold(w, w.chunk, entry);
+    w.chunkPages++;
+    w.truth?.page(ex, read, entry);
+    // After this read's judgements: what it drained excuses the requests that come after it, not itself.
+    this.noteRuns(s, page);
+    if (w.chunkPages >= CHUNK_PAGES) this.flushWalk(w, true);
+  }
+
+  /**
+   * A write goes into the chunks of the client's open walks: the server's rules then know the data changed
+   * under them. In complete traffic, into every client's walks and session chunk on that server: another
+   * client's write changes what all of them read (without it, such failures are inconclusive anyway).
+   */
+  onWrite(s: Session, entry: TrafficEntry): void {
+    const path = pathOf(entry.exchange.request.url).replace(/\/$/, '');
+    for (const other of this.d.isComplete() ? this.d.sessions.values() : [s]) {
+      if (other.origin !== s.origin) continue;
+      // The client's own write is held with its exchanges below; another's goes into its session chunk here.
+      if (other !== s) this.hold(other, other.held, entry);
+      for (const w of other.walks) {
+        if (w.chunk.length < CHUNK_PAGES * 4) this.hold(w, w.chunk, entry);
+        if (other === s && (path.startsWith(`${w.first.read.path}/`) || path === w.first.read.path)) w.wroteSinceLastPage = true;
+      }
+    }
+  }
+}
+
+/** How well `read` continues a walk whose last page was `prev`: the same page size asked, and starting where that page ended. */
+function fit(prev: PageFacts, read: ListRead): number {
+  const sameSize = prev.read.limit === read.limit ? 2 : 0;
+  const onFromEnd = read.offset === prev.read.offset + prev.count || (read.cursor !== undefined && read.offset === 0) ? 1 : 0;
+  return sameSize + onFromEnd;
+}
