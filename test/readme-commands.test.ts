@@ -40,6 +40,9 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
     'waits for 500 requests from a client; test/e2e/proxy-cli.test.ts runs --upstream sim --requests 3 with a client',
   ],
   ['npx commerce-sim check traffic.har other.har --judge client', 'needs HAR files a proxy wrote; test/traffic/check-cli.test.ts and test/traffic/deviations.test.ts check such files'],
+  ['npx commerce-sim check day.har --shard 1/2 --report shard-1', 'needs a day of traffic in a HAR; test/traffic/shard.test.ts runs check --shard on one and merges the shards'],
+  ['npx commerce-sim check day.har --shard 2/2 --report shard-2', 'the other shard of the same; test/traffic/shard.test.ts'],
+  ['npx commerce-sim report merge shard-1 shard-2 --out day', 'merges the two shards above; test/traffic/shard.test.ts merges shards of check'],
   ['npx commerce-sim mutation --readings 20 --seed 7', 'minutes of work; test/kit/readings.test.ts runs the same proof on seeded combinations of readings'],
 ]);
 

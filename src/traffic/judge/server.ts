@@ -45,40 +45,55 @@ export function serverJudging(book: Book, complete: () => boolean): ServerJudgin
     };
   };
 
+  /** The rule's verdicts on `held`, each reviewed for traffic. */
+  const verdictsOn = (rule: Rule, held: readonly TrafficEntry[], vars: Readonly<Record<string, unknown>>): RuleJudgement[] => {
+    const exchanges = held.map((h) => h.exchange);
+    // A write the server accepted (2xx) is a fact the verdict rests on, not a reading it assumes.
+    const verified = new Set(exchanges.filter((ex) => changesState(ex)));
+    return judgeRule(rule, { exchanges, vars }, verified).map((raw) => review(rule, raw, exchanges, vars));
+  };
+
+  /** A verdict tallied; a failure (or a documented rule's inconclusive) recorded with the exchanges it rests on. */
+  const record = (rule: Rule, j: RuleJudgement, held: readonly TrafficEntry[], vars: Readonly<Record<string, unknown>>, walk?: { readonly name: string; found(): void }) => {
+    book.tally(j.ruleId, j.outcome.status);
+    if (j.outcome.status !== 'fail' && j.outcome.status !== 'inconclusive') return;
+    // Inconclusive verdicts are counted, and kept only when they are about a documented rule.
+    const level = levelOf(j.ruleId);
+    if (j.outcome.status === 'inconclusive' && level !== 'documented') return;
+    const exchanges = held.map((h) => h.exchange);
+    const idx = j.outcome.status === 'fail' ? evidenceFor(rule, { exchanges, vars }) : exchanges.map((_e, i) => i);
+    const evidence = idx.slice(0, 5).flatMap((i) => (held[i] === undefined ? [] : [held[i]]));
+    walk?.found();
+    book.record(
+      {
+        ruleId: j.ruleId,
+        level,
+        party: 'server',
+        status: j.outcome.status,
+        message: j.outcome.status === 'fail' ? j.outcome.message : j.outcome.reason,
+        ...(j.outcome.status === 'fail' ? { expected: j.outcome.expected, actual: j.outcome.actual } : {}),
+        ...(walk === undefined ? {} : { walk: walk.name }),
+        evidence: evidence.map((e) => e.source),
+      },
+      evidence,
+    );
+  };
+
   return {
     judge(rule, all, vars, walk) {
-      // A read outside the documented surface can support no documented verdict and changes nothing: over
-      // several exchanges it is left out, so it does not make the rest inconclusive. Writes stay. So is a
-      // request refused for credentials or rate (401, 403, 407, 429): it observed nothing.
-      const held = all.length > 1 && rule.level === 'documented' ? all.filter((h) => changesState(h.exchange) || !(outsideFor(rule, h.exchange) || REFUSED.has(h.exchange.response.status))) : all;
-      const exchanges = held.map((h) => h.exchange);
-      const ctx = { exchanges, vars };
-      // A write the server accepted (2xx) is a fact the verdict rests on, not a reading it assumes.
-      const verified = new Set(exchanges.filter((ex) => changesState(ex)));
-      for (const raw of judgeRule(rule, ctx, verified)) {
-        const j = review(rule, raw, exchanges, vars);
-        book.tally(j.ruleId, j.outcome.status);
-        if (j.outcome.status !== 'fail' && j.outcome.status !== 'inconclusive') continue;
-        // Inconclusive verdicts are counted, and kept only when they are about a documented rule.
-        const level = levelOf(j.ruleId);
-        if (j.outcome.status === 'inconclusive' && level !== 'documented') continue;
-        const idx = j.outcome.status === 'fail' ? evidenceFor(rule, ctx) : exchanges.map((_e, i) => i);
-        const evidence = idx.slice(0, 5).flatMap((i) => (held[i] === undefined ? [] : [held[i]]));
-        walk?.found();
-        book.record(
-          {
-            ruleId: j.ruleId,
-            level,
-            party: 'server',
-            status: j.outcome.status,
-            message: j.outcome.status === 'fail' ? j.outcome.message : j.outcome.reason,
-            ...(j.outcome.status === 'fail' ? { expected: j.outcome.expected, actual: j.outcome.actual } : {}),
-            ...(walk === undefined ? {} : { walk: walk.name }),
-            evidence: evidence.map((e) => e.source),
-          },
-          evidence,
-        );
-      }
+      // A read outside the documented surface can support no documented verdict: over several exchanges it
+      // is left out first, so it does not make the rest inconclusive. Writes stay. So is a request refused
+      // for credentials or rate (401, 403, 407, 429): it observed nothing.
+      const documented =
+        all.length > 1 && rule.level === 'documented' ? all.filter((h) => changesState(h.exchange) || !(outsideFor(rule, h.exchange) || REFUSED.has(h.exchange.response.status))) : all;
+      const judged = verdictsOn(rule, documented, vars);
+      // What holds on the documented reads may still break on the others (a descending sort, an operator the
+      // document does not list): judged on them too, such a failure is inconclusive with the reason, and
+      // the assumed rule that covers the undocumented part gets the observation.
+      const whole = documented.length < all.length && !judged.some((j) => j.outcome.status === 'fail') ? verdictsOn(rule, all, vars) : undefined;
+      const chosen =
+        whole !== undefined && whole.some((j) => j.outcome.status === 'fail' || j.outcome.status === 'inconclusive') ? { held: all, verdicts: whole } : { held: documented, verdicts: judged };
+      for (const j of chosen.verdicts) record(rule, j, chosen.held, vars, walk);
     },
   };
 }

@@ -6,7 +6,8 @@
  *
  * A record not received is `never` when the walk passed it (it lies before the furthest record the
  * walk received, in the walk's order, or the walk read to its end) and `unread` when the client stopped
- * before reaching it: stopping is the client's choice, skipping is a loss. A record received again is a
+ * before reaching it, or began past it (a page 3 read first): stopping is the client's choice, skipping
+ * is a loss. A record received again is a
  * repeat, except at the boundary of a ge step (the records equal to the value carried, met again by design).
  */
 import { compileClause, parseFilter } from '../../engine/filter.js';
@@ -83,9 +84,9 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
       const parsed = text === '' ? { ok: true as const, value: [] } : parseFilter(text, resource.filter);
       if (!parsed.ok) return NO_TRACKER;
       const tests = parsed.value.map((c) => ({ field: c.field, test: compileClause(c, resource.filter) }));
-      /** The records that match and are visible now, marked in `into` by ordinal; `each` sees them. */
+      /** The records that match and are visible now (or at `at`), marked in `into` by ordinal; `each` sees them. */
       /** `at`: the moment asked about (the simulator's clock; default now). */
-      const matching = (into: Marks, each?: (r: SimRecord, k: number) => void, at?: number): number => {
+      const matching = (into: Marks | undefined, each?: (r: SimRecord, k: number) => void, at?: number): number => {
         const project = sim.project(clientId);
         const visible = project.visibility(at);
         let n = 0;
@@ -93,7 +94,7 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
           if ((visible !== undefined && !visible(r)) || (at !== undefined && r.createdMs > at)) continue;
           if (tests.every((t) => t.test(valueOf(r, t.field)))) {
             const k = ordinals.of(resource.name, r.id);
-            into.set(k);
+            into?.set(k);
             each?.(r, k);
             n++;
           }
@@ -107,12 +108,26 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
       let lastPageAt = startedAt;
       // One byte per record: 0 never, 1 once, 2 more than once (saturating). Bounded by the collection, not the traffic.
       const received = new Marks();
+      // The nearest and furthest records received in each order the walk may turn out to have (known only at its end).
+      const nearest = new Map<string, SimRecord>();
+      const furthest = new Map<string, SimRecord>();
+      const orders = [...ORDERS, ...(first.sort === undefined ? [] : [first.sort])].map((o) => ({ key: orderKey(o), compare: orderOf(sim, o) }));
+      const unsorted = { key: orderKey(undefined), compare: orderOf(sim, undefined) };
+      orders.push(unsorted);
       const receive = (id: string, onlyIfNew: boolean) => {
         const k = ordinals.known(resource.name, id);
         if (k === undefined) return;
         const n = received.get(k);
         if (onlyIfNew && n > 0) return;
         received.put(k, Math.min(2, n + 1));
+        const r = sim.project(clientId).list(resource).get(id);
+        if (r === undefined) return;
+        for (const o of orders) {
+          const f = furthest.get(o.key);
+          if (f === undefined || o.compare(r, f) > 0) furthest.set(o.key, r);
+          const e = nearest.get(o.key);
+          if (e === undefined || o.compare(r, e) < 0) nearest.set(o.key, r);
+        }
       };
       return {
         page(ex, read, entry) {
@@ -134,21 +149,14 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
           }
         },
         finish(end) {
-          const atEnd = new Marks();
-          const throughout: SimRecord[] = [];
-          const counts: number[] = [];
-          const endCount = matching(atEnd, (r, k) => {
-            if (atStart.get(k) === 0) return;
-            throughout.push(r);
-            counts.push(received.get(k));
-          });
-          const orderField = end.order?.field;
           const order = orderOf(sim, end.order);
+          const far = furthest.get(orderKey(end.order));
+          const near = nearest.get(orderKey(end.order));
+          // A walk from the start of its set passed what lies before its nearest record; one that began further on (a UI's page 3) did not.
+          const fromStart = first.offset === 0;
           // By updated_at, a record updated after the walk's last page moved where the walk no longer was: excused.
-          const movedAfter = (r: SimRecord) => orderField === 'updated_at' && r.updatedMs > lastPageAt;
-          // The furthest record received, in the walk's order: what lies before it, the walk passed.
-          let furthest: SimRecord | undefined;
-          for (const [i, r] of throughout.entries()) if ((counts[i] ?? 0) > 0 && (furthest === undefined || order(r, furthest) > 0)) furthest = r;
+          const movedAfter = (r: SimRecord) => end.order?.field === 'updated_at' && r.updatedMs > lastPageAt;
+          let throughout = 0;
           let once = 0;
           let twice = 0;
           let never = 0;
@@ -156,20 +164,24 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
           let moved = 0;
           const neverIds: string[] = [];
           const repeatedIds: string[] = [];
-          for (const [i, r] of throughout.entries()) {
-            const n = counts[i] ?? 0;
+          // One pass over the records visible now, each classified as it comes: no list of them is kept.
+          const endCount = matching(undefined, (r, k) => {
+            if (atStart.get(k) === 0) return;
+            throughout++;
+            const n = received.get(k);
             if (n === 1) once++;
             else if (n >= 2) {
               twice++;
               if (repeatedIds.length < 5) repeatedIds.push(r.id);
             } else if (movedAfter(r)) moved++;
-            else if (end.reachedEnd || (furthest !== undefined && order(r, furthest) < 0)) {
+            else if (near !== undefined && !fromStart && order(r, near) < 0) unread++;
+            else if (end.reachedEnd || (far !== undefined && order(r, far) < 0)) {
               never++;
               if (neverIds.length < 5) neverIds.push(r.id);
             } else unread++;
-          }
-          const visible = throughout.length - moved;
-          const excused = startCount + endCount - 2 * throughout.length + moved;
+          });
+          const visible = throughout - moved;
+          const excused = startCount + endCount - 2 * throughout + moved;
           const parts = [`${fmt(visible)} visible`, `${fmt(once)} received once`];
           if (twice > 0) parts.push(`${fmt(twice)} more than once`);
           if (never > 0) parts.push(`${fmt(never)} never`);
@@ -182,6 +194,15 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
     },
   };
 }
+
+/** The orders a walk may turn out to have walked in, besides its first read's sort: by the attribute it stepped on. */
+const ORDERS: readonly NonNullable<WalkEnd['order']>[] = [
+  { field: 'id', direction: 'asc' },
+  { field: 'created_at', direction: 'asc' },
+  { field: 'updated_at', direction: 'asc' },
+];
+
+const orderKey = (by: WalkEnd['order']): string => (by === undefined ? '' : `${by.field} ${by.direction}`);
 
 /** The order a walk met records in (ties by id as the simulator orders them), or the simulator's order without a sort. */
 function orderOf(sim: Simulator, by: WalkEnd['order']): (a: SimRecord, b: SimRecord) => number {

@@ -20,7 +20,7 @@ export type Step = 'next' | 'further' | 'offset';
  * - a timestamp is shared by many records: carrying one is a step only from a page that walked on it
  *   (sorted by it ascending, or filtered on it), and only when the value singles out the page's last
  *   record or the read goes on in the same order (sorted by it ascending). Anything weaker is a query of
- *   its own: no verdict may rest on it being a walk.
+ *   its own: no verdict may rest on it being a walk. Nor on a read sorted down its cursor's attribute.
  */
 export function stepFrom(prev: PageFacts, next: ListRead): Step | undefined {
   const p = prev.read;
@@ -28,8 +28,10 @@ export function stepFrom(prev: PageFacts, next: ListRead): Step | undefined {
   const c = next.cursor;
   // Paging on keeps the page size asked: a read of another size is another reader's (or a new start).
   if (c === undefined) return p.cursor === undefined && sameQuery(p, next) && next.limit === p.limit && next.offset !== 0 ? 'offset' : undefined;
+  // gt/ge sorted down the same attribute goes nowhere as a walk's step: it is a query of its own ("since this one, newest first").
+  const down = next.sort?.field === c.field && next.sort.direction === 'desc';
   const carried = prev.last[c.field];
-  if (carried !== undefined && prev.count > 0 && sameValue(c.field, carried, c.value)) {
+  if (!down && carried !== undefined && prev.count > 0 && sameValue(c.field, carried, c.value)) {
     if (c.field === 'id') return 'next';
     if (onAttribute(p, c.field) && (prev.lastUnique.has(c.field) || ascendingOn(next, c.field))) return 'next';
   }
