@@ -75,13 +75,14 @@ describe.skipIf(!existsSync(MAIN))('commerce-sim proxy', () => {
     expect(report(join(dir, 'r2')).traffic?.entries).toBe(1);
   }, 60_000);
 
-  it('answers 502 when the upstream is unreachable, and reports it as infrastructure, not a rule', async () => {
+  it('answers 502 when the upstream is unreachable, and reports it as infrastructure, not a rule: nothing judged is exit 2, not a pass', async () => {
     const p = await proxy(['--upstream', 'http://127.0.0.1:9', '--requests', '1', '--report', 'r3', '--duration', '20']);
     const res = await fetch(`${p.url}/v2/accounts`);
     expect(res.status).toBe(502);
     expect(((await res.json()) as { errors: { status: number }[] }).errors[0]?.status).toBe(502);
     p.child.kill('SIGTERM');
-    expect(await p.exited).toBe(0);
+    expect(await p.exited).toBe(2);
+    expect(p.out()).toContain('NOTHING JUDGED');
     const r = report(join(dir, 'r3'));
     expect(r.traffic?.infrastructure.length).toBeGreaterThan(0);
     expect(r.summary.documented.fail + r.summary.assumed.fail).toBe(0);
