@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { ruleById } from '../rules/catalogue.js';
 import type { Target } from '../port.js';
 import { pageArithmetic } from './page-arithmetic.js';
+import { usernames } from './usernames.js';
 import type { PropertyEnv } from './env.js';
 
 export interface PropertyBench {
@@ -23,7 +24,7 @@ export interface PropertyBench {
  * strict, with the same oracle as every other run, and reports runs per second.
  */
 export async function pageArithmeticRunsPerSecond(target: Target, runs = 5_000, seed = 1): Promise<PropertyBench> {
-  const env: PropertyEnv = { target, vars: target.vars, ruleById, writable: target.kind === 'sim', strict: true, admin: undefined };
+  const env: PropertyEnv = { target, vars: target.vars, ruleById, writable: target.kind === 'sim', strict: true, admin: undefined, usernames: usernames('') };
   await pageArithmetic.check(env, { seed: seed + 1, numRuns: Math.max(1, Math.floor(runs / 10)) });
   const start = performance.now();
   const outcome = await pageArithmetic.check(env, { seed, numRuns: runs });

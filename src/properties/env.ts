@@ -7,6 +7,7 @@
 import type { RuleId } from '../rules/ids.js';
 import type { Outcome, Rule } from '../rules/rule.js';
 import type { Exchange, Target } from '../port.js';
+import type { Usernames } from './usernames.js';
 
 /** What every property run may use. */
 export interface PropertyEnv {
@@ -20,6 +21,8 @@ export interface PropertyEnv {
   readonly strict: boolean;
   /** The simulator's admin API, when the target exposes it: its token and the data to restore. */
   readonly admin: AdminAccess | undefined;
+  /** Usernames never sent twice in the run (properties/usernames.ts). */
+  readonly usernames: Usernames;
 }
 
 export interface AdminAccess {

@@ -100,10 +100,12 @@ export class CreateCmd implements ModelCommand {
   ) {}
   check = () => true;
   async run(m: Model, real: Real): Promise<void> {
-    const ex = await real.trial.send(jsonRequest('POST', real.collection, { data: { type: PROFILE_TYPE, password_profile_id: real.ppid, username: this.username, password: this.password } }));
+    // A username the run has not sent before: a repeat would be a duplicate the server may refuse.
+    const username = real.trial.env.usernames.fresh(this.username, this.password);
+    const ex = await real.trial.send(jsonRequest('POST', real.collection, { data: { type: PROFILE_TYPE, password_profile_id: real.ppid, username, password: this.password } }));
     must(real, ex.response.status === 201, 'create.status.201', `POST ${real.collection}`, 201, ex.response.status, [ex]);
     const r = recordOf(real, ex, 'create.response.fields');
-    must(real, r.username === this.username, 'create.response.fields', 'data.username echoes the request', this.username, r.username, [ex]);
+    must(real, r.username === username, 'create.response.fields', 'data.username echoes the request', username, r.username, [ex]);
     checkClock(m, real, r.created, 'create');
     m.records.set(r.id, r);
   }
@@ -120,12 +122,13 @@ export class UpdateCmd implements ModelCommand {
   async run(m: Model, real: Real): Promise<void> {
     const old = pick(m, this.n);
     const id = old?.id ?? MISSING_ID;
-    const data = { type: PROFILE_TYPE, ...(this.username === undefined ? {} : { username: this.username }), ...(this.password === undefined ? {} : { password: this.password }) };
+    const username = this.username === undefined ? undefined : real.trial.env.usernames.fresh(this.username, this.password);
+    const data = { type: PROFILE_TYPE, ...(username === undefined ? {} : { username }), ...(this.password === undefined ? {} : { password: this.password }) };
     const ex = await real.trial.send(jsonRequest('PUT', itemUrl(real, id), { data }));
     if (old === undefined) return must(real, ex.response.status === 404, 'password-profile.update', `PUT of a record that does not exist`, 404, ex.response.status);
     must(real, ex.response.status === 200, 'password-profile.update', `PUT ${itemUrl(real, id)}`, 200, ex.response.status);
     const r = recordOf(real, ex, 'password-profile.update');
-    must(real, r.username === (this.username ?? old.username), 'password-profile.update', 'data.username after the update', this.username ?? old.username, r.username);
+    must(real, r.username === (username ?? old.username), 'password-profile.update', 'data.username after the update', username ?? old.username, r.username);
     must(real, sameInstant(m, r.created, old.created), 'password-profile.update', 'created_at does not change on update', shown(old.created), shown(r.created));
     must(
       real,

@@ -13,6 +13,7 @@ import type { Exchange } from '../port.js';
 import { defineProperty, PropertySetupError } from './define.js';
 import type { Trial } from './trial.js';
 import type { PropertyEnv } from './env.js';
+import type { Usernames } from './usernames.js';
 
 export const CREATE = 'create';
 export const NEEDS_IDS = 'needs the ids of a realm, a user-authentication-info and a password profile: --var realm_id=... --var user_authentication_info_id=... --var password_profile_id=...';
@@ -102,15 +103,21 @@ function notJson(t: string): boolean {
   }
 }
 
-function bodyOf(i: CreateInput, ppid: string): string {
+/** The request body of an input; its username one the run has not sent before (a repeat would be a duplicate the server may refuse). */
+function bodyOf(i: CreateInput, ppid: string, names: Usernames): string {
   switch (i.kind) {
     case 'valid':
     case 'short-password':
     case 'no-credentials':
-      return JSON.stringify({ data: { type: i.hyphen ? PROFILE_TYPE_HYPHEN : PROFILE_TYPE, password_profile_id: ppid, username: i.username, password: i.password } });
+      return JSON.stringify({ data: { type: i.hyphen ? PROFILE_TYPE_HYPHEN : PROFILE_TYPE, password_profile_id: ppid, username: names.fresh(i.username, i.password), password: i.password } });
     case 'missing-field':
     case 'wrong-field': {
-      const data: Fields = { type: i.hyphen ? PROFILE_TYPE_HYPHEN : PROFILE_TYPE, password_profile_id: ppid, username: 'property-user', password: 'property-password' };
+      const data: Fields = {
+        type: i.hyphen ? PROFILE_TYPE_HYPHEN : PROFILE_TYPE,
+        password_profile_id: ppid,
+        username: names.fresh('property-user', 'property-password'),
+        password: 'property-password',
+      };
       if (i.value === undefined) delete data[i.field];
       else data[i.field] = i.value;
       return JSON.stringify({ data });
@@ -185,7 +192,7 @@ export const create = defineProperty<Ctx, CreateInput>({
       method: 'POST',
       url: `${ctx.collection}${slash}`,
       headers: { 'content-type': 'application/json' },
-      body: bodyOf(i, ctx.ppid),
+      body: bodyOf(i, ctx.ppid, trial.env.usernames),
       ...(i.kind === 'no-credentials' ? { auth: 'none' as const } : {}),
     });
     const { n: after, ex: afterEx } = await countOf(trial, ctx.collection);

@@ -13,6 +13,7 @@ import { PropertySetupError } from './define.js';
 import type { RuleId } from '../rules/ids.js';
 import type { FailedRun, PropertyOutcome, PropertySuite } from './property.js';
 import type { AdminAccess, FindingId, PropertyEnv } from './env.js';
+import { usernames } from './usernames.js';
 
 import { DEFAULT_RUNS, NOT_RUN, SKIP_ADMIN, SKIP_WRITES, STOPPED } from './names.js';
 
@@ -45,7 +46,9 @@ export async function runProperties(suites: readonly PropertySuite[], options: P
   const vars = { ...options.target.vars, ...(options.vars ?? {}) };
   const admin = await adminAccess(options.target, vars['admin_token']);
   const writable = options.target.kind === 'sim' || options.allowWrites === true;
-  const env: PropertyEnv = { target: options.target, vars, ruleById: options.ruleById, writable, strict: options.strict === true, admin };
+  // Against a URL, records outlive the run: a repeat's tag carries the run's start (the simulator's runs start afresh, and stay byte-identical).
+  const names = usernames(options.target.kind === 'sim' ? '' : `${Date.now().toString(36)}.`);
+  const env: PropertyEnv = { target: options.target, vars, ruleById: options.ruleById, writable, strict: options.strict === true, admin, usernames: names };
   const secrets = [...(options.secrets ?? []), ...(admin === undefined ? [] : [admin.token])];
   const results: PropertyResult[] = [];
   try {

@@ -79,18 +79,32 @@ const pageTotal: Rule = {
   section: '§2.3',
   level: 'documented',
   quote: 'page[total]: Total page count.',
-  statement: 'page.total is the page count ceil(results.total / page.limit) of a non-empty result.',
+  statement:
+    "page.total is the page count of a non-empty result: ceil(results.total / page.limit) on the data set's grid, or, from an offset off that grid, on the offset's own (the document does not say which grid pages are counted on).",
   check: (ctx) =>
-    // judges: every non-empty list GET answering 200: page.total = ceil(results.total / page.limit), wherever page and results sit
+    // judges: every non-empty list GET answering 200: page.total = ceil(results.total / page.limit), or from an offset o off that grid ceil(o / limit) + ceil((results.total − o) / limit), wherever page and results sit
     judgeEach(paginatedGets(ctx), 'no list response', (ex) => {
       const m = pageMeta(ex.json);
       if (m.limit === undefined || m.limit <= 0 || m.resultsTotal === undefined || m.total === undefined) return skip('meta incomplete');
       // 0 or 1 pages for an empty result is not stated: pagination.page.total-empty.
       if (m.resultsTotal === 0) return skip('empty result');
-      const expected = Math.ceil(m.resultsTotal / m.limit);
-      return m.total === expected ? pass : fail(`${describe(ex)}: page.total for ${m.resultsTotal} results at ${m.limit} a page`, expected, m.total);
+      const grids = pageCounts(m.resultsTotal, m.limit, m.offset ?? requestedOffset(ex.request.url));
+      return grids.includes(m.total)
+        ? pass
+        : fail(`${describe(ex)}: page.total for ${m.resultsTotal} results at ${m.limit} a page`, grids.length === 1 ? grids[0] : `one of ${grids.join(', ')}`, m.total);
     }),
 };
+
+/**
+ * The page counts a conforming server may give: on the data set's grid (pages start at multiples of the
+ * limit), and, from an offset off that grid, on the offset's own (a partial page before it, then full ones).
+ */
+export function pageCounts(total: number, limit: number, offset: number | undefined): number[] {
+  const grid = Math.ceil(total / limit);
+  if (offset === undefined || offset <= 0 || offset % limit === 0) return [grid];
+  const own = Math.ceil(offset / limit) + Math.ceil(Math.max(0, total - offset) / limit);
+  return own === grid ? [grid] : [grid, own];
+}
 
 const pageTotalEmpty: Rule = {
   id: 'pagination.page.total-empty',

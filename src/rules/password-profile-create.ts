@@ -14,19 +14,38 @@ import {
   PROFILE_TYPE,
   PROFILE_TYPE_HYPHEN,
   readLink,
+  methodIs,
   requestJson,
   sentWithoutAuth,
-  varString,
 } from './inspect.js';
 import { charCount, classifyCreateBody, createPosts, createsAnswered2xx, expectsSuccess, judgeableCreates, MIN_PASSWORD_LENGTH, passwordLeak, requestPassword } from './profile-request.js';
 import { createErrorRules } from './password-profile-create-errors.js';
-import { fail, pass, skip, type Outcome, type Rule } from './rule.js';
+import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './rule.js';
 import type { Exchange } from '../port.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Valid create requests (credentials sent, valid body) whose status can be judged as a success. */
-const isValidCreate = (ex: Exchange, vars: Readonly<Record<string, unknown>>): boolean => classifyCreateBody(ex).kind === 'valid' && expectsSuccess(ex, vars);
+/**
+ * Valid create requests (credentials sent, valid body) whose status can be judged as a success. Not one
+ * that repeats a username: whether usernames may repeat is not shown (§2.1, §3), and a server that refuses
+ * a duplicate (409, or a validation error) conforms. A 409 says such a conflict itself.
+ */
+const isValidCreate = (ex: Exchange, ctx: CheckContext): boolean => classifyCreateBody(ex).kind === 'valid' && expectsSuccess(ex, ctx.vars) && ex.response.status !== 409 && !repeatsUsername(ex, ctx);
+
+/** The request's username was created before on the same parent: in ctx, or among the usernames the caller says were used (`vars.usernames_used`). */
+function repeatsUsername(ex: Exchange, ctx: CheckContext): boolean {
+  const username = asString(at(requestJson(ex), 'data', 'username'));
+  if (username === undefined) return false;
+  const parent = pathOf(ex.request.url).replace(/\/$/, '');
+  const used = ctx.vars['usernames_used'];
+  if (used instanceof Set && used.has(`${parent}\u0000${username}`)) return true;
+  for (const other of ctx.exchanges) {
+    if (other === ex) return false;
+    if (is2xx(other.response.status) && methodIs(other, 'POST') && pathOf(other.request.url).replace(/\/$/, '') === parent && asString(at(requestJson(other), 'data', 'username')) === username)
+      return true;
+  }
+  return false;
+}
 
 const status201: Rule = {
   id: 'create.status.201',
@@ -38,7 +57,7 @@ const status201: Rule = {
   check: (ctx) =>
     // judges: every create POST with a valid body and credentials (parent = vars realm_id/uai when given): status 201
     judgeEach(judgeableCreates(ctx), 'no valid create request', (ex) => {
-      if (!isValidCreate(ex, ctx.vars)) return skip('not a valid create');
+      if (!isValidCreate(ex, ctx)) return skip('not a valid create');
       return ex.response.status === 201 ? pass : fail(`${describe(ex)} answered ${ex.response.status}`, 201, ex.response.status);
     }),
 };
@@ -115,7 +134,7 @@ const hyphenAccepted: Rule = {
   check: (ctx) =>
     // judges: every valid create POST whose data.type is the hyphen form: status 201
     judgeEach(judgeableCreates(ctx), 'no valid create with the hyphenated type', (ex) => {
-      if (!isValidCreate(ex, ctx.vars) || at(requestJson(ex), 'data', 'type') !== PROFILE_TYPE_HYPHEN) return skip('not a hyphen-type create');
+      if (!isValidCreate(ex, ctx) || at(requestJson(ex), 'data', 'type') !== PROFILE_TYPE_HYPHEN) return skip('not a hyphen-type create');
       return ex.response.status === 201 ? pass : fail(`${describe(ex)} answered ${ex.response.status}`, 201, ex.response.status);
     }),
 };
@@ -171,7 +190,12 @@ const passwordNotReturned: Rule = {
     }),
 };
 
-function selfLinkProblem(ex: Exchange, baseUrl: string | undefined): { expected: string; actual: string } | undefined {
+/**
+ * links.self's path ends with the created record's path, with no /v2 before it. Its origin (and any path
+ * in front) is {base_url}, which nothing ties to the address the client typed: a deployment behind a
+ * gateway, a CDN or a proxy names its canonical one. So the path is judged, as the rule says, not the origin.
+ */
+function selfLinkProblem(ex: Exchange): { expected: string; actual: string } | undefined {
   const p = profilePath(pathOf(ex.request.url));
   const id = asString(at(ex.json, 'data', 'id'));
   const link = readLink(at(ex.json, 'links'), 'self');
@@ -180,17 +204,6 @@ function selfLinkProblem(ex: Exchange, baseUrl: string | undefined): { expected:
   const shown = `/${rest.join('/')}`;
   if (link.kind !== 'url') return { expected: `an absolute URL ending ${shown}`, actual: link.kind === 'bad' ? link.text : `links.self ${link.kind}` };
   const segs = segments(link.url.pathname);
-  if (baseUrl !== undefined) {
-    let base: URL;
-    try {
-      base = new URL(baseUrl);
-    } catch {
-      return undefined;
-    }
-    const expected = [...segments(base.pathname), ...rest];
-    const ok = link.url.origin === base.origin && segs.join('/') === expected.join('/');
-    return ok ? undefined : { expected: `${base.origin}/${expected.join('/')}`, actual: `${link.url.origin}${link.url.pathname}` };
-  }
   const tail = segs.slice(-rest.length);
   const ok = tail.join('/') === rest.join('/') && segs[segs.length - rest.length - 1] !== 'v2';
   return ok ? undefined : { expected: `a path ending ${shown} without /v2`, actual: link.url.pathname };
@@ -211,9 +224,9 @@ const linksSelf: Rule = {
     'The response also has a links object with the member self: a URL (<self_url>) of the created record. Its shape is {base_url}/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info/<profile_info_id>. This link carries no /v2 segment.',
   statement: 'links.self is {base_url}/authentication-realms/<realm>/user-authentication-info/<uai>/user-authentication-password-profile-info/<id>, without /v2 (compared as parsed URL path).',
   check: (ctx) =>
-    // judges: every create POST answering 2xx: links.self path from the request's realm/uai and data.id, origin = vars.base_url's when given
+    // judges: every create POST answering 2xx: links.self's path ends with the request's realm/uai and data.id, no /v2 before it (its origin is {base_url}'s, not judged)
     judgeEach(createsAnswered2xx(ctx), 'no successful create', (ex) => {
-      const problem = selfLinkProblem(ex, varString(ctx.vars, 'base_url'));
+      const problem = selfLinkProblem(ex);
       return problem === undefined ? pass : fail(`${describe(ex)}: links.self`, problem.expected, problem.actual);
     }),
 };
@@ -229,7 +242,7 @@ const trailingSlash: Rule = {
   check: (ctx) =>
     // judges: every valid create POST whose path ends with '/': status 2xx
     judgeEach(judgeableCreates(ctx), 'no valid create on the trailing-slash path', (ex) => {
-      if (!pathOf(ex.request.url).endsWith('/') || !isValidCreate(ex, ctx.vars)) return skip('not a trailing-slash create');
+      if (!pathOf(ex.request.url).endsWith('/') || !isValidCreate(ex, ctx)) return skip('not a trailing-slash create');
       return is2xx(ex.response.status) ? pass : fail(`${describe(ex)} answered ${ex.response.status}`, 201, ex.response.status);
     }),
 };
@@ -251,7 +264,7 @@ const minLength: Rule = {
       if (n === undefined) return skip('the length differs between code units, code points and graphemes');
       const ok2xx = is2xx(ex.response.status);
       if (n < MIN_PASSWORD_LENGTH) return ok2xx ? fail(`${describe(ex)}: a ${n}-character password created a record`, 'no 2xx', ex.response.status) : pass;
-      if (n !== MIN_PASSWORD_LENGTH || !isValidCreate(ex, ctx.vars) || isAsideStatus(ex.response.status)) return skip('not the boundary');
+      if (n !== MIN_PASSWORD_LENGTH || !isValidCreate(ex, ctx) || isAsideStatus(ex.response.status)) return skip('not the boundary');
       return ok2xx ? pass : fail(`${describe(ex)}: an 8-character password was refused`, '2xx', ex.response.status);
     }),
 };

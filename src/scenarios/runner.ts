@@ -52,7 +52,8 @@ const SAMPLE_MAX_BODY = 4_000;
 export const SKIP_WRITES = 'writes data: pass --allow-writes';
 export const SKIP_SIM_ONLY = 'needs the simulator (seeded data or admin API): give --var admin_token=... for a commerce-sim server';
 
-export async function runScenarios(scenarios: readonly Scenario[], options: RunOptions): Promise<ScenarioResult[]> {
+export async function runScenarios(scenarios: readonly Scenario[], given: RunOptions): Promise<ScenarioResult[]> {
+  const options = withRunTag(given);
   const total = scenarios.length;
   const width = Math.min(8, Math.max(1, Math.floor(options.concurrency ?? (options.target.kind === 'http' ? 4 : 1))));
   const results: (ScenarioResult | undefined)[] = new Array<ScenarioResult | undefined>(total).fill(undefined);
@@ -129,6 +130,17 @@ export function scenarioSkipReason(scenario: Scenario, options: Pick<RunOptions,
   if (http && scenario.tags.includes(TAG_SIM_ONLY) && vars['admin_token'] === undefined) return SKIP_SIM_ONLY;
   if (http && scenario.tags.includes(TAG_WRITES) && options.allowWrites !== true) return SKIP_WRITES;
   return undefined;
+}
+
+/**
+ * `vars.run_tag`, for what must differ between runs: the scenarios' usernames carry it, as a deployment may
+ * refuse a username it holds already (not shown, §7) and records outlive a run there. The simulator starts
+ * afresh each run, so its tag is fixed and its reports stay byte-identical. A `--var run_tag=` wins.
+ */
+function withRunTag(options: RunOptions): RunOptions {
+  const vars = options.vars ?? options.target.vars;
+  if (vars['run_tag'] !== undefined) return options;
+  return { ...options, vars: { ...vars, run_tag: options.target.kind === 'sim' ? 'sim' : Date.now().toString(36) } };
 }
 
 function runVars(options: Pick<RunOptions, 'target' | 'vars'>): Record<string, string> {

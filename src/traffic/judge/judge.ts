@@ -181,6 +181,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       trackSettings(s, entry);
       const vars = varsFor(s, entry);
       for (const rule of rulesFor(ex)) if (!(s.wrotePageLength && rule.id === 'pagination.limit.default')) server.judge(rule, [entry], vars);
+      s.noteCreate(ex);
       if (isGet(ex) && ex.response.status === 200 && asList(ex.json) !== undefined) walking.onListRead(s, entry);
       else if (changesState(ex) && !isAdminWrite(ex)) walking.onWrite(s, entry);
       walking.hold(s, s.held, entry);

@@ -4,7 +4,8 @@
  * walks, runs, retries, parents; what a walk or session holds for the server's rules is bounded by the
  * judge's budget (src/traffic/judge/budget.ts).
  */
-import { instantOf, isTimestampField } from '../../rules/inspect.js';
+import type { Exchange } from '../../port.js';
+import { at, instantOf, is2xx, isCreatePath, isTimestampField, methodIs, pathOf, requestJson } from '../../rules/inspect.js';
 import type { TrafficEntry } from '../entry.js';
 import type { WalkTracker } from './ground-truth.js';
 import { walkLabel, type PageFacts } from './pages.js';
@@ -62,6 +63,8 @@ export class Session {
   private readonly retries = new Map<string, number>();
   /** Parents (realm and user-authentication-info) a 2xx answer showed exist. */
   private readonly parents = new Set<string>();
+  /** `parent\0username` of the creates that succeeded: a create repeating one is not judged as a valid create (usernames may be unique). */
+  private readonly usernames = new Set<string>();
 
   constructor(
     readonly key: string,
@@ -71,6 +74,16 @@ export class Session {
     complete: boolean,
   ) {
     this.pageLengthKnown = complete;
+    this.vars['usernames_used'] = this.usernames;
+  }
+
+  /** Remembers the username of a create that succeeded. */
+  noteCreate(ex: Exchange): void {
+    if (!methodIs(ex, 'POST') || !is2xx(ex.response.status) || !isCreatePath(pathOf(ex.request.url))) return;
+    const username = at(requestJson(ex), 'data', 'username');
+    if (typeof username !== 'string') return;
+    if (this.usernames.size >= MAX_REMEMBERED) this.usernames.clear();
+    this.usernames.add(`${pathOf(ex.request.url).replace(/\/$/, '')}\u0000${username}`);
   }
 
   /** Marks `walk` as used now: it is ended last when too many are open. */
