@@ -12,6 +12,7 @@ import { asList, pageMeta, recordAttr, recordId, sameValue } from '../rules/insp
 import { documentedListUrl, SORT_FILTER_PATH, type SortableAttribute } from '../rules/surface.js';
 import { toExchange } from '../port.js';
 import { defineProperty, PropertySetupError } from './define.js';
+import type { Trial } from './trial.js';
 import { walkById, walkByTimestamp, type WalkOptions } from './keyset.js';
 import type { PropertyEnv } from './env.js';
 
@@ -35,6 +36,33 @@ export interface KeysetReadsInput {
    * when the data has several.
    */
   readonly aligned: number | undefined;
+  /**
+   * Timestamps: start at a run of three or more records sharing one value, with a page shorter than the
+   * run, so §4.3's further paging on a uniform page is exercised whatever the data's runs. Which run.
+   */
+  readonly shared: number | undefined;
+}
+
+/** A run of equal values wholly inside the tail, at least this long: a uniform page holds two records, and one more is further on. */
+const MIN_RUN = 3;
+
+/**
+ * Where a walk starts so that its first page is uniform: ge(value of a run of equal values), with a page
+ * shorter than the run (under half of it when it is long enough, so that a page further on is uniform too).
+ */
+export function sharedRunStart(values: readonly string[], attribute: SortableAttribute, pick: number): { readonly from: string; readonly pageSize: number } | undefined {
+  const runs: { from: string; pageSize: number }[] = [];
+  let start = 0;
+  for (let i = 1; i <= values.length; i++) {
+    const v = values[i];
+    const first = values[start] ?? '';
+    if (v !== undefined && sameValue(attribute, first, v)) continue;
+    const length = i - start;
+    // A run at the tail's start may have earlier records beyond the tail; one at its end may go on past it.
+    if (start > 0 && v !== undefined && length >= MIN_RUN) runs.push({ from: first, pageSize: Math.min(length >= 5 ? Math.floor((length - 1) / 2) : length - 1, MAX_PAGE_LENGTH) });
+    start = i;
+  }
+  return runs.length === 0 ? undefined : runs[pick % runs.length];
 }
 
 /** Where a walk starts so that its first page ends on the first record of a run of equal values, and that page's size. */
@@ -73,27 +101,68 @@ async function readTails(env: PropertyEnv): Promise<Tails> {
   return { id: await tail('id'), created_at: await tail('created_at'), updated_at: await tail('updated_at') };
 }
 
+/** A walk from a run of equal timestamps with a page shorter than the run: §4.3's further paging, on the data there is. */
+async function walkSharedRun(i: KeysetReadsInput, trial: Trial, values: readonly string[]): Promise<void> {
+  const attribute = i.attribute === 'id' ? 'created_at' : i.attribute;
+  const start = sharedRunStart(values, attribute, i.shared ?? 0);
+  if (start === undefined) {
+    trial.unsure.set(
+      'large-data.shared-timestamp',
+      `no run of ${MIN_RUN} or more records sharing one ${attribute} among the last ${values.length} read: paging further on a uniform page could not be probed`,
+    );
+    return;
+  }
+  const seen = new Set<string>();
+  const end = await walkByTimestamp(trial, attribute, { pageSize: start.pageSize, maxPages: MAX_PAGES, onLimit: 'stop', from: start.from }, seen);
+  const total = pageMeta(trial.exchanges[0]?.json).resultsTotal;
+  if (end !== 'done' || total === undefined) return;
+  trial.expect(
+    seen.size === total,
+    'large-data.keyset.timestamp',
+    `the ${attribute} walk of ${SORT_FILTER_PATH} from ${start.from} (page size ${start.pageSize}) visited ${seen.size} distinct records`,
+    total,
+    seen.size,
+  );
+}
+
 export const keysetReads = defineProperty<Tails, KeysetReadsInput>({
   name: KEYSET_READS,
   summary: 'read-only §4.3 keyset walks over existing data (gt on id, ge on timestamps) from near the end visit exactly the records results.total counts',
-  rules: ['large-data.keyset.id', 'large-data.keyset.timestamp', 'filter.gt', 'filter.ge', 'sort.ascending', 'pagination.results.total', 'pagination.meta.present-when-empty', 'errors.no-5xx'],
+  rules: [
+    'large-data.keyset.id',
+    'large-data.keyset.timestamp',
+    'large-data.shared-timestamp',
+    'filter.gt',
+    'filter.ge',
+    'sort.ascending',
+    'pagination.results.total',
+    'pagination.meta.present-when-empty',
+    'pagination.limit.per-call',
+    'pagination.limit.max',
+    'errors.no-5xx',
+  ],
   needs: [],
   prepare: readTails,
   arbitrary: () =>
     fc.record({
       attribute: fc.constantFrom<SortableAttribute>('id', 'created_at', 'updated_at'),
-      pageSize: fc.oneof(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 100 })),
+      // §8's largest page among them (a server whose largest is 99 is met every run of a hundred); shrinking may still reach small pages.
+      pageSize: fc.oneof({ withCrossShrink: true }, fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 100 }), fc.constantFrom(99, 100)),
       back: fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: TAIL - 1 }) }),
       aligned: fc.option(fc.nat({ max: 1000 }), { freq: 3, nil: undefined }),
+      shared: fc.option(fc.nat({ max: 1000 }), { freq: 3, nil: undefined }),
     }),
   show: (i) => ({
     walk:
-      i.aligned !== undefined && i.attribute !== 'id'
-        ? `sort=${i.attribute}&filter=ge(${i.attribute},<the value before run ${i.aligned} of equal values>)&page[limit]=<up to the run's first record>`
-        : `sort=${i.attribute}&filter=${i.attribute === 'id' ? 'gt' : 'ge'}(${i.attribute},<${i.back === 0 ? 'the last record' : `${i.back} records before the last`}>)&page[limit]=${i.pageSize}`,
+      i.shared !== undefined && i.attribute !== 'id'
+        ? `sort=${i.attribute}&filter=ge(${i.attribute},<the value of run ${i.shared} of three or more equal values>)&page[limit]=<shorter than the run>`
+        : i.aligned !== undefined && i.attribute !== 'id'
+          ? `sort=${i.attribute}&filter=ge(${i.attribute},<the value before run ${i.aligned} of equal values>)&page[limit]=<up to the run's first record>`
+          : `sort=${i.attribute}&filter=${i.attribute === 'id' ? 'gt' : 'ge'}(${i.attribute},<${i.back === 0 ? 'the last record' : `${i.back} records before the last`}>)&page[limit]=${i.pageSize}`,
   }),
   async run(i, trial, tails) {
     const values = tails[i.attribute];
+    if (i.shared !== undefined && i.attribute !== 'id') return walkSharedRun(i, trial, values);
     const aligned = i.aligned !== undefined && i.attribute !== 'id' ? alignedStart(values, i.attribute, i.aligned) : undefined;
     if (i.aligned !== undefined && i.attribute !== 'id' && aligned === undefined) {
       // The probe needs a run of equal timestamps crossing a page boundary; this deployment's data shows none.

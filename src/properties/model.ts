@@ -50,6 +50,8 @@ export const model = defineProperty<{ collection: string; ppid: string }, Iterab
     'create.status.201',
     'create.password.not-returned',
     'pagination.results.total',
+    'pagination.limit.per-call',
+    'pagination.limit.max',
     'errors.format',
     'errors.no-5xx',
   ],

@@ -56,6 +56,8 @@ export const offsetLimits = defineProperty<Ctx, OffsetInput>({
     'pagination.offset-limit.soft-400',
     'pagination.offset.echo',
     'pagination.results.total',
+    'pagination.limit.per-call',
+    'pagination.limit.max',
     'versioning.v2-prefix',
     'errors.format',
     'errors.no-5xx',

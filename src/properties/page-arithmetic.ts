@@ -21,6 +21,43 @@ export interface PageInput {
   readonly params: PageParams;
   /** A sort kept alongside (accounts only: the sorts docs/api-notes.md lists), so links must carry it. */
   readonly sort: string | undefined;
+  /** A filter kept alongside (accounts only): the edges use one that leaves no record, for a total of 0. */
+  readonly filter?: string;
+}
+
+/** A filter no record passes: a result of 0 records, through a documented read (§4.2). */
+export const EMPTY_FILTER = 'gt(created_at,9999-12-31T23:59:59.999Z)';
+
+/**
+ * Limits and offsets at page arithmetic's edges for `total` records: limits that divide the total, equal
+ * it or miss it by one; the last page's offset, one either side, the total itself. A bug in links.next
+ * or page.total at an exact multiple of the limit is met every run, not by chance.
+ */
+export function edgeReads(total: number): { readonly limit: number; readonly offset: number }[] {
+  const limits = new Set<number>([1, 99, 100, total - 1, total, total + 1]);
+  for (let l = MAX_PAGE_LENGTH; l >= 2 && limits.size < 12; l--) if (total % l === 0) limits.add(l);
+  const out: { limit: number; offset: number }[] = [];
+  for (const limit of [...limits].filter((l) => l >= 1 && l <= MAX_PAGE_LENGTH)) {
+    const last = Math.floor(Math.max(0, total - 1) / limit) * limit;
+    for (const offset of new Set([0, limit, last - limit, last, total - limit - 1, total - limit, total - limit + 1, total - 1, total, total + 1]))
+      if (offset >= 0 && offset <= OFFSET_LIMIT) out.push({ limit, offset });
+  }
+  return out;
+}
+
+/** Reads at the edges of the totals the target has: a shown path and its total, or accounts filtered to nothing. */
+function edgeInput(totals: ReadonlyMap<string, number>): fc.Arbitrary<PageInput> {
+  const paths = [...totals.keys()];
+  return fc.constantFrom(...paths, EMPTY_FILTER).chain((pick) => {
+    const empty = pick === EMPTY_FILTER;
+    const path = empty ? '/v2/accounts' : pick;
+    return fc.constantFrom(...edgeReads(empty ? 0 : (totals.get(path) ?? 0))).map(({ limit, offset }): PageInput => ({
+      path,
+      params: { limit: String(limit), offset: offset === 0 ? undefined : String(offset), repeatLimit: undefined, encodeNames: false },
+      sort: undefined,
+      ...(empty ? { filter: EMPTY_FILTER } : {}),
+    }));
+  });
 }
 
 /** Offsets of a documented read: small, around the offset limit, and (on the hard-limit paths, where §8 speaks to them) past it. */
@@ -38,7 +75,17 @@ const documentedPageInput: fc.Arbitrary<PageInput> = fc.constantFrom(...SHOWN_LI
   fc.record({
     path: fc.constant(path),
     params: fc.record({
-      limit: fc.option(fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 100 }) }, { weight: 1, arbitrary: fc.integer({ min: 101, max: 1000 }) }).map(String), { freq: 4, nil: undefined }),
+      limit: fc.option(
+        fc
+          .oneof(
+            { weight: 6, arbitrary: fc.integer({ min: 1, max: 100 }) },
+            // §8's edges: the largest page, one either side of it, and the smallest.
+            { weight: 2, arbitrary: fc.constantFrom(1, 99, 100, 101) },
+            { weight: 1, arbitrary: fc.integer({ min: 101, max: 1000 }) },
+          )
+          .map(String),
+        { freq: 4, nil: undefined },
+      ),
       offset: fc.option(documentedOffsets(path).map(String), { freq: 3, nil: undefined }),
       repeatLimit: fc.constant(undefined),
       encodeNames: fc.boolean(),
@@ -56,10 +103,15 @@ const exploringPageInput: fc.Arbitrary<PageInput> = fc.record({
 
 export const pageInput: fc.Arbitrary<PageInput> = fc.oneof({ weight: 3, arbitrary: documentedPageInput }, { weight: 2, arbitrary: exploringPageInput });
 
+/** Every kind of read, the edges of the target's own totals among them. */
+const pageInputFor = (totals: ReadonlyMap<string, number>): fc.Arbitrary<PageInput> =>
+  totals.size === 0 ? pageInput : fc.oneof({ weight: 3, arbitrary: documentedPageInput }, { weight: 2, arbitrary: exploringPageInput }, { weight: 2, arbitrary: edgeInput(totals) });
+
 /** The request URL of an input. */
 export function pageUrl(input: PageInput): string {
   const sort = input.sort !== undefined && input.path === '/v2/accounts' ? [{ name: 'sort', value: input.sort }] : [];
-  return `${input.path}${queryString([...pageQuery(input.params), ...sort])}`;
+  const filter = input.filter !== undefined && input.path === '/v2/accounts' ? [{ name: 'filter', value: input.filter }] : [];
+  return `${input.path}${queryString([...pageQuery(input.params), ...sort, ...filter])}`;
 }
 
 /** Why a server may refuse the request with 400, or undefined when it must answer a page. */
@@ -84,6 +136,7 @@ function featureRules(input: PageInput, limit: number | undefined): RuleId[] {
   if (offset > 0 && !isHardOffsetPath(input.path)) rules.push('pagination.offset-limit.soft');
   if (limit !== undefined) rules.push('pagination.limit.per-call');
   if (input.sort !== undefined && input.path === '/v2/accounts') rules.push('sort.ascending');
+  if (input.filter !== undefined && input.path === '/v2/accounts') rules.push('filter.gt');
   return rules.length > 0 ? rules : ['pagination.endpoints.listed'];
 }
 
@@ -115,7 +168,7 @@ export function judgePage(input: PageInput, ex: Exchange, trial: Trial, offsetLi
   if (m.limit !== undefined && n > m.limit) trial.finding(ex, ['pagination.results.total'], `${ex.request.url}: more records than the page's limit`, `at most ${m.limit}`, n);
 }
 
-export const pageArithmetic = defineProperty<{ offsetLimit: number }, PageInput>({
+export const pageArithmetic = defineProperty<{ offsetLimit: number; totals: ReadonlyMap<string, number> }, PageInput>({
   name: PAGE_ARITHMETIC,
   summary: 'any page[limit]/page[offset]: a 400 with the error array, or a page whose meta and links follow from the request',
   rules: [
@@ -139,8 +192,8 @@ export const pageArithmetic = defineProperty<{ offsetLimit: number }, PageInput>
     'errors.no-5xx',
   ],
   needs: [],
-  prepare: async (env) => ({ offsetLimit: await readOffsetLimit(env) }),
-  arbitrary: () => pageInput,
+  prepare: async (env) => ({ offsetLimit: await readOffsetLimit(env), totals: await readTotals(env) }),
+  arbitrary: (ctx) => pageInputFor(ctx.totals),
   show: (input) => ({ request: `GET ${pageUrl(input)}` }),
   async run(input, trial, ctx) {
     // What a server does with page[limit] given twice is not documented: only the generic answer is judged.
@@ -153,6 +206,17 @@ export const pageArithmetic = defineProperty<{ offsetLimit: number }, PageInput>
     judgePage(input, ex, trial, ctx.offsetLimit);
   },
 });
+
+/** results.total of each shown list path, as one read of a record shows it (a path that does not answer one is left out). */
+async function readTotals(env: PropertyEnv): Promise<ReadonlyMap<string, number>> {
+  const totals = new Map<string, number>();
+  for (const path of SHOWN_LIST_PATHS) {
+    const res = await env.target.send({ method: 'GET', url: `${path}?page[limit]=1` });
+    const total = res.status === 200 ? pageMeta(parseJsonOrUndefined(res.body)).resultsTotal : undefined;
+    if (total !== undefined && total <= OFFSET_LIMIT) totals.set(path, total);
+  }
+  return totals;
+}
 
 /** The project's soft offset limit as GET /v2/settings shows it (10,000 when it does not). */
 export async function readOffsetLimit(env: PropertyEnv): Promise<number> {

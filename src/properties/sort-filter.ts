@@ -235,6 +235,8 @@ export const sortFilter = defineProperty<Ctx, SortFilterInput>({
     'sort.attributes',
     'filter.attributes',
     'pagination.results.total',
+    'pagination.limit.per-call',
+    'pagination.limit.max',
     'pagination.meta.present-when-empty',
     'errors.no-5xx',
   ],

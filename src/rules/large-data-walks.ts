@@ -203,8 +203,24 @@ const sharedTimestamp: Rule = {
       // Pages still all at v and full: the walk was cut short (its records were new, or a repeat failed above).
       if (!past) return skip(`walk not finished past the ${field} ${v} shared from ${describe(uniform)}`);
     }
-    return judged ? pass : skip('no uniform page followed by further paging on the same filter');
+    return judged ? pass : skip(`no uniform page followed by further paging on the same filter (the longest run of records sharing one ${field} read: ${longestRun(pages, field)})`);
   },
 };
+
+/** The most records in a row sharing one value of `field` on any page read. */
+function longestRun(pages: readonly Exchange[], field: string): number {
+  let longest = 0;
+  for (const ex of pages) {
+    let run = 0;
+    let prev: string | undefined;
+    for (const r of asList(ex.json)?.data ?? []) {
+      const value = recordAttr(r, field);
+      run = typeof value === 'string' && prev !== undefined && sameValue(field, prev, value) ? run + 1 : 1;
+      prev = typeof value === 'string' ? value : undefined;
+      longest = Math.max(longest, run);
+    }
+  }
+  return longest;
+}
 
 export const walkRules = { keysetId, keysetTimestamp, sharedTimestamp } as const;

@@ -142,7 +142,11 @@ interface WalkBase {
 }
 
 export type WalkSpec =
-  (WalkBase & { readonly mode: 'keyset-id' }) | (WalkBase & { readonly mode: 'keyset-timestamp'; readonly attribute: 'created_at' | 'updated_at' }) | (WalkBase & { readonly mode: 'offset' });
+  | (WalkBase & { readonly mode: 'keyset-id' })
+  | (WalkBase & { readonly mode: 'keyset-timestamp'; readonly attribute: 'created_at' | 'updated_at' })
+  /** Finds a run of records sharing one timestamp (reading `limit` a page), then pages through it on ge with a page shorter than the run. */
+  | (WalkBase & { readonly mode: 'shared-timestamp'; readonly attribute: 'created_at' | 'updated_at' })
+  | (WalkBase & { readonly mode: 'offset' });
 
 export const DEFAULT_MAX_PAGES = 1000;
 

@@ -70,7 +70,7 @@ export interface RawSequenceItem {
 }
 export interface RawWalk {
   path: string;
-  mode: 'keyset-id' | 'keyset-timestamp' | 'offset';
+  mode: 'keyset-id' | 'keyset-timestamp' | 'shared-timestamp' | 'offset';
   attribute?: 'created_at' | 'updated_at';
   limit: number;
   max_pages?: number;
@@ -209,6 +209,8 @@ function walk(w: RawWalk): WalkSpec {
       return { ...base, mode: 'keyset-id' };
     case 'keyset-timestamp':
       return { ...base, mode: 'keyset-timestamp', attribute: w.attribute ?? 'created_at' };
+    case 'shared-timestamp':
+      return { ...base, mode: 'shared-timestamp', attribute: w.attribute ?? 'created_at' };
     case 'offset':
       return { ...base, mode: 'offset' };
   }

@@ -4,7 +4,7 @@
  * nothing missed) is the oracle's job. The first exchange is always an initial GET without the
  * walk's sort and filter, so checks can read the unfiltered results.total.
  */
-import { asList, recordAttr, recordId, sameValue } from '../rules/inspect.js';
+import { asList, MAX_PAGE_LENGTH, recordAttr, recordId, sameValue } from '../rules/inspect.js';
 import type { Exchange, TargetRequest } from '../port.js';
 import type { WalkSpec } from './format.js';
 import { buildUrl, type QueryPair } from './request.js';
@@ -33,6 +33,10 @@ export async function runWalk(spec: WalkSpec, parts: ResolvedWalkParts, send: Se
   };
   const limit = String(spec.limit);
   await get([...parts.query, ['page[limit]', limit]]);
+  if (spec.mode === 'shared-timestamp') {
+    await sharedTimestampProbe(spec, parts.query, get);
+    return exchanges;
+  }
 
   const extraFilter = parts.query.find(([name]) => name === 'filter')?.[1];
   const kept = parts.query.filter(([name]) => name !== 'filter');
@@ -51,10 +55,73 @@ export async function runWalk(spec: WalkSpec, parts: ResolvedWalkParts, send: Se
   return exchanges;
 }
 
+/** A uniform page holds at least two records (a page of one is trivially uniform): the run needs three. */
+const MIN_RUN = 3;
+
+/** Offsets the scan for a run stays within: §8's soft limit on the paths it applies to. */
+const SCAN_OFFSETS = 10_000;
+
+/**
+ * §4.3's further paging, probed where the data allows it: read the set sorted by the attribute until a
+ * run of records sharing one value ends (at least three), then read ge(attribute, value) with a page shorter
+ * than the run (so its first page is uniform; under half of it when it can, so a further page is too) and page on with page[offset] while pages stay
+ * uniform, and once past. Data without such a run leaves the rule without a uniform page: not judged.
+ */
+async function sharedTimestampProbe(spec: WalkSpec & { readonly mode: 'shared-timestamp' }, query: readonly QueryPair[], get: (q: readonly QueryPair[]) => Promise<Exchange>): Promise<void> {
+  const { attribute } = spec;
+  const kept = query.filter(([name]) => name !== 'filter');
+  const extraFilter = query.find(([name]) => name === 'filter')?.[1];
+  const withFilter = (own: string | undefined): QueryPair[] => {
+    const text = [extraFilter, own].filter((f): f is string => f !== undefined).join(':');
+    return text === '' ? [] : [['filter', text]];
+  };
+  let run: { value: string; length: number } | undefined;
+  let found: { value: string; length: number } | undefined;
+  let pages = 0;
+  for (let offset = 0; found === undefined && pages < spec.maxPages && offset <= SCAN_OFFSETS; offset += spec.limit, pages += 1) {
+    const ex = await get([...kept, ['sort', attribute], ...withFilter(undefined), ['page[limit]', String(spec.limit)], ...(offset === 0 ? [] : [['page[offset]', String(offset)] as QueryPair])]);
+    const items = ex.response.status === 200 ? asList(ex.json)?.data : undefined;
+    if (items === undefined) return;
+    for (const item of items) {
+      const value = recordAttr(item, attribute);
+      if (typeof value !== 'string') return;
+      if (run !== undefined && sameValue(attribute, run.value, value)) run.length += 1;
+      else {
+        if (run !== undefined && run.length >= MIN_RUN) found = run;
+        if (found !== undefined) break;
+        run = { value, length: 1 };
+      }
+    }
+    if (items.length < spec.limit) {
+      if (found === undefined && run !== undefined && run.length >= MIN_RUN) found = run; // the set ended on the run
+      break;
+    }
+  }
+  if (found === undefined) return;
+  // Shorter than the run; under half of it where it is long enough, so that a page read further on is uniform too.
+  const pageSize = Math.min(found.length >= 5 ? Math.floor((found.length - 1) / 2) : found.length - 1, MAX_PAGE_LENGTH);
+  for (let offset = 0, probe = 0; probe < spec.maxPages; offset += pageSize, probe += 1) {
+    const ex = await get([
+      ...kept,
+      ['sort', attribute],
+      ...withFilter(`ge(${attribute},${found.value})`),
+      ['page[limit]', String(pageSize)],
+      ...(offset === 0 ? [] : [['page[offset]', String(offset)] as QueryPair]),
+    ]);
+    const items = ex.response.status === 200 ? asList(ex.json)?.data : undefined;
+    if (items === undefined || items.length < pageSize) return;
+    const first = recordAttr(items[0], attribute);
+    const last = recordAttr(items.at(-1), attribute);
+    // Past the shared value: the rest of the run has been read (or lost, which the rule judges).
+    if (typeof first !== 'string' || typeof last !== 'string' || !sameValue(attribute, first, last) || !sameValue(attribute, last, found.value)) return;
+  }
+}
+
 function start(spec: WalkSpec): Cursor {
   switch (spec.mode) {
     case 'keyset-id':
       return { mode: 'keyset-id', after: undefined };
+    case 'shared-timestamp':
     case 'keyset-timestamp':
       return { mode: 'keyset-timestamp', from: undefined, offset: 0 };
     case 'offset':
