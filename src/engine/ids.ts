@@ -23,6 +23,11 @@ const dashed = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-
 
 export const SAME_IDS: IdCodec = { shown: (id) => id, stored: (text) => text };
 
+const ANY_CASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** UUIDs in upper case (the reading `ids.case=upper`); read back in either case, as RFC 9562 reads them. */
+export const UPPER_UUIDS: IdCodec = { shown: (id) => (UUID.test(id) ? id.toUpperCase() : id), stored: (text) => (ANY_CASE_UUID.test(text) ? text.toLowerCase() : text) };
+
 /** The codec of a format for one resource (`prefix`: the resource's, e.g. `acc`). Ids that are not UUIDs are shown as stored. */
 export function idCodec(format: IdFormat, prefix: string): IdCodec {
   switch (format) {

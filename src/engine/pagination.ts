@@ -15,7 +15,7 @@ export interface PageReadings {
   /** Whether an offset equal to the limit is within it (`inclusive`) or past it. */
   readonly edge: 'inclusive' | 'exclusive';
   readonly aboveMax: 'clamp' | 'refuse';
-  readonly zero: 'refuse' | 'default';
+  readonly zero: 'refuse' | 'default' | 'one';
   readonly pastHard: 'refuse' | 'empty';
   readonly pastSoft: 'refuse' | 'empty' | 'serve';
 }
@@ -59,8 +59,9 @@ export function planPage(query: QueryParams, ctx: PageContext): Decision<PagePla
   if (!rawOffset.ok) return rawOffset;
 
   let limit = defaultLimit(ctx);
-  // `page[limit]=0` read as absent (the reading `limit.zero=default`).
-  const limitText = rawLimit.value !== undefined && readings.zero === 'default' && /^\s*0+\s*$/.test(rawLimit.value) ? undefined : rawLimit.value;
+  // `page[limit]=0` read as absent (the reading `limit.zero=default`) or as 1 (`limit.zero=one`).
+  const zero = rawLimit.value !== undefined && readings.zero !== 'refuse' && /^\s*0+\s*$/.test(rawLimit.value);
+  const limitText = zero ? (readings.zero === 'one' ? '1' : undefined) : rawLimit.value;
   if (limitText !== undefined) {
     const asked = readCount('page[limit]', limitText, false);
     if (!asked.ok) return asked;
@@ -125,20 +126,34 @@ export interface PageMeta {
   readonly results: { readonly total: number };
 }
 
-/** How pages are counted where §2.3 is silent (rules/readings.ts `page.current`, `page.total-empty`). */
+/** How pages are counted where §2.3 is silent (rules/readings.ts `page.current`, `page.total-empty`, `page.grid`, `page.current-past-end`). */
 export interface PageCounting {
   readonly current: 'one-based' | 'zero-based';
   readonly emptyTotal: 'zero' | 'one';
+  /** Pages start at multiples of the limit, or at the offset (a partial page before it). */
+  readonly grid: 'data-set' | 'offset';
+  /** page.current of a read past the last page: counted on, or the last page. */
+  readonly pastEnd: 'counted' | 'capped';
 }
 
-export const PUBLIC_PAGE_COUNTING: PageCounting = { current: 'one-based', emptyTotal: 'zero' };
+export const PUBLIC_PAGE_COUNTING: PageCounting = { current: 'one-based', emptyTotal: 'zero', grid: 'data-set', pastEnd: 'counted' };
 
 export function pageMeta(plan: PagePlan, total: number, returned: number, deviations: Deviations, counting: PageCounting = PUBLIC_PAGE_COUNTING): PageMeta {
   const reportedTotal = deviates(deviations, 'pagination.results.total') ? total + 1 : total;
-  const counted = deviates(deviations, 'pagination.page.total') ? Math.floor(reportedTotal / plan.limit) : pageCount(reportedTotal, plan.limit);
+  // The offset's own grid: the records before it make pages of their own (a partial one first).
+  const ownGrid = counting.grid === 'offset' && plan.offset % plan.limit !== 0 && plan.offset > 0;
+  const before = ownGrid ? Math.ceil(plan.offset / plan.limit) : 0;
+  const counted = deviates(deviations, 'pagination.page.total')
+    ? Math.floor(reportedTotal / plan.limit)
+    : ownGrid
+      ? before + pageCount(Math.max(0, reportedTotal - plan.offset), plan.limit)
+      : pageCount(reportedTotal, plan.limit);
   const pages = counted === 0 && reportedTotal === 0 && counting.emptyTotal === 'one' ? 1 : counted;
   const offset = deviates(deviations, 'pagination.offset.echo') ? 0 : plan.offset;
-  const current = currentPage(plan.offset, plan.limit, counting.current);
+  const base = counting.current === 'one-based' ? 1 : 0;
+  const counted0 = ownGrid ? before : Math.floor(plan.offset / plan.limit);
+  // Capped: past the last page, the last page (none for an empty result: the first).
+  const current = (counting.pastEnd === 'capped' ? Math.min(counted0, Math.max(0, pages - 1)) : counted0) + base;
   const page = deviates(deviations, 'pagination.meta.present') && returned > 0 ? { limit: plan.limit, offset, total: pages } : { limit: plan.limit, offset, current, total: pages };
   return { page, results: { total: reportedTotal } };
 }

@@ -28,9 +28,26 @@ export interface CreateReadings {
   readonly hyphenType: 'accept' | 'refuse';
   /** The status of a create refused as invalid. */
   readonly status: 400 | 422;
+  /** Whether a username may be held twice under one user-authentication-info (`usernames`). */
+  readonly usernames: 'repeat' | 'conflict' | 'invalid';
+  /** Whether a create must say a JSON media type (`create.media-type`). */
+  readonly mediaType: 'lenient' | 'strict';
 }
 
-export const PUBLIC_CREATE_READINGS: CreateReadings = { characters: 'code-points', hyphenType: 'accept', status: 400 };
+export const PUBLIC_CREATE_READINGS: CreateReadings = { characters: 'code-points', hyphenType: 'accept', status: 400, usernames: 'repeat', mediaType: 'lenient' };
+
+/** A username already held under the user-authentication-info, refused as the reading says (undefined: accepted). */
+export function duplicateUsername(readings: CreateReadings, username: string): ApiError | undefined {
+  if (readings.usernames === 'repeat') return undefined;
+  const detail = `Username '${username.slice(0, 100)}' is already in use`;
+  return readings.usernames === 'conflict' ? apiError('conflict', detail, 'username') : apiError('unprocessable', detail, 'username');
+}
+
+/** `application/json` or a `+json` media type (parameters aside), as a strict deployment wants a create to say. */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+}
 
 export type Validation<T> = Result<T, { readonly errors: readonly ApiError[] }>;
 

@@ -135,6 +135,14 @@ function urlOf(i: SortFilterInput): string {
 }
 
 /** The documented rules a list read exercises: each clause's operator, and the ascending sort. */
+/** Whether a clause on id carries a value the sample never showed (§4.3 filters past a value read, not a made-up one). */
+function inventsId(i: SortFilterInput, sample: readonly SampleRecord[]): boolean {
+  const clauses = i.clauses.filter((c) => c.field === 'id');
+  if (clauses.length === 0) return false;
+  const ids = new Set(sample.map((s) => s.id));
+  return clauses.some((c) => c.values.some((v) => !ids.has(v)));
+}
+
 function featureRules(i: SortFilterInput): RuleId[] {
   const rules = new Set<RuleId>();
   for (const c of i.clauses) if (c.op === 'gt' || c.op === 'ge') rules.add(c.op === 'gt' ? 'filter.gt' : 'filter.ge');
@@ -270,7 +278,8 @@ export const sortFilter = defineProperty<Ctx, SortFilterInput>({
     if (isAsideStatus(status) || status >= 500) return; // credentials and rate: not judged; 5xx: errors.no-5xx
     if (status !== 200) {
       // A refusal is judged by the request alone: a documented read's features, or the assumed rules of its undocumented parts.
-      trial.finding(ex, featureRules(i), `GET ${ex.request.url}: a filter and sort refused`, 200, status);
+      // An id the deployment never showed (a made-up UUID where its ids are acc_…) may be refused as no id at all: not the operator's failure.
+      trial.finding(ex, inventsId(i, ctx.sample) ? [] : featureRules(i), `GET ${ex.request.url}: a filter and sort refused`, 200, status);
       return;
     }
     if (!ctx.complete) return;

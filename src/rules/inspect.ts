@@ -71,7 +71,7 @@ export function pageMeta(json: unknown): PageMeta {
 }
 
 /** How deep and how wide the search for `page` and `results` goes: far past any real envelope, bounded for hostile bodies. */
-const MAX_META_DEPTH = 8;
+const MAX_META_DEPTH = 32;
 const MAX_META_MEMBERS = 2_000;
 
 /**

@@ -37,6 +37,7 @@ export const READING_POINTS = {
       top: 'page and results at the top level',
       nested: 'three levels down: meta.listing.paging.page and meta.listing.paging.results',
       split: 'page at the top level, results under meta',
+      deep: 'twelve levels down, under meta.response.body.listing.…',
     },
   },
   'meta.numbers': {
@@ -51,6 +52,21 @@ export const READING_POINTS = {
     question: 'how pages are counted',
     values: { 'one-based': 'the first page is 1', 'zero-based': 'the first page is 0' },
   },
+  'page.grid': {
+    section: '§2.3',
+    quote: 'page[total] | Total page count.',
+    question: 'on which grid pages are counted from an offset that is not a multiple of the limit',
+    values: {
+      'data-set': 'pages start at multiples of the limit: total ceil(results / limit), current floor(offset / limit) + 1',
+      offset: "the offset's own: a partial page before it, then full ones (total ceil(offset / limit) + ceil((results − offset) / limit), current ceil(offset / limit) + 1)",
+    },
+  },
+  'page.current-past-end': {
+    section: '§2.3',
+    quote: 'page[current] | The current page.',
+    question: 'page.current of a read past the last page',
+    values: { counted: 'counted on from the offset, past page.total', capped: 'the last page' },
+  },
   'page.total-empty': {
     section: '§2.3',
     quote: 'page[total] | Total page count.',
@@ -62,6 +78,12 @@ export const READING_POINTS = {
     quote: 'The pagination fields are always present, including when the result is empty (zero results).',
     question: 'whether list answers carry links (the document shows none)',
     values: { present: 'links current, first, last, next, prev, and links.self on every item', absent: 'no links, on the list or its items' },
+  },
+  'links.origin': {
+    section: '§2.1',
+    quote: 'Its shape is {base_url}/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info/<profile_info_id>.',
+    question: 'the origin of absolute links ({base_url} is not tied to the address a client typed)',
+    values: { request: 'the origin the request came to (or the one a proxy forwards)', canonical: 'the deployment’s canonical origin, https://api.commerce.example, whatever address was used' },
   },
   'timestamps.precision': {
     section: '§2.1',
@@ -93,7 +115,14 @@ export const READING_POINTS = {
       uuid: 'UUIDs, ordered as text',
       prefixed: 'a type prefix and 32 hex digits (acc_0f3a…), ordered as text',
       numeric: 'decimal numbers of up to 39 digits, ordered as numbers',
+      'per-collection': 'each collection its own: accounts UUIDs, orders prefixed, files numeric, the others in that turn',
     },
+  },
+  'ids.case': {
+    section: '§2.1',
+    quote: 'Identifier of the created record (UUID-shaped, <profile_info_id>).',
+    question: 'the letter case of UUID-shaped ids',
+    values: { lower: 'lower-case hex digits', upper: 'upper-case hex digits (the created record’s too)' },
   },
   'order.unsorted': {
     section: '§4.2',
@@ -117,7 +146,7 @@ export const READING_POINTS = {
     section: '§4.2',
     quote: 'page[limit] | Optional | number | Number of records per page.',
     question: 'what page[limit]=0 gets',
-    values: { refuse: 'a 4xx error', default: 'the default page length, as if absent' },
+    values: { refuse: 'a 4xx error', default: 'the default page length, as if absent', one: 'a page of one record (meta limit 1)' },
   },
   'offset.edge': {
     section: '§8',
@@ -163,6 +192,18 @@ export const READING_POINTS = {
     question: 'the status of a create the server does not accept',
     values: { '400': '400 Bad Request', '422': '422 Unprocessable Content' },
   },
+  usernames: {
+    section: '§7',
+    quote: 'Errors: not shown. No error format, error codes or failure statuses are described.',
+    question: 'whether a username may be created twice under one user-authentication-info',
+    values: { repeat: 'created again', conflict: 'refused with 409 Conflict', invalid: 'refused with 422 Unprocessable Content' },
+  },
+  'create.media-type': {
+    section: '§4.1',
+    quote: 'Content-Type | Used in the example | string | application/json',
+    question: 'what a create without a JSON media type gets',
+    values: { lenient: 'the body read as JSON whatever Content-Type says', strict: '415 Unsupported Media Type' },
+  },
   'create.hyphen-type': {
     section: '§2.1',
     quote: 'Treat the underscore form as the value on the wire.',
@@ -174,6 +215,12 @@ export const READING_POINTS = {
     quote: 'The header is required on the create operation.',
     question: 'whether list reads need the Authorization header',
     values: { required: '401 without a bearer token', optional: 'served without one' },
+  },
+  'token.endpoint': {
+    section: '§5',
+    quote: 'How the token is obtained, its lifetime and its scopes: not shown.',
+    question: 'whether the deployment has a token endpoint',
+    values: { present: 'POST /oauth/access_token (docs/api-notes.md)', absent: 'none: tokens are given out of band (404 there)' },
   },
   'settings.path': {
     section: '§8',

@@ -5,7 +5,7 @@
  * compression) is applied here to every API answer. The public API's readings take none of these
  * paths: the default simulator answers byte for byte as before.
  */
-import { idCodec, SAME_IDS, type IdCodec } from '../engine/ids.js';
+import { idCodec, SAME_IDS, UPPER_UUIDS, type IdCodec, type IdFormat } from '../engine/ids.js';
 import { PUBLIC_LIST_READINGS, type ListReadings } from '../engine/list-plan.js';
 import type { PageCounting, PageLinks, PageMeta, PageReadings } from '../engine/pagination.js';
 import type { CreateReadings } from '../engine/password-profile-validation.js';
@@ -13,6 +13,18 @@ import { changedReadings, DEFAULT_READINGS, withDefaults, type ReadingChoice, ty
 import type { ResourceDef } from '../store/resources.js';
 import { PUBLIC_SHAPE, type RecordShape } from './serialize.js';
 import type { SimRequest, SimResponse } from './messages.js';
+
+/** The canonical origin of `links.origin=canonical`: a deployment behind a gateway names its own. */
+export const CANONICAL_ORIGIN = 'https://api.commerce.example';
+
+/** `ids.format=per-collection`: accounts UUIDs, orders prefixed, files numeric, the others in that turn by name. */
+function collectionIdFormat(name: string): IdFormat {
+  const fixed: Readonly<Record<string, IdFormat>> = { accounts: 'uuid', orders: 'prefixed', files: 'numeric' };
+  const turn: readonly IdFormat[] = ['uuid', 'prefixed', 'numeric'];
+  let h = 0;
+  for (const c of name) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return fixed[name] ?? turn[h % 3] ?? 'uuid';
+}
 
 export class ReadingsPlay {
   readonly readings: Readings;
@@ -28,14 +40,38 @@ export class ReadingsPlay {
     this.readings = withDefaults(choice);
     const r = this.readings;
     this.plain = Object.keys(changedReadings(r)).length === 0;
-    this.counting = { current: r['page.current'], emptyTotal: r['page.total-empty'] };
+    this.counting = { current: r['page.current'], emptyTotal: r['page.total-empty'], grid: r['page.grid'], pastEnd: r['page.current-past-end'] };
     this.page = { edge: r['offset.edge'], aboveMax: r['limit.above-max'], zero: r['limit.zero'], pastHard: r['offset.past-hard'], pastSoft: r['offset.past-soft'] };
-    this.create = { characters: r['password.characters'], hyphenType: r['create.hyphen-type'], status: r['errors.validation-status'] === '422' ? 422 : 400 };
+    this.create = {
+      characters: r['password.characters'],
+      hyphenType: r['create.hyphen-type'],
+      status: r['errors.validation-status'] === '422' ? 422 : 400,
+      usernames: r.usernames,
+      mediaType: r['create.media-type'],
+    };
   }
 
-  /** How a resource's ids are shown (authentication records keep the UUIDs §2.1 states). */
+  /** How a resource's ids are shown (authentication records keep the UUIDs §2.1 states, in the reading's letter case). */
   ids(resource: ResourceDef): IdCodec {
-    return resource.timestamps === 'meta' ? SAME_IDS : idCodec(this.readings['ids.format'], resource.type.slice(0, 3));
+    const uuids = this.readings['ids.case'] === 'upper' ? UPPER_UUIDS : SAME_IDS;
+    if (resource.timestamps === 'meta') return uuids;
+    const format = this.readings['ids.format'] === 'per-collection' ? collectionIdFormat(resource.name) : this.readings['ids.format'];
+    return format === 'uuid' ? uuids : idCodec(format, resource.type.slice(0, 3));
+  }
+
+  /** Paths the deployment does not have where the readings say so: the settings endpoint (`settings.path=hidden`), the token endpoint (`token.endpoint=absent`). */
+  hides(path: string): boolean {
+    return (path === '/v2/settings' && this.readings['settings.path'] === 'hidden') || (path === '/oauth/access_token' && this.readings['token.endpoint'] === 'absent');
+  }
+
+  /** The stored form of an id in a path (`ids.case=upper`: read in either case). */
+  storedId(text: string): string {
+    return this.readings['ids.case'] === 'upper' ? (UPPER_UUIDS.stored(text) ?? text) : text;
+  }
+
+  /** The origin of absolute links: the request's, or the deployment's canonical one (`links.origin`). */
+  origin(requestOrigin: string): string {
+    return this.readings['links.origin'] === 'canonical' ? CANONICAL_ORIGIN : requestOrigin;
   }
 
   /** The record shape of a resource's answers. */
@@ -47,7 +83,7 @@ export class ReadingsPlay {
       const ids = this.ids(resource);
       const links = r.links === 'present';
       const changed = r['timestamps.precision'] !== 'ms' || r['timestamps.placement'] !== 'meta.timestamps' || ids !== SAME_IDS || !links;
-      const key = `${r['timestamps.precision']}/${r['timestamps.placement']}/${r['ids.format']}/${r.links}`;
+      const key = `${r['timestamps.precision']}/${r['timestamps.placement']}/${r['ids.format']}/${r['ids.case']}/${r.links}`;
       shape = changed ? { key, precision: r['timestamps.precision'], placement: r['timestamps.placement'], ids, links } : PUBLIC_SHAPE;
       this.shapes.set(resource.name, shape);
     }
@@ -85,6 +121,9 @@ export class ReadingsPlay {
       case 'split':
         members = `"page":${page},"meta":{"results":${results}}`;
         break;
+      case 'deep':
+        members = `"meta":${DEEP_OPEN}"page":${page},"results":${results}${DEEP_CLOSE}`;
+        break;
     }
     const linked = r.links === 'present' ? `,"links":${JSON.stringify(links)}` : '';
     return `{"data":[${data}],${members}${linked}}`;
@@ -116,6 +155,11 @@ export class ReadingsPlay {
     return { status: res.status, headers, body, ...(res.transport === undefined ? {} : { transport: res.transport }), ...(compress ? { compress: true as const } : {}) };
   }
 }
+
+/** `meta.position=deep`: page and results twelve levels down. */
+const DEEP_PATH = ['response', 'body', 'listing', 'paging', 'state', 'window', 'view', 'frame', 'slot', 'part', 'info'];
+const DEEP_OPEN = `{${DEEP_PATH.map((k) => `"${k}":{`).join('')}`;
+const DEEP_CLOSE = `}${'}'.repeat(DEEP_PATH.length)}`;
 
 function numbersAsText(members: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};

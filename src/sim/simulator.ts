@@ -270,15 +270,15 @@ export class Simulator implements AdminPort {
     const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');
     const path = trailingSlash ? rawPath.slice(0, -1) : rawPath;
     const found = this.router.match(method, path);
-    // The token endpoint is served on every surface, before any bearer token is asked for.
-    if (found.kind === 'match' && found.handler.auth === 'none') return found.handler.serve(req, this);
+    // The token endpoint is served on every surface, before any bearer token is asked for (unless the readings say there is none).
+    if (found.kind === 'match' && found.handler.auth === 'none' && !this.play.hides(path)) return found.handler.serve(req, this);
 
     if (this.options.surface === 'documented') {
       const refused = refuseUndocumented(req);
       if (refused !== undefined) return refused;
     }
 
-    if (found.kind === 'not-found' || (path === '/v2/settings' && this.play.readings['settings.path'] === 'hidden')) return error('not-found', `No route for ${path}`);
+    if (found.kind === 'not-found' || this.play.hides(path)) return error('not-found', `No route for ${path}`);
     if (found.kind === 'method-not-allowed') return error('method-not-allowed', `Use one of: ${found.allow.join(', ')}`, { allow: found.allow.join(', ') });
     const route = found.handler;
     if (route.auth === 'none') return route.serve(req, this);
@@ -332,7 +332,7 @@ export class Simulator implements AdminPort {
       params,
       project,
       access: who.access,
-      baseUrl: forwardedOrigin(req.headers, this.baseUrl),
+      baseUrl: this.play.origin(forwardedOrigin(req.headers, this.baseUrl)),
       deviations: this.deviations,
       admin: this.adminOps,
       maxScan: this.options.maxScan ?? DEFAULT_MAX_SCAN,

@@ -4,7 +4,10 @@
  * no documented failure; and a documented deviation layered on any combination fails its own rule
  * (or, where the readings leave it no documented evidence, is inconclusive: never passed).
  *
- * The seed is printed; replay a failure with READINGS_SEED=<seed> (and the path fast-check prints).
+ * Every value of every point is met in every run (coveringReadings, run first), then random combinations:
+ * READINGS_RUNS (default 10) faithful ones and READINGS_DEVIATION_RUNS (default 40) deviation × readings
+ * pairs beyond one pass over every deviation. The seed is printed; replay a failure with
+ * READINGS_SEED=<seed> (and the path fast-check prints), raise the budget with the two counts.
  */
 import * as fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,18 +21,26 @@ import { Simulator } from '../../src/sim/simulator.js';
 import { captureIo } from '../support/cli-io.js';
 import { DEVIATION_IDS } from '../../src/engine/deviations.js';
 import { loadSuite } from '../../src/kit/mutation.js';
-import { checkReadings, deviationVerdict, documentedFailures, readingsArbitrary, sampleReadings } from '../../src/kit/readings-proof.js';
-import { describeReadings } from '../../src/rules/readings.js';
+import { checkReadings, coveringReadings, deviationVerdict, documentedFailures, readingsArbitrary } from '../../src/kit/readings-proof.js';
+import { DEFAULT_READINGS, describeReadings, READING_NAMES, readingValues, type Readings } from '../../src/rules/readings.js';
+import type { RuleId } from '../../src/rules/ids.js';
 import type { Scenario } from '../../src/scenarios/format.js';
 
 const SEED = Number(process.env['READINGS_SEED'] ?? 20261125);
 const PATH = process.env['READINGS_PATH'];
+const RUNS = Number(process.env['READINGS_RUNS'] ?? 10);
+const DEVIATION_RUNS = Number(process.env['READINGS_DEVIATION_RUNS'] ?? 40);
+const COVERING = coveringReadings();
 
 describe('the kit on deployments that conform but are not alike', () => {
   let scenarios: Scenario[];
   beforeAll(async () => {
     scenarios = await loadSuite();
-    console.log(`readings property: seed ${SEED} (replay with READINGS_SEED=${SEED})`);
+    console.log(`readings property: seed ${SEED} (replay with READINGS_SEED=${SEED}); ${COVERING.length} covering combinations, then ${RUNS} faithful and ${DEVIATION_RUNS} deviation runs`);
+  });
+
+  it('meets every value of every point in the combinations it runs first', () => {
+    for (const name of READING_NAMES) expect(new Set(COVERING.map((r) => r[name])), name).toEqual(new Set(readingValues(name)));
   });
 
   it('fails no documented rule on any combination of readings, in the shipped suite and the property suites', async () => {
@@ -45,23 +56,22 @@ describe('the kit on deployments that conform but are not alike', () => {
         const judged = check.rules.filter((r) => r.level === 'documented' && r.status === 'pass').length;
         expect(judged).toBeGreaterThanOrEqual(28);
       }),
-      { seed: SEED, numRuns: 10, endOnFailure: true, ...(PATH === undefined ? {} : { path: PATH }) },
+      { seed: SEED, numRuns: COVERING.length + RUNS, endOnFailure: true, examples: COVERING.map((r, i) => [r, SEED + i]), ...(PATH === undefined ? {} : { path: PATH }) },
     );
-  }, 240_000);
+  }, 600_000);
 
-  it('fails the deviated rule for every documented deviation layered on a combination of readings', async () => {
-    // One combination per deviation, drawn from the seed: over the runs every deviation meets many readings.
-    const combos = sampleReadings(SEED, DEVIATION_IDS.length);
-    const missed: string[] = [];
-    for (const [i, ruleId] of DEVIATION_IDS.entries()) {
-      const readings = combos[i] ?? combos[0];
-      if (readings === undefined) continue;
-      const check = await checkReadings({ readings, propsSeed: SEED + i, scenarios, deviate: [ruleId] });
-      const verdict = deviationVerdict(check, ruleId);
-      if (verdict.kind === 'missed') missed.push(`${ruleId} (${verdict.status ?? 'not judged'}) under ${describeReadings(readings)}`);
-    }
-    expect(missed).toEqual([]);
-  }, 240_000);
+  it('fails the deviated rule for any documented deviation layered on any combination of readings', async () => {
+    // Every deviation once on a covering combination (in turn), then random pairs.
+    const examples: [Readings, RuleId, number][] = DEVIATION_IDS.map((id, i) => [COVERING[i % COVERING.length] ?? DEFAULT_READINGS, id, SEED + i]);
+    await fc.assert(
+      fc.asyncProperty(readingsArbitrary, fc.constantFrom(...DEVIATION_IDS), fc.integer({ min: 1, max: 2 ** 31 - 1 }), async (readings, ruleId, propsSeed) => {
+        const check = await checkReadings({ readings, propsSeed, scenarios, deviate: [ruleId] });
+        const verdict = deviationVerdict(check, ruleId);
+        if (verdict.kind === 'missed') throw new Error(`${ruleId} missed (${verdict.status ?? 'not judged'}) under ${describeReadings(readings)}, props seed ${propsSeed}`);
+      }),
+      { seed: SEED, numRuns: examples.length + DEVIATION_RUNS, endOnFailure: true, examples, ...(PATH === undefined ? {} : { path: PATH }) },
+    );
+  }, 600_000);
 
   it('passes a served simulator that always compresses, closes every connection, says vnd.api+json and resets some reads', async () => {
     const sim = new Simulator({

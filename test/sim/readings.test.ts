@@ -153,6 +153,84 @@ describe('the simulator plays each reading', () => {
     expect(call('GET', '/v2/accounts').headers['content-type']).toBe('application/vnd.api+json');
   });
 
+  it('counts pages on the offset’s own grid and caps page.current at the last page, as page.grid and page.current-past-end say', () => {
+    const { call } = simulatorWith({ 'page.grid': 'offset', 'page.current-past-end': 'capped' });
+    // 120 records at 25 a page from offset 1: one partial page, then ceil(119 / 25) = 5.
+    expect(body(call('GET', '/v2/accounts?page[limit]=25&page[offset]=1'))).toMatchObject({ meta: { page: { current: 2, total: 6 } } });
+    expect(body(call('GET', '/v2/accounts?page[limit]=25&page[offset]=50'))).toMatchObject({ meta: { page: { current: 3, total: 5 } } });
+    expect(body(call('GET', '/v2/accounts?page[limit]=10&page[offset]=500'))).toMatchObject({ meta: { page: { current: 12, total: 12 } } });
+    expect(body(simulatorWith({}).call('GET', '/v2/accounts?page[limit]=10&page[offset]=500'))).toMatchObject({ meta: { page: { current: 51, total: 12 } } });
+  });
+
+  it('puts page and results twelve levels down under meta.position=deep, and reads page[limit]=0 as 1 under limit.zero=one', () => {
+    const { call } = simulatorWith({ 'meta.position': 'deep', 'limit.zero': 'one' });
+    let node: unknown = body(call('GET', '/v2/accounts?page[limit]=0'))['meta'];
+    let depth = 1;
+    while (typeof node === 'object' && node !== null && !('page' in node)) {
+      node = Object.values(node)[0];
+      depth += 1;
+    }
+    expect(depth).toBe(12);
+    expect(node).toMatchObject({ page: { limit: 1 }, results: { total: 120 } });
+  });
+
+  it('names links at the canonical origin under links.origin=canonical, whatever address the request came to', () => {
+    const { call, create, ids } = simulatorWith({ 'links.origin': 'canonical' });
+    const list = body(call('GET', '/v2/accounts?page[limit]=1', undefined, { 'x-forwarded-host': 'gateway.example' }));
+    expect((list['links'] as { next: string }).next).toMatch(/^https:\/\/api\.commerce\.example\/v2\/accounts\?/);
+    const made = body(call('POST', create, { data: { type: 'user_authentication_password_profile_info', username: 'u', password: 'long-enough', password_profile_id: ids.password_profile_id } }));
+    expect((made['links'] as { self: string }).self).toMatch(/^https:\/\/api\.commerce\.example\/authentication-realms\//);
+  });
+
+  it('shows UUIDs in upper case under ids.case=upper (the created record’s too) and reads them back in either case; ids per collection under ids.format=per-collection', () => {
+    const { call, create, ids } = simulatorWith({ 'ids.case': 'upper', 'ids.format': 'per-collection' });
+    const account = first(call('GET', '/v2/accounts?sort=id'));
+    expect(account['id']).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
+    expect(call('GET', `/v2/accounts/${String(account['id']).toLowerCase()}`).status).toBe(200);
+    expect(first(call('GET', '/v2/orders'))['id']).toMatch(/^ord_[0-9a-f]{32}$/);
+    expect(first(call('GET', '/v2/files'))['id']).toMatch(/^\d+$/);
+    const made = body(call('POST', create, { data: { type: 'user_authentication_password_profile_info', username: 'u', password: 'long-enough', password_profile_id: ids.password_profile_id } }));
+    const id = (made['data'] as { id: string }).id;
+    expect(id).toBe(id.toUpperCase());
+    expect(call('GET', `${create}/${id.toLowerCase()}`).status).toBe(200);
+    expect(
+      call(
+        'GET',
+        `${create.toUpperCase().replace('/V2/AUTHENTICATION-REALMS/', '/v2/authentication-realms/').replace('/USER-AUTHENTICATION-INFO/', '/user-authentication-info/').replace('/USER-AUTHENTICATION-PASSWORD-PROFILE-INFO', '/user-authentication-password-profile-info')}/${id}`,
+      ).status,
+    ).toBe(200);
+  });
+
+  it('refuses a username held already with 409 or 422, or creates it again, as usernames says; on update too', () => {
+    const post = (s: ReturnType<typeof simulatorWith>, username: string) =>
+      s.call('POST', s.create, { data: { type: 'user_authentication_password_profile_info', username, password: 'long-enough', password_profile_id: s.ids.password_profile_id } });
+    for (const [reading, status] of [
+      ['repeat', 201],
+      ['conflict', 409],
+      ['invalid', 422],
+    ] as const) {
+      const s = simulatorWith({ usernames: reading });
+      expect(post(s, 'twice@example.com').status).toBe(201);
+      expect(post(s, 'twice@example.com').status, reading).toBe(status);
+      const other = body(post(s, 'other@example.com'))['data'] as { id: string };
+      expect(s.call('PUT', `${s.create}/${other.id}`, { data: { type: 'user_authentication_password_profile_info', username: 'twice@example.com' } }).status, reading).toBe(
+        status === 201 ? 200 : status,
+      );
+    }
+  });
+
+  it('refuses a create without a JSON media type with 415 under create.media-type=strict, and has no token endpoint under token.endpoint=absent', () => {
+    const { sim, call, create, ids } = simulatorWith({ 'create.media-type': 'strict', 'token.endpoint': 'absent' });
+    const data = { data: { type: 'user_authentication_password_profile_info', username: 'u', password: 'long-enough', password_profile_id: ids.password_profile_id } };
+    expect(call('POST', create, data, { 'content-type': 'text/plain' }).status).toBe(415);
+    expect(call('POST', create, data, { 'content-type': 'application/json; charset=utf-8' }).status).toBe(201);
+    expect(simulatorWith({}).call('POST', create, data, { 'content-type': 'text/plain' }).status).toBe(201);
+    const token = (s: Simulator) =>
+      s.handle({ method: 'POST', url: '/oauth/access_token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=implicit&client_id=c' }).status;
+    expect(token(sim)).toBe(404);
+    expect(token(simulatorWith({}).sim)).toBe(200);
+  });
+
   it('compresses and closes over HTTP as the readings say', async () => {
     const sim = new Simulator({ readings: { compression: 'always', connection: 'close' }, wallClock: () => Date.now() });
     const server = await listen(sim, 0, '127.0.0.1');

@@ -4,7 +4,8 @@
  * of readings (and, on some runs, answering only the documented surface), gives no documented failure of
  * a server rule, complete or not; and of the client rules, none on the reference client's requests and on
  * the suite's only what it does on purpose (it pages /v2/orders and /v2/files past the hard offset limit
- * to probe the server). The seed is printed; replay with TRAFFIC_READINGS_SEED=<seed>.
+ * to probe the server). Every value of every point is met first (coveringReadings), then random
+ * combinations: TRAFFIC_READINGS_RUNS (default 8). The seed is printed; replay with TRAFFIC_READINGS_SEED=<seed>.
  */
 import * as fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { createSimTarget } from '../../src/adapters/simulator.js';
 import { exportAccounts } from '../../src/client/export.js';
 import { iterate } from '../../src/client/keyset.js';
 import { loadSuite } from '../../src/kit/mutation.js';
-import { readingsArbitrary } from '../../src/kit/readings-proof.js';
+import { coveringReadings, readingsArbitrary } from '../../src/kit/readings-proof.js';
 import { ruleById } from '../../src/rules/catalogue.js';
 import { describeReadings } from '../../src/rules/readings.js';
 import type { Scenario } from '../../src/scenarios/format.js';
@@ -22,6 +23,7 @@ import { judgeTraffic } from '../../src/traffic/judge/judge.js';
 import { observedTarget } from '../../src/traffic/observed-target.js';
 
 const SEED = Number(process.env['TRAFFIC_READINGS_SEED'] ?? 20261126);
+const COVERING = coveringReadings();
 
 describe('the traffic judge on servers that conform but are not alike', () => {
   let scenarios: Scenario[];
@@ -67,7 +69,13 @@ describe('the traffic judge on servers that conform but are not alike', () => {
         const judged = [...result.tallies].filter(([id, t]) => ruleById(id)?.level === 'documented' && t.passed > 0).length;
         expect(judged).toBeGreaterThanOrEqual(documentedOnly ? 15 : 25);
       }),
-      { seed: SEED, numRuns: Number(process.env['TRAFFIC_READINGS_RUNS'] ?? 8), endOnFailure: true },
+      {
+        seed: SEED,
+        numRuns: COVERING.length + Number(process.env['TRAFFIC_READINGS_RUNS'] ?? 8),
+        endOnFailure: true,
+        // The covering combinations first, the surface and completeness in turn.
+        examples: COVERING.map((r, i) => [r, i % 2 === 0, i % 3 !== 0]),
+      },
     );
   }, 240_000);
 });

@@ -4,7 +4,8 @@
  */
 import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';
 import type { RuleId } from '../../rules/ids.js';
-import { validateCreate, validateUpdate, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../../engine/password-profile-validation.js';
+import { duplicateUsername, isJsonMediaType, validateCreate, validateUpdate, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../../engine/password-profile-validation.js';
+import { apiError } from '../../engine/api-errors.js';
 import { deviates } from '../../engine/deviations.js';
 import { shownInstant, shownInstantMs } from '../../engine/instants.js';
 import type { Collection, SimRecord } from '../../store/collection.js';
@@ -17,18 +18,24 @@ import { servePage } from './lists.js';
 
 function collectionOf(ctx: RequestContext): Collection | undefined {
   const { realm, uai } = ctx.params;
-  return realm !== undefined && uai !== undefined ? ctx.project.passwordProfileInfos(realm, uai) : undefined;
+  return realm !== undefined && uai !== undefined ? ctx.project.passwordProfileInfos(ctx.play.storedId(realm), ctx.play.storedId(uai)) : undefined;
 }
 
-/** §2.1: `{base_url}/authentication-realms/.../user-authentication-password-profile-info/<id>`, no /v2. */
+/** The record the path's id names (in either letter case under `ids.case=upper`). */
+const recordOf = (ctx: RequestContext, coll: Collection | undefined): SimRecord | undefined => coll?.get(ctx.play.storedId(ctx.params['id'] ?? ''));
+
+/** The id as the deployment shows it (`ids.case`). */
+const shownId = (ctx: RequestContext, id: string): string => ctx.play.ids(passwordProfileInfo).shown(id);
+
+/** §2.1: `{base_url}/authentication-realms/.../user-authentication-password-profile-info/<id>`, no /v2; the parents' ids as the request named them. */
 function selfPath(ctx: RequestContext, id: string, withV2: boolean): string {
   const { realm = '', uai = '' } = ctx.params;
-  return `${ctx.baseUrl}${withV2 ? '/v2' : ''}/authentication-realms/${realm}/user-authentication-info/${uai}/user-authentication-password-profile-info/${id}`;
+  return `${ctx.baseUrl}${withV2 ? '/v2' : ''}/authentication-realms/${realm}/user-authentication-info/${uai}/user-authentication-password-profile-info/${id === '' ? '' : shownId(ctx, id)}`;
 }
 
 function view(ctx: RequestContext, record: SimRecord): Record<string, unknown> {
   return {
-    id: record.id,
+    id: shownId(ctx, record.id),
     type: PROFILE_INFO_TYPE,
     username: record.attrs['username'] ?? null,
     password_profile_id: record.attrs['password_profile_id'] ?? null,
@@ -39,14 +46,36 @@ function view(ctx: RequestContext, record: SimRecord): Record<string, unknown> {
 
 const notFound = (): SimResponse => error('not-found', 'Resource not found');
 
+/** `create.media-type=strict`: a body not said to be JSON is refused before it is read. */
+const unsupportedMediaType = (ctx: RequestContext): SimResponse | undefined =>
+  ctx.play.create.mediaType === 'strict' && !isJsonMediaType(ctx.req.headers['content-type'])
+    ? errors([apiError('unsupported-media-type', 'Send the body as application/json', 'Content-Type')])
+    : undefined;
+
+/** The username held by another record of the collection, refused as `usernames` says (undefined: fine). */
+function taken(ctx: RequestContext, coll: Collection, username: string | undefined, self?: string): SimResponse | undefined {
+  if (username === undefined || ctx.play.create.usernames === 'repeat') return undefined;
+  // One pass over the records under one user-authentication-info: a few, or at most the project's record budget.
+  for (const r of coll.values())
+    if (r.id !== self && r.attrs['username'] === username) {
+      const refusal = duplicateUsername(ctx.play.create, username);
+      return refusal === undefined ? undefined : errors([refusal]);
+    }
+  return undefined;
+}
+
 export const createProfileInfo: Handler = (ctx) => {
   if (ctx.trailingSlash && deviates(ctx.deviations, 'create.path.trailing-slash')) return notFound();
   const coll = collectionOf(ctx);
   if (coll === undefined) return notFound();
+  const media = unsupportedMediaType(ctx);
+  if (media !== undefined) return media;
   const body = parseJsonBody(ctx.req.body);
   if (!body.ok) return body.response;
   const valid = validateCreate(body.value, ctx.deviations, ctx.play.create);
   if (!valid.ok) return errors(valid.errors);
+  const duplicate = taken(ctx, coll, valid.value.username);
+  if (duplicate !== undefined) return duplicate;
   const full = ctx.project.full;
   if (full !== undefined) return projectFull(full);
   const now = ctx.project.clock.tick();
@@ -73,7 +102,7 @@ function createView(ctx: RequestContext, record: SimRecord, password: string): R
   const createdAt = d('create.timestamps.format') ? created.replace(/\.\d{3}Z$/, 'Z') : created;
   const updatedAt = d('create.timestamps.equal') ? shownInstantMs(record.createdMs + ONE_SHOWN_MS[precision], precision) : createdAt;
   return {
-    id: record.id,
+    id: shownId(ctx, record.id),
     type: d('create.type.underscore-echo') ? PROFILE_INFO_TYPE_HYPHEN : PROFILE_INFO_TYPE,
     ...(d('create.response.fields') ? {} : { username: record.attrs['username'] }),
     password_profile_id: record.attrs['password_profile_id'] ?? null,
@@ -93,19 +122,21 @@ export const listProfileInfo: Handler = (ctx) => {
 };
 
 export const getProfileInfo: Handler = (ctx) => {
-  const record = collectionOf(ctx)?.get(ctx.params['id'] ?? '');
+  const record = recordOf(ctx, collectionOf(ctx));
   return record === undefined ? notFound() : json(200, { data: view(ctx, record) });
 };
 
 export const updateProfileInfo: Handler = (ctx) => {
   const coll = collectionOf(ctx);
-  const record = coll?.get(ctx.params['id'] ?? '');
+  const record = recordOf(ctx, coll);
   if (coll === undefined || record === undefined) return notFound();
   const body = parseJsonBody(ctx.req.body);
   if (!body.ok) return body.response;
   const valid = validateUpdate(body.value, ctx.deviations, ctx.play.create);
   if (!valid.ok) return errors(valid.errors);
   const { username, password_profile_id, password } = valid.value;
+  const duplicate = taken(ctx, coll, username, record.id);
+  if (duplicate !== undefined) return duplicate;
   // A new password's hash is as long as the old one: only the fields can make the record weigh more.
   const after = {
     id: record.id,
@@ -127,9 +158,9 @@ export const updateProfileInfo: Handler = (ctx) => {
 
 export const deleteProfileInfo: Handler = (ctx) => {
   const coll = collectionOf(ctx);
-  const id = ctx.params['id'] ?? '';
-  const record = coll?.get(id);
+  const record = recordOf(ctx, coll);
   if (coll === undefined || record === undefined) return notFound();
+  const { id } = record;
   const full = ctx.project.refusal(coll, record);
   if (full !== undefined) return projectFull(full);
   // The deviation keeps the record listed with a new updated_at: an updated_at sync sees the delete.
