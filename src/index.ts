@@ -42,7 +42,22 @@ export { classifyRequest, describeGaps, gapsFor, type Classification, type Surfa
 export { READING_POINTS, READING_NAMES, DEFAULT_READINGS, readingValues, parseReading, type Readings, type ReadingChoice, type ReadingName, type ReadingValue } from './rules/readings.js';
 export type { Result, Problem } from './result.js';
 export type { Surface } from './sim/surface.js';
-export type { RunReport, ScenarioResult, PropertyResult, RuleSummary, CaseStatus, LevelCounts, RuleStatus, RunSummary, TrafficSection, TrafficWalk, TrafficNote } from './report/model.js';
+export type {
+  RunReport,
+  ScenarioResult,
+  PropertyResult,
+  RuleSummary,
+  CaseStatus,
+  LevelCounts,
+  RuleStatus,
+  RunSummary,
+  TrafficSection,
+  TrafficWalk,
+  TrafficNote,
+  ReadingPointReport,
+} from './report/model.js';
+export { FingerprintCollector, fingerprintOf, observedReadings, type Fingerprint, type FingerprintOptions, type PointObservation } from './rules/fingerprint.js';
+export { fingerprinted } from './kit/fingerprint-target.js';
 export type { LoadOptions, ScenarioErrorCode, ScenarioProblem } from './scenarios/load.js';
 export type { RunOptions, RunProgress } from './scenarios/runner.js';
 export type { PropsRunOptions } from './properties/runner.js';

@@ -44,6 +44,10 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npx commerce-sim check day.har --shard 2/2 --report shard-2', 'the other shard of the same; test/traffic/shard.test.ts'],
   ['npx commerce-sim report merge shard-1 shard-2 --out day', 'merges the two shards above; test/traffic/shard.test.ts merges shards of check'],
   ['npx commerce-sim mutation --readings 20 --seed 7', 'minutes of work; test/kit/readings.test.ts runs the same proof on seeded combinations of readings'],
+  [
+    'npx commerce-sim serve --port 4800 --readings fingerprint/latest/readings.json',
+    'serves until stopped; test/kit/fingerprint.test.ts starts serve --readings on a readings.json a run wrote and checks what it plays',
+  ],
 ]);
 
 /** The README line that starts the served simulator every other command runs against. */

@@ -7,9 +7,11 @@ import { resolve } from 'node:path';
 import type { PropertyResult, RunReport } from '../report/model.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { isSecretKey } from '../report/redact.js';
+import { readingsLine } from '../report/summarise.js';
 import { DEFAULT_RUNS, NOT_RUN, PROPERTY_NAMES, STOPPED } from '../properties/names.js';
 import { createTarget, intOption } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
+import { fingerprinted } from '../kit/fingerprint-target.js';
 import { appendStepSummary } from './step-summary.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
@@ -118,7 +120,8 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
 
   const started = Date.now();
   const target = await createTarget(spec, targetOptions);
-  const counter = guardTarget(target);
+  const prints = fingerprinted(target);
+  const counter = guardTarget(prints.target);
   try {
     if (target.kind === 'http') await preflight(target, { credentials: hasCredentials(credentials) });
     const secrets = [
@@ -147,6 +150,7 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
       target: reportTarget(target, deviate),
       options: { strict, allowWrites, seed, ...(values.grep === undefined ? {} : { grep: values.grep }) },
       properties: results,
+      readings: prints.result(),
       timing: runTiming(started, target, '-props', counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
@@ -250,6 +254,7 @@ function summaryText(report: RunReport, reportPath: string, incomplete: boolean,
     `commerce-sim props: ${headline.startsWith('PASS') ? style.pass(headline) : style.fail(headline)}${assumed}`,
     `  properties: ${summary.cases.pass} pass, ${summary.cases.fail} fail, ${summary.cases.inconclusive} inconclusive, ${summary.cases.skip} skipped`,
     `  documented rules: ${summary.documented.pass} pass, ${summary.documented.fail} fail, ${summary.documented.inconclusive} inconclusive, ${summary.documented.notCovered} not covered`,
+    ...(readingsLine(report) === undefined ? [] : [`  ${readingsLine(report) ?? ''}`]),
     `  requests: ${report.timing.requests} in ${(report.timing.durationMs / 1000).toFixed(1)} s`,
     `  report: ${reportPath}`,
     '',

@@ -5,13 +5,14 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuleSummary, RunReport } from '../report/model.js';
-import { failingRules, inconclusives, placesText, userChecks } from '../report/summarise.js';
+import { failingRules, inconclusives, placesText, readingsLine, userChecks } from '../report/summarise.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { DATASET_PROFILES } from '../store/datasets.js';
 import type { RunProgress } from '../scenarios/runner.js';
 import { selectScenarios } from '../scenarios/select.js';
 import { parseShard, type Shard } from '../shard.js';
 import { createTarget, intOption } from './targets.js';
+import { fingerprinted } from '../kit/fingerprint-target.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { appendStepSummary } from './step-summary.js';
@@ -123,7 +124,8 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
 
   const started = Date.now();
   const target = await createTarget(spec, targetOptions);
-  const counter = guardTarget(target);
+  const prints = fingerprinted(target);
+  const counter = guardTarget(prints.target);
   try {
     if (target.kind === 'http') await preflight(target, { credentials: hasCredentials(credentials) });
     const progress = values.json !== true && io.stdout.isTTY === true ? progressLine(io) : undefined;
@@ -151,6 +153,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
         ...(values.shard === undefined ? {} : { shard: values.shard }),
       },
       scenarios: results,
+      readings: prints.result(),
       timing: runTiming(started, target, shard === undefined ? '' : `-shard${shard.index}of${shard.count}`, counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
@@ -239,6 +242,8 @@ function summaryText(report: RunReport, reportPath: string, incomplete: boolean,
   const unjudged = inconclusives(report).filter((u) => u.rule?.level === 'documented' && u.rule.status === 'inconclusive');
   for (const u of unjudged.slice(0, 10)) lines.push(`  ${style.warn('inconclusive')}: ${u.verdict.ruleId}: ${u.reason.length > 160 ? `${u.reason.slice(0, 157)}...` : u.reason}`);
   if (unjudged.length > 10) lines.push(`  ... and ${unjudged.length - 10} more (report.md, "Inconclusive")`);
+  const readings = readingsLine(report);
+  if (readings !== undefined) lines.push(`  ${readings}`);
   lines.push(`  requests: ${report.timing.requests} in ${(report.timing.durationMs / 1000).toFixed(1)} s`, `  report: ${reportPath}`);
   return `${lines.join('\n')}\n`;
 }

@@ -20,7 +20,7 @@ import type { JournalEntry } from '../sim/journal.js';
 import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, listen, type RunningServer } from '../sim/server.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
-import { DatasetError, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
+import { DatasetError, readingsOfFile, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { defineCommand, type DefinedCommand, HELP_OPTION, parseOptions, type Values } from './command.js';
 import { KitError } from '../kit-errors.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.js';
@@ -41,6 +41,8 @@ const USAGE = `usage: commerce-sim serve [options]
   --reading NAME=VALUE  answer one point the document leaves open another conforming way
                       (meta.position=top, timestamps.precision=us, ...); repeatable; see
                       \`commerce-sim readings\` or docs/readings.md
+  --readings FILE     answer as a deployment does where the document is silent: the readings.json
+                      a run or props against it wrote beside its report (--reading wins over it)
   --clock MODE        virtual (default: fixed start, one step per write) or wall (real time)
   --clock-step MS     virtual clock step per write in ms (default 1000)
   --client-id ID      client id of the printed token and of the admin API's default project
@@ -80,6 +82,8 @@ export interface ServeOptions {
   readonly graceMs?: number;
   readonly clientId: string;
   readonly dataset?: string;
+  /** A readings file (readings.json beside a report): what to answer where the document is silent. */
+  readonly readingsFile?: string;
   /** Environment variables holding the admin token and the token key (never the secrets on a command line). */
   readonly adminTokenEnv?: string;
   readonly tokenKeyEnv?: string;
@@ -163,6 +167,7 @@ const OPTIONS = {
   deviate: { type: 'string', multiple: true },
   surface: { type: 'string' },
   reading: { type: 'string', multiple: true },
+  readings: { type: 'string' },
   'admin-token-env': { type: 'string' },
   'token-key-env': { type: 'string' },
   clock: { type: 'string' },
@@ -231,6 +236,7 @@ function serveOptionsFrom(values: ServeValues): ServeOptions {
     ...(values.clients === undefined ? {} : { clientsFile: values.clients }),
     clientId,
     ...(values.dataset === undefined ? {} : { dataset: values.dataset }),
+    ...(values.readings === undefined ? {} : { readingsFile: values.readings }),
     ...(values['admin-token-env'] === undefined ? {} : { adminTokenEnv: values['admin-token-env'] }),
     ...(values['token-key-env'] === undefined ? {} : { tokenKeyEnv: values['token-key-env'] }),
     simulator,
@@ -312,6 +318,16 @@ export function logLine(entry: JournalEntry, ms: number, at: number, json: boole
   return `${time} ${entry.method} ${entry.url} ${status} ${ms.toFixed(1)}ms ${entry.client_id ?? '-'}${extra}\n`;
 }
 
+/** A readings file (the readings.json of a run's report: a dataset file, read by the one dataset reader): its readings only. */
+async function readingsFile(file: string, cwd: string): Promise<ReadingChoice> {
+  try {
+    return await readingsOfFile(file, { cwd });
+  } catch (error) {
+    if (error instanceof DatasetError) throw new UsageError(`--readings: ${error.message}`);
+    throw error;
+  }
+}
+
 export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> & Partial<Pick<CliIo, 'env' | 'stdout' | 'stderr'>>, wallClock: () => number): Promise<ServeSession> {
   const credentials = serverCredentials(options, io.env ?? {});
   let dataset: ResolvedDataset | undefined;
@@ -324,7 +340,9 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
     }
   }
   const clients = options.clientsFile === undefined ? undefined : await loadClients(options.clientsFile, io.cwd);
-  const simulator = withDataset(options.simulator, dataset);
+  const played =
+    options.readingsFile === undefined ? options.simulator : { ...options.simulator, readings: { ...(await readingsFile(options.readingsFile, io.cwd)), ...(options.simulator.readings ?? {}) } };
+  const simulator = withDataset(played, dataset);
   const budget = recordBudgetProblem(simulator);
   if (budget !== undefined) throw flagError(budget);
   const sim = new Simulator({ ...simulator, wallClock, ...credentials, ...(clients === undefined ? {} : { clients }) });

@@ -141,7 +141,8 @@ export const PUBLIC_PAGE_COUNTING: PageCounting = { current: 'one-based', emptyT
 export function pageMeta(plan: PagePlan, total: number, returned: number, deviations: Deviations, counting: PageCounting = PUBLIC_PAGE_COUNTING): PageMeta {
   const reportedTotal = deviates(deviations, 'pagination.results.total') ? total + 1 : total;
   // The offset's own grid: the records before it make pages of their own (a partial one first).
-  const ownGrid = counting.grid === 'offset' && plan.offset % plan.limit !== 0 && plan.offset > 0;
+  const ownGrid = counting.grid === 'offset' && plan.offset % plan.limit !== 0 && plan.offset > 0 && plan.offset < reportedTotal;
+  // The records before the offset, a partial page first (an offset inside the data: past it, the grid is moot).
   const before = ownGrid ? Math.ceil(plan.offset / plan.limit) : 0;
   const counted = deviates(deviations, 'pagination.page.total')
     ? Math.floor(reportedTotal / plan.limit)

@@ -43,12 +43,6 @@ export function duplicateUsername(readings: CreateReadings, username: string): A
   return readings.usernames === 'conflict' ? apiError('conflict', detail, 'username') : apiError('unprocessable', detail, 'username');
 }
 
-/** `application/json` or a `+json` media type (parameters aside), as a strict deployment wants a create to say. */
-export function isJsonMediaType(contentType: string | undefined): boolean {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
-}
-
 export type Validation<T> = Result<T, { readonly errors: readonly ApiError[] }>;
 
 const FIELDS = ['password_profile_id', 'username', 'password'] as const;

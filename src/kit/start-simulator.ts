@@ -6,7 +6,7 @@
  */
 import { isJsonObject } from '../engine/json.js';
 import { KitError } from '../kit-errors.js';
-import { resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
+import { readingsOfFile, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { isLoopback } from '../sim/clients.js';
 import { readSimulatorSettings, recordBudgetProblem, simulatorOptionsOf, withDataset, type SimulatorSetting, type SimulatorSettings } from '../sim/options.js';
 import { randomCredentials } from '../sim/tokens.js';
@@ -53,7 +53,7 @@ export interface StartSimulatorOptions {
    * What to answer where the document is silent, other than the public API's readings:
    * `{ 'meta.position': 'top', 'timestamps.precision': 'us' }` (see `commerce-sim readings`).
    */
-  readonly readings?: ReadingChoice;
+  readonly readings?: ReadingChoice | string;
   /** Client id of `token` (default `commerce-sim`). */
   readonly clientId?: string;
   /** `virtual` (default: fixed start, a step per write) or `wall`. */
@@ -107,8 +107,18 @@ function check(options: unknown): { readonly o: StartSimulatorOptions; readonly 
   return { o, settings: read.ok ? read.value : {} };
 }
 
+/** A readings file (readings.json beside a run's report; a dataset file, read by the one dataset reader): its readings only. */
+async function readingsFile(file: string): Promise<ReadingChoice> {
+  try {
+    return await readingsOfFile(file, { cwd: process.cwd() });
+  } catch (error) {
+    if (error instanceof DatasetError) return bad(`readings: ${error.message}`);
+    throw error;
+  }
+}
+
 export async function startSimulator(options?: StartSimulatorOptions): Promise<StartedSimulator> {
-  const { o, settings } = check(options);
+  const { o, settings } = check(typeof options?.readings === 'string' ? { ...options, readings: await readingsFile(options.readings) } : options);
   let dataset: ResolvedDataset | undefined;
   if (o.dataset !== undefined) {
     try {

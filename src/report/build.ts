@@ -4,7 +4,9 @@
  */
 import type { CatalogueEntry } from './summarise.js';
 import { summariseRules, summariseRun } from './summarise.js';
-import type { PropertyResult, RunReport, ScenarioResult } from './model.js';
+import type { PropertyResult, ReadingPointReport, RunReport, ScenarioResult } from './model.js';
+import { pointQuestion, type Fingerprint } from '../rules/fingerprint.js';
+import { READING_NAMES } from '../rules/readings.js';
 
 export interface RunReportInput {
   readonly catalogue: readonly CatalogueEntry[];
@@ -14,6 +16,8 @@ export interface RunReportInput {
   readonly scenarios?: readonly ScenarioResult[];
   readonly properties?: readonly PropertyResult[];
   readonly timing: RunReport['timing'];
+  /** The readings the run's answers showed (rules/fingerprint.ts). */
+  readonly readings?: Fingerprint;
 }
 
 export function buildRunReport(input: RunReportInput): RunReport {
@@ -29,6 +33,23 @@ export function buildRunReport(input: RunReportInput): RunReport {
     rules,
     scenarios,
     properties,
+    ...(input.readings === undefined ? {} : { readings: readingsReport(input.readings) }),
     timing: input.timing,
   };
+}
+
+/** The fingerprint as the report shows it, point by point in the table's order. */
+export function readingsReport(print: Fingerprint): ReadingPointReport[] {
+  return READING_NAMES.map((name) => {
+    const o = print[name];
+    const question = pointQuestion(name);
+    switch (o.kind) {
+      case 'observed':
+        return { name, question, status: 'observed', value: o.value, evidence: o.evidence };
+      case 'unknown':
+        return { name, question, status: 'unknown', evidence: o.evidence };
+      case 'not-observed':
+        return { name, question, status: 'not-observed', reason: o.reason };
+    }
+  });
 }

@@ -52,6 +52,7 @@ ${userCheckSection(report)}
 ${inconclusiveSection(report)}
 ${matrix(report, list)}
 ${propertySection(report.properties)}
+${readingsSection(report)}
 ${skipSection(report)}
 </main>
 ${timing(report)}
@@ -124,6 +125,24 @@ type Cell = { status: CaseStatus | 'warn'; n: number; anchor?: string };
  * A section that holds no failure is collapsed to its heading (a click opens it) and hidden by "failures
  * only"; one with a failure is open. `attrs`: an id, say.
  */
+/** The readings the answers showed, point by point (readings.json beside the report plays them back). */
+function readingsSection(r: RunReport): string {
+  if (r.readings === undefined) return '';
+  const rows = r.readings
+    .map((p) => {
+      const [cls, reading, why] =
+        p.status === 'observed'
+          ? ['pass', `<code>${escapeHtml(p.value ?? '')}</code>`, p.evidence ?? '']
+          : p.status === 'unknown'
+            ? ['warn', 'none of the known readings', p.evidence ?? '']
+            : ['skip', 'not observed', p.reason ?? ''];
+      return `<tr><th><code>${escapeHtml(p.name)}</code><div class="stmt">${escapeHtml(p.question)}</div></th><td><span class="badge ${cls}">${reading}</span></td><td class="stmt">${escapeHtml(why)}</td></tr>`;
+    })
+    .join('\n');
+  const body = `<p class="stmt">Where the document is silent, what this target answers (docs/readings.md). <code>readings.json</code> beside this report plays them back: <code>commerce-sim serve --readings readings.json</code>.</p>\n<table><thead><tr><th>point</th><th>reading</th><th>evidence</th></tr></thead><tbody>\n${rows}\n</tbody></table>\n`;
+  return section('Readings observed', body, false, ' id="readings"');
+}
+
 function section(title: string, body: string, failing: boolean, attrs = ''): string {
   return failing ? `<section${attrs}><h2>${title}</h2>\n${body}</section>` : `<section${attrs} class="passing"><details><summary><h2>${title}</h2></summary>\n${body}</details></section>`;
 }

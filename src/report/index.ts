@@ -7,3 +7,5 @@ export { renderGithub } from './github.js';
 export { writeReports } from './write.js';
 export { buildRunReport, type RunReportInput } from './build.js';
 export type { RunReport, ScenarioResult, PropertyResult, RuleSummary, CaseStatus, LevelCounts, RuleStatus, RunSummary } from './model.js';
+export type { ReadingPointReport } from './model.js';
+export { renderReadingsFile, READINGS_FILE } from './readings-file.js';

@@ -62,6 +62,7 @@ function ordered(r: RunReport) {
     scenarios: r.scenarios.map(scenario),
     properties: r.properties.map(property),
     traffic: r.traffic === undefined ? undefined : traffic(r.traffic),
+    readings: r.readings?.map((p) => ({ name: p.name, question: p.question, status: p.status, value: p.value, evidence: p.evidence, reason: p.reason })),
     timing: {
       runId: r.timing.runId,
       startedAt: r.timing.startedAt,

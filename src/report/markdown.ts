@@ -1,5 +1,5 @@
 /** report.md: for a pull request or a terminal. Everything above `## Timing` is deterministic. */
-import type { ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
+import type { ExchangeExcerpt, PropertyResult, ReadingPointReport, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
 import { evidenceOf, failsRun, failures, inconclusives, requestLine, placesText, ruleRef, SHOWN_REQUESTS, trafficLines, unjudgedLabel, userChecks, verdictReason, type Failure } from './summarise.js';
 
@@ -13,6 +13,7 @@ export function renderMarkdown(report: RunReport): string {
     ...ruleTable(report),
     ...userCheckTable(report),
     ...propertySection(report.properties),
+    ...readingsSection(report),
     ...skipSection(report),
     ...failureDetails(report),
     ...timing(report),
@@ -179,6 +180,27 @@ function inconclusiveSection(r: RunReport): string[] {
       ...(u.dependsOn.length === 0 ? [] : [`  - Depends on: ${u.dependsOn.map(code).join(', ')}`]),
       ...requests(u.exchanges).map((line) => `  ${line}`),
     ]),
+    '',
+  ];
+}
+
+/** The readings the answers showed, point by point (readings.json beside the report holds the observed ones for `serve --readings`). */
+function readingsSection(r: RunReport): string[] {
+  if (r.readings === undefined) return [];
+  const shown = (p: ReadingPointReport): string =>
+    p.status === 'observed'
+      ? `${code(p.value ?? '')} | ${inline(oneLine(p.evidence ?? ''))}`
+      : p.status === 'unknown'
+        ? `none of the known readings | ${inline(oneLine(p.evidence ?? ''))}`
+        : `not observed | ${inline(oneLine(p.reason ?? ''))}`;
+  return [
+    '## Readings observed',
+    '',
+    `Where the document is silent, what this target answers (docs/readings.md). \`readings.json\` beside this report plays them back: \`commerce-sim serve --readings readings.json\`.`,
+    '',
+    '| point | reading | evidence |',
+    '| --- | --- | --- |',
+    ...r.readings.map((p) => `| ${code(p.name)} | ${shown(p)} |`),
     '',
   ];
 }

@@ -5,6 +5,7 @@
  */
 import type { Result } from '../result.js';
 import { buildRunReport } from './build.js';
+import type { ReadingPointReport } from './model.js';
 import type { RunReport } from './model.js';
 import type { CatalogueEntry } from './summarise.js';
 import { mergeTrafficReports, type TrafficMergeInput } from './merge-traffic.js';
@@ -74,24 +75,42 @@ export function mergeReports(inputs: readonly MergeInput[], catalogue: readonly 
   const timings = inputs.map((i) => i.report.timing);
   const earliest = [...timings].sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0))[0] ?? first.report.timing;
   const { shard: _shard, ...options } = first.report.options;
-  return {
-    ok: true,
-    value: buildRunReport({
-      catalogue,
-      version: first.report.tool.version,
-      target: first.report.target,
-      options,
-      scenarios,
-      properties,
-      // Shards run side by side: the merged run took as long as the longest and made every request.
-      timing: {
-        runId: `${stripShard(earliest.runId)}-merged`,
-        startedAt: earliest.startedAt,
-        durationMs: Math.max(...timings.map((t) => t.durationMs)),
-        requests: timings.reduce((n, t) => n + t.requests, 0),
-      },
-    }),
-  };
+  const readings = mergeReadings(inputs.map((i) => i.report.readings));
+  const report = buildRunReport({
+    catalogue,
+    version: first.report.tool.version,
+    target: first.report.target,
+    options,
+    scenarios,
+    properties,
+    // Shards run side by side: the merged run took as long as the longest and made every request.
+    timing: {
+      runId: `${stripShard(earliest.runId)}-merged`,
+      startedAt: earliest.startedAt,
+      durationMs: Math.max(...timings.map((t) => t.durationMs)),
+      requests: timings.reduce((n, t) => n + t.requests, 0),
+    },
+  });
+  return { ok: true, value: readings === undefined ? report : { ...report, readings } };
+}
+
+/**
+ * The readings the shards saw, together: a point one shard observed and none contradicted is observed; two
+ * values, or one shard's "none of the known", make it none of the known; seen by no shard, not observed.
+ */
+function mergeReadings(all: readonly (readonly ReadingPointReport[] | undefined)[]): ReadingPointReport[] | undefined {
+  const given = all.filter((r): r is readonly ReadingPointReport[] => r !== undefined);
+  const [first] = given;
+  if (first === undefined) return undefined;
+  return first.map((point) => {
+    const same = given.map((r) => r.find((p) => p.name === point.name)).filter((p): p is ReadingPointReport => p !== undefined);
+    const odd = same.find((p) => p.status === 'unknown');
+    const observed = same.filter((p) => p.status === 'observed');
+    const values = new Set(observed.map((p) => p.value));
+    if (odd !== undefined) return odd;
+    if (values.size > 1) return { name: point.name, question: point.question, status: 'unknown', evidence: observed.map((p) => `${p.value ?? ''}: ${p.evidence ?? ''}`).join('; ') };
+    return observed[0] ?? point;
+  });
 }
 
 /** The problem in one line, for the CLI. */

@@ -156,6 +156,8 @@ export interface RunReport {
   readonly properties: readonly PropertyResult[];
   /** Set on reports of observed traffic (commerce-sim proxy, check): its cases are findings, grouped by walk. */
   readonly traffic?: TrafficSection;
+  /** What the run's answers showed of each point the document leaves open (rules/fingerprint.ts), in the table's order. */
+  readonly readings?: readonly ReadingPointReport[];
   /** The only part that varies between identical runs. */
   readonly timing: {
     readonly runId: string;
@@ -163,6 +165,19 @@ export interface RunReport {
     readonly durationMs: number;
     readonly requests: number;
   };
+}
+
+/** One point the document leaves open, as the run saw it: the reading it takes, none it could see, or none of the known ones. */
+export interface ReadingPointReport {
+  readonly name: string;
+  readonly question: string;
+  readonly status: 'observed' | 'not-observed' | 'unknown';
+  /** The reading observed (status `observed`). */
+  readonly value?: string;
+  /** The answer that showed it, or (status `unknown`) what was seen instead. */
+  readonly evidence?: string;
+  /** Why nothing was seen (status `not-observed`). */
+  readonly reason?: string;
 }
 
 /** What a traffic report says beyond its rules: what was observed, the walks, the infrastructure. */

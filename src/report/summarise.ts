@@ -347,3 +347,11 @@ export function trafficLines(report: RunReport, maxWalks: number): string[] {
 }
 
 const cellText = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+/** `readings: N observed, N none of the known, N not observed (readings.json)`, or undefined without readings. */
+export function readingsLine(report: RunReport): string | undefined {
+  const points = report.readings;
+  if (points === undefined) return undefined;
+  const count = (status: string) => points.filter((p) => p.status === status).length;
+  return `readings: ${count('observed')} observed, ${count('unknown')} none of the known, ${count('not-observed')} not observed (readings.json)`;
+}

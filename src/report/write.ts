@@ -7,6 +7,7 @@ import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import type { RunReport } from './model.js';
+import { READINGS_FILE, renderReadingsFile } from './readings-file.js';
 
 export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.html'] as const;
 
@@ -31,6 +32,10 @@ export async function writeReports(dir: string, report: RunReport): Promise<{ di
   };
   const files = REPORT_FILES.map((name) => join(runDir, name));
   await Promise.all(REPORT_FILES.map((name) => writeFile(join(runDir, name), texts[name], 'utf8')));
+  if (report.readings !== undefined) {
+    files.push(join(runDir, READINGS_FILE));
+    await writeFile(join(runDir, READINGS_FILE), renderReadingsFile(report), 'utf8');
+  }
   await pointLatest(base, runId);
   return { dir: runDir, files };
 }

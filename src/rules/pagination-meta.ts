@@ -102,7 +102,7 @@ const pageTotal: Rule = {
 export function pageCounts(total: number, limit: number, offset: number | undefined): number[] {
   const grid = Math.ceil(total / limit);
   if (offset === undefined || offset <= 0 || offset % limit === 0) return [grid];
-  const own = Math.ceil(offset / limit) + Math.ceil(Math.max(0, total - offset) / limit);
+  const own = Math.ceil(Math.min(offset, total) / limit) + Math.ceil(Math.max(0, total - offset) / limit);
   return own === grid ? [grid] : [grid, own];
 }
 

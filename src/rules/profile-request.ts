@@ -25,6 +25,7 @@ import {
 import type { CheckContext } from './rule.js';
 
 export { MIN_PASSWORD_LENGTH } from '../limits.js';
+import { isJsonMediaType } from '../media-types.js';
 import { MIN_PASSWORD_LENGTH } from '../limits.js';
 
 /** Made on first use: a segmenter costs milliseconds to build. */
@@ -69,6 +70,9 @@ export type BodyClass = { readonly kind: 'valid'; readonly data: JsonObject } | 
 export function classifyCreateBody(ex: Exchange): BodyClass {
   const text = ex.request.body ?? '';
   if (text.trim() === '') return { kind: 'unclear' };
+  // Sent without saying JSON: whether the body is read anyway or refused (415) is not shown (readings.ts `create.media-type`).
+  const media = requestContentType(ex);
+  if ((media !== undefined && !isJsonMediaType(media)) || (media === undefined && ex.response.status === 415)) return { kind: 'unclear' };
   const json = requestJson(ex);
   if (json === undefined) return { kind: 'malformed' };
   const data = at(json, 'data');
@@ -92,6 +96,12 @@ export function classifyCreateBody(ex: Exchange): BodyClass {
     if (least < MIN_PASSWORD_LENGTH) return { kind: 'unclear' };
   }
   return unclear ? { kind: 'unclear' } : { kind: 'valid', data };
+}
+
+/** The request's Content-Type, or undefined without one. */
+function requestContentType(ex: Exchange): string | undefined {
+  for (const [name, value] of Object.entries(ex.request.headers ?? {})) if (name.toLowerCase() === 'content-type') return value;
+  return undefined;
 }
 
 /** The request's `data.password` when it is a string. */

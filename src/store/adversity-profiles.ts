@@ -105,6 +105,13 @@ export async function resolveDataset(nameOrFile: string, options: ResolveOptions
   return parsed.value;
 }
 
+/** The readings of a dataset file alone (a run's readings.json is one): what a deployment answers where the document is silent. */
+export async function readingsOfFile(file: string, options: ResolveOptions = {}): Promise<ReadingChoice> {
+  // A path, never a profile's name: `./hostile` is the file, `hostile` the profile.
+  const path = /[/\\]/.test(file) ? file : `./${file}`;
+  return (await resolveDataset(path, options)).readings ?? {};
+}
+
 type Parsed<T> = Result<T, { readonly message: string }>;
 
 /** More changes per read than this would only make every read slow. */
@@ -117,8 +124,9 @@ function unknownKeys(value: Record<string, unknown>, allowed: readonly string[],
 
 /** A dataset file's content (already parsed from JSON/YAML) into simulator options. */
 export function parseDatasetSpec(value: unknown, name: string): Parsed<ResolvedDataset> {
-  if (!isJsonObject(value)) return { ok: false, message: 'the file must hold an object with extends, profile, burst, accounts, counts, adversity, readings' };
-  const fields = readDatasetFields(value, ['profile', 'burst', 'accounts', 'counts'], '', ['extends', 'adversity', 'readings']);
+  if (!isJsonObject(value)) return { ok: false, message: 'the file must hold an object with extends, profile, burst, accounts, counts, adversity, readings, notes' };
+  // `notes`: anything, for the reader (a readings file says there what its run could not tell).
+  const fields = readDatasetFields(value, ['profile', 'burst', 'accounts', 'counts'], '', ['extends', 'adversity', 'readings', 'notes']);
   if (!fields.ok) return { ok: false, message: `${fields.path}: ${fields.message}` };
   const { extends: base, adversity } = value;
   const { profile, burst, accounts, counts } = fields.value;

@@ -7,7 +7,7 @@
  * failure there; each of its four breaks is caught by the documented rule it breaks.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -62,6 +62,35 @@ describe('the kit against an independently written server that reads the documen
       const r = await kit(s, 'run');
       expect(r.code, r.out).toBe(0);
       expect(r.out).toMatch(/PASS: every documented rule holds/);
+      // Its readings, learned by the run: each default of its table (server.mjs) where the simulator has the
+      // value, and "none of the known" (with where it saw them) for its page and results under pagination.info.
+      const readings = JSON.parse(readFileSync(join(dir, 'latest', 'readings.json'), 'utf8')) as { readings: Record<string, string> };
+      expect(readings.readings).toMatchObject({
+        'meta.numbers': 'string',
+        'page.current': 'zero-based',
+        'page.total-empty': 'one',
+        links: 'absent',
+        'timestamps.precision': 'us',
+        'timestamps.placement': 'attributes',
+        'ids.format': 'numeric',
+        'order.unsorted': 'newest',
+        'order.ties': 'id-desc',
+        'limit.above-max': 'refuse',
+        'limit.zero': 'refuse',
+        'offset.edge': 'exclusive',
+        'offset.past-hard': 'empty',
+        'password.characters': 'graphemes',
+        'errors.format': 'error-object',
+        'errors.validation-status': '422',
+        usernames: 'conflict',
+        'create.hyphen-type': 'refuse',
+        'auth.reads': 'optional',
+        compression: 'always',
+        connection: 'close',
+        'media-type': 'application/vnd.api+json',
+      });
+      const report = JSON.parse(readFileSync(join(dir, 'latest', 'report.json'), 'utf8')) as { readings: { name: string; status: string; evidence?: string }[] };
+      expect(report.readings.find((x) => x.name === 'meta.position')).toMatchObject({ status: 'unknown', evidence: expect.stringContaining('page at pagination.info.page') as unknown });
       for (const seed of ['1', '2']) {
         const p = await kit(s, 'props', ['--seed', seed, '--runs', '15']);
         expect(p.code, p.out).toBe(0);

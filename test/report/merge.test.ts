@@ -58,7 +58,11 @@ describe('report merge', () => {
     const merged = read('merged');
     expect(verdicts(merged)).toEqual(verdicts(read('whole')));
     expect(merged.timing.requests).toBe(parts.reduce((n, p) => n + read(p).timing.requests, 0));
-    for (const file of ['junit.xml', 'report.md', 'report.html']) expect(readFileSync(join(dir, 'merged', 'latest', file), 'utf8').length).toBeGreaterThan(0);
+    for (const file of ['junit.xml', 'report.md', 'report.html', 'readings.json']) expect(readFileSync(join(dir, 'merged', 'latest', file), 'utf8').length).toBeGreaterThan(0);
+    // The readings the shards saw together are the ones the whole run saw (each shard saw part of them).
+    const observed = (r: RunReport) => (r.readings ?? []).filter((p) => p.status === 'observed').map((p) => [p.name, p.value]);
+    expect(observed(merged)).toEqual(observed(read('whole')));
+    for (const p of parts) expect(observed(read(p)).length).toBeLessThan(observed(merged).length);
   });
 
   it('a failing shard fails the merge with the same failing rules as the whole run, exit 1', async () => {

@@ -38,6 +38,9 @@ runFamily('create', createRules, {
       ctx([create(body(), 401, err(401), { auth: 'none' })]),
       // Whether usernames may repeat is not shown (§7): a duplicate refused with 409 or 422 conforms.
       ctx([create(body(), 409, err(409))], VARS),
+      // Sent as text/plain, or without a Content-Type and refused with 415: whether the body is read anyway is not shown.
+      ctx([create(body(), 415, err(415), { headers: { 'content-type': 'text/plain' } })], VARS),
+      ctx([create(body(), 415, err(415))], VARS),
       ctx([create(body(), 422, err(422))], { ...VARS, usernames_used: new Set([`${CREATE_PATH}\u0000${(body() as { data: { username: string } }).data.username}`]) }),
     ],
   },

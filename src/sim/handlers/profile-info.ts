@@ -4,8 +4,9 @@
  */
 import { UPDATE_LOST_MS, visibleDelete } from './deviant-writes.js';
 import type { RuleId } from '../../rules/ids.js';
-import { duplicateUsername, isJsonMediaType, validateCreate, validateUpdate, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../../engine/password-profile-validation.js';
+import { duplicateUsername, validateCreate, validateUpdate, PROFILE_INFO_TYPE, PROFILE_INFO_TYPE_HYPHEN } from '../../engine/password-profile-validation.js';
 import { apiError } from '../../engine/api-errors.js';
+import { isJsonMediaType } from '../../media-types.js';
 import { deviates } from '../../engine/deviations.js';
 import { shownInstant, shownInstantMs } from '../../engine/instants.js';
 import type { Collection, SimRecord } from '../../store/collection.js';
