@@ -13,7 +13,7 @@ import { documentedListUrl, SORT_FILTER_PATH, type SortableAttribute } from '../
 import { toExchange } from '../port.js';
 import { defineProperty, PropertySetupError } from './define.js';
 import type { Trial } from './trial.js';
-import { walkById, walkByTimestamp, type WalkOptions } from './keyset.js';
+import { walkById, walkByTimestamp, WALK_RULES, type WalkOptions } from './keyset.js';
 import type { PropertyEnv } from './env.js';
 
 export const KEYSET_READS = 'keyset-reads';
@@ -128,19 +128,7 @@ async function walkSharedRun(i: KeysetReadsInput, trial: Trial, values: readonly
 export const keysetReads = defineProperty<Tails, KeysetReadsInput>({
   name: KEYSET_READS,
   summary: 'read-only §4.3 keyset walks over existing data (gt on id, ge on timestamps) from near the end visit exactly the records results.total counts',
-  rules: [
-    'large-data.keyset.id',
-    'large-data.keyset.timestamp',
-    'large-data.shared-timestamp',
-    'filter.gt',
-    'filter.ge',
-    'sort.ascending',
-    'pagination.results.total',
-    'pagination.meta.present-when-empty',
-    'pagination.limit.per-call',
-    'pagination.limit.max',
-    'errors.no-5xx',
-  ],
+  rules: [...WALK_RULES, 'pagination.results.total', 'pagination.meta.present-when-empty', 'pagination.limit.per-call', 'pagination.limit.max', 'errors.no-5xx'],
   needs: [],
   prepare: readTails,
   arbitrary: () =>

@@ -6,6 +6,7 @@
  * results.total equals the records visited. The data is seeded per run through the admin API.
  */
 import * as fc from 'fast-check';
+import type { RuleId } from '../rules/ids.js';
 import { documentedListUrl, SORT_FILTER_PATH, type SortableAttribute } from '../rules/surface.js';
 import { asList, compareInstants, idsOf, pageMeta, recordAttr, recordId, sameValue } from '../rules/inspect.js';
 import { AdminError, adminRequest, requireAdmin, seedWith } from './admin-requests.js';
@@ -144,22 +145,13 @@ export async function walkByTimestamp(trial: Trial, attr: 'created_at' | 'update
   }
 }
 
+/** What a §4.3 walk judges, seeded or over existing data (keyset-reads.ts). */
+export const WALK_RULES: readonly RuleId[] = ['large-data.keyset.id', 'large-data.keyset.timestamp', 'large-data.shared-timestamp', 'filter.gt', 'filter.ge', 'sort.ascending'];
+
 export const keyset = defineProperty<undefined, KeysetInput>({
   name: KEYSET,
   summary: 'the §4.3 keyset walk (gt on id, ge on timestamps) visits every record exactly once, for any page size and shared timestamps',
-  rules: [
-    'large-data.keyset.id',
-    'large-data.keyset.timestamp',
-    'large-data.shared-timestamp',
-    'filter.gt',
-    'filter.ge',
-    'sort.ascending',
-    'sort.ties-by-id',
-    'pagination.results.total',
-    'pagination.limit.per-call',
-    'pagination.limit.max',
-    'errors.no-5xx',
-  ],
+  rules: [...WALK_RULES, 'sort.ties-by-id', 'pagination.results.total', 'pagination.limit.per-call', 'pagination.limit.max', 'errors.no-5xx'],
   needs: ['admin'],
   prepare: () => Promise.resolve(undefined),
   arbitrary: () => input,
