@@ -8,8 +8,8 @@ export default defineConfig({
     pool: 'forks',
     // dist/ is built once here, not by the test files (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
-    // The JSON summary lets .ci/run print a plain "N passed, N failed" line.
-    reporters: ['default', 'json'],
+    // The JSON summary lets .ci/run print a plain "N passed, N failed" line; the last lists the slowest files.
+    reporters: ['default', 'json', './test/support/slowest-files.ts'],
     outputFile: { json: 'reports/vitest.json' },
   },
 });

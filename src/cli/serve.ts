@@ -405,6 +405,8 @@ async function serveMain(options: ServeOptions, io: CliIo): Promise<number> {
   }
   io.stdout.write(formatServeInfo(session.info, options.json));
   const signal = await stopped;
+  // Said at once (on stderr, even with --json): the answers in flight get their grace, and how to cut them.
+  io.stderr.write(`commerce-sim serve: ${signal}: finishing the answers in flight (a second signal cuts them)\n`);
   // A second Ctrl-C while answers in flight finish cuts them at once; the exit is still 0.
   const again = nextStopSignal();
   void again.then(() => session.server.cut());

@@ -3,7 +3,6 @@
  * compiled file). Findings still arrive as they are made and the result is the judge's, the answers
  * unchanged.
  */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import type * as Traffic from '../../src/traffic/index.js';
 
 const DIST = resolve(import.meta.dirname, '../../dist');
 
-describe.skipIf(!existsSync(resolve(DIST, 'traffic/proxy/judge-thread.js')))('the judge thread', () => {
+describe('the judge thread', () => {
   it('judges a URL upstream off the relay thread: findings as they happen, the same result', async () => {
     const kit = (await import(pathToFileURL(resolve(DIST, 'index.js')).href)) as typeof Kit;
     const traffic = (await import(pathToFileURL(resolve(DIST, 'traffic/index.js')).href)) as typeof Traffic;

@@ -57,8 +57,8 @@ describe('the packed tarball in a fresh app', () => {
     expect(listing).toMatch(/^-rwxr-xr-x /);
   });
 
-  it("runs the README's vitest example with vitest", (ctx) => {
-    if (problem !== undefined) ctx.skip(problem);
+  it("runs the README's vitest example with vitest", () => {
+    if (problem !== undefined) throw new Error(problem);
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## In your own test suite'));
     const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
@@ -73,8 +73,8 @@ describe('the packed tarball in a fresh app', () => {
     expect(out).toMatch(/1 passed/);
   }, 120_000);
 
-  it("runs the README's traffic-judge example (commerce-sim/traffic) with vitest", (ctx) => {
-    if (problem !== undefined) ctx.skip(problem);
+  it("runs the README's traffic-judge example (commerce-sim/traffic) with vitest", () => {
+    if (problem !== undefined) throw new Error(problem);
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Judging real traffic'));
     const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
@@ -88,8 +88,8 @@ describe('the packed tarball in a fresh app', () => {
     expect(out).toMatch(/1 passed/);
   }, 120_000);
 
-  it('a consumer file type-checks against the published declarations', (ctx) => {
-    if (problem !== undefined) ctx.skip(problem);
+  it('a consumer file type-checks against the published declarations', () => {
+    if (problem !== undefined) throw new Error(problem);
     writeFileSync(
       join(app, 'consumer.ts'),
       [
@@ -121,8 +121,8 @@ describe('the packed tarball in a fresh app', () => {
     }
   }, 120_000);
 
-  it('a consumer on moduleResolution node10 (which ignores exports) resolves every subpath', (ctx) => {
-    if (problem !== undefined) ctx.skip(problem);
+  it('a consumer on moduleResolution node10 (which ignores exports) resolves every subpath', () => {
+    if (problem !== undefined) throw new Error(problem);
     // typesVersions is node10's map of the subpaths: it must name every one the exports name, to the same file.
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { types: string }>; typesVersions: { '*': Record<string, string[]> } };
     const subpaths = Object.entries(pkg.exports).filter(([k]) => k !== '.');

@@ -151,12 +151,11 @@ describe('parseFilter: refusals', () => {
     });
   });
 
-  it('stays fast on long hostile input', () => {
-    const start = performance.now();
+  // How fast is the bench's to say (npm run bench); here, that long hostile input is refused, not hung on.
+  it('refuses long hostile input', () => {
     for (const text of ['('.repeat(8000), `eq(id,${'"'.repeat(8000)}`, `${'eq(id,a):'.repeat(800)}`, `gt(created_at,${'1'.repeat(8000)})`]) {
       expect(parseFilter(text, spec).ok).toBe(false);
     }
-    expect(performance.now() - start).toBeLessThan(500);
   });
 
   it('never throws, and answers either ok or 400 (property)', () => {

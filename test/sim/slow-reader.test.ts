@@ -125,7 +125,13 @@ describe('answers wait for the connection', () => {
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
       socket.pause();
       socket.write(`GET /v2/accounts?page[limit]=100 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`.repeat(2000));
-      await new Promise((r) => setTimeout(r, 1500));
+      // Until the server stops building pages for this socket: handled grows, then stands still once the
+      // socket's buffers are full. Measured by what happens, not by a guessed pause.
+      while (handled === 0) await new Promise((r) => setImmediate(r));
+      for (let before = -1; before !== handled;) {
+        before = handled;
+        await new Promise((r) => setTimeout(r, 200));
+      }
       socket.destroy();
       expect(handled).toBeGreaterThan(0);
       // Node reads ~550 of these requests before it stops reading; only what the socket's buffers hold is built.
