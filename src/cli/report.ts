@@ -4,6 +4,8 @@ import { catalogue } from '../rules/catalogue.js';
 import { describeMergeProblem, mergeReports } from '../report/merge.js';
 import { readReport } from '../report/read.js';
 import { verdictReason } from '../report/summarise.js';
+import { failedRuleLines } from './failed-rules.js';
+import { styleFor } from './style.js';
 import { CodedKitError } from '../kit-errors.js';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError } from './io.js';
@@ -60,6 +62,7 @@ export const report: DefinedCommand = defineCommand({
           `commerce-sim report merge: ${inputs.length} reports, ${merged.value.scenarios.length} scenarios, ${merged.value.properties.length} properties`,
           `  ${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(merged.value)}`,
           `  documented ${summary.documented.pass} pass ${summary.documented.fail} fail ${summary.documented.inconclusive} inconclusive ${summary.documented.notCovered} not covered`,
+          ...failedRuleLines(merged.value, styleFor(io.stdout, io.env)),
           `  report: ${resolve(written.dir, 'report.html')}`,
           '',
         ].join('\n'),

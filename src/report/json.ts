@@ -25,6 +25,7 @@ function ordered(r: RunReport) {
     options: {
       strict: r.options.strict,
       allowWrites: r.options.allowWrites,
+      simSeed: r.options.simSeed,
       seed: r.options.seed,
       grep: r.options.grep,
       tags: r.options.tags,

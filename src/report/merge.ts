@@ -17,16 +17,32 @@ export interface MergeInput {
 }
 
 export type MergeProblem =
-  | { readonly kind: 'mismatch'; readonly field: string; readonly sources: readonly [string, string] }
+  | { readonly kind: 'mismatch'; readonly field: string; readonly values?: readonly [unknown, unknown]; readonly sources: readonly [string, string] }
   | { readonly kind: 'kinds'; readonly sources: readonly [string, string] }
   | { readonly kind: 'overlap'; readonly caseName: string; readonly sources: readonly [string, string] }
   | { readonly kind: 'empty' };
 
-/** What must be the same in every input for their verdicts to add up to one run's. */
-function sameRunFields(r: RunReport): Record<string, unknown> {
-  const { shard: _shard, ...options } = r.options;
-  return { 'tool.version': r.tool.version, target: r.target, options };
+/**
+ * What must be the same in every input for their verdicts to add up to one run's, member by member (a
+ * refusal names the member). Shards of one command share their selection and seeds too; a `run` and a
+ * `props` of one configuration each select their own cases, and only props has a fast-check seed.
+ */
+function configuration(r: RunReport, mixed: boolean): Record<string, unknown> {
+  const o = r.options;
+  const shared = {
+    'tool.version': r.tool.version,
+    'target.kind': r.target.kind,
+    'target.baseUrl': r.target.baseUrl,
+    'target.deviate': r.target.deviate,
+    'options.strict': o.strict,
+    'options.allowWrites': o.allowWrites,
+    'options.simSeed': o.simSeed,
+  };
+  return mixed ? shared : { ...shared, 'options.seed': o.seed, 'options.grep': o.grep, 'options.tags': o.tags };
 }
+
+/** A report of properties alone is a `props` run's; anything else a `run`'s. */
+const isProps = (r: RunReport): boolean => r.scenarios.length === 0 && r.properties.length > 0;
 
 /** Scenarios in the order a whole run gives them: by file, then place in the file, then name. */
 const scenarioOrder = (a: RunReport['scenarios'][number], b: RunReport['scenarios'][number]): number =>
@@ -47,10 +63,12 @@ export function mergeReports(inputs: readonly MergeInput[], catalogue: readonly 
     const merged = mergeTrafficReports(traffic);
     return merged.ok ? merged : { ok: false, kind: 'mismatch', field: merged.field, sources: merged.sources };
   }
-  const expected = sameRunFields(first.report);
+  const mixed = inputs.some((i) => isProps(i.report)) && inputs.some((i) => !isProps(i.report));
+  const expected = configuration(first.report, mixed);
   for (const input of inputs.slice(1)) {
-    const got = sameRunFields(input.report);
-    for (const field of Object.keys(expected)) if (JSON.stringify(got[field]) !== JSON.stringify(expected[field])) return { ok: false, kind: 'mismatch', field, sources: [first.source, input.source] };
+    const got = configuration(input.report, mixed);
+    for (const field of Object.keys(expected))
+      if (JSON.stringify(got[field]) !== JSON.stringify(expected[field])) return { ok: false, kind: 'mismatch', field, values: [expected[field], got[field]], sources: [first.source, input.source] };
   }
   // A case judged in two inputs would be counted twice: shards never overlap, so neither may the inputs.
   const seen = new Map<string, string>();
@@ -74,7 +92,10 @@ export function mergeReports(inputs: readonly MergeInput[], catalogue: readonly 
   const properties = inputs.flatMap((i) => i.report.properties).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const timings = inputs.map((i) => i.report.timing);
   const earliest = [...timings].sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0))[0] ?? first.report.timing;
-  const { shard: _shard, ...options } = first.report.options;
+  // A run and a props together: the run's selection, the props' fast-check seed.
+  const runOptions = inputs.find((i) => !isProps(i.report))?.report.options ?? first.report.options;
+  const propsSeed = inputs.find((i) => isProps(i.report))?.report.options.seed;
+  const { shard: _shard, ...options } = mixed && propsSeed !== undefined ? { ...runOptions, seed: propsSeed } : first.report.options;
   const readings = mergeReadings(inputs.map((i) => i.report.readings));
   const report = buildRunReport({
     catalogue,
@@ -113,13 +134,15 @@ function mergeReadings(all: readonly (readonly ReadingPointReport[] | undefined)
   });
 }
 
+const shownValue = (v: unknown): string => (v === undefined ? 'not given' : JSON.stringify(v));
+
 /** The problem in one line, for the CLI. */
 export function describeMergeProblem(problem: MergeProblem): string {
   switch (problem.kind) {
     case 'empty':
       return 'no report to merge';
     case 'mismatch':
-      return `${problem.sources[0]} and ${problem.sources[1]} are not shards of one run: their ${problem.field} differ`;
+      return `${problem.sources[0]} and ${problem.sources[1]} are not reports of one run: their ${problem.field} differ${problem.values === undefined ? '' : ` (${shownValue(problem.values[0])} and ${shownValue(problem.values[1])})`}`;
     case 'kinds':
       return `${problem.sources[0]} is a report of observed traffic and ${problem.sources[1]} is not: they cannot be merged`;
     case 'overlap':

@@ -145,6 +145,9 @@ export interface RunReport {
   readonly options: {
     readonly strict: boolean;
     readonly allowWrites: boolean;
+    /** The simulator's data seed (`--sim-seed`), when the run gave one. */
+    readonly simSeed?: number;
+    /** fast-check's seed (`props --seed`). */
     readonly seed?: number;
     readonly grep?: string;
     readonly tags?: readonly string[];

@@ -10,7 +10,7 @@ const quiet = () => captureIo().io;
 
 async function reportOnce(): Promise<Record<string, string>> {
   const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-report-'));
-  expect(await run(['--report', dir, '--seed', '7'], quiet())).toBe(0);
+  expect(await run(['--report', dir, '--sim-seed', '7'], quiet())).toBe(0);
   const runDir = readdirSync(dir).find((name) => name !== 'latest');
   if (runDir === undefined) throw new Error('no report written');
   const read = (file: string) => readFileSync(join(dir, runDir, file), 'utf8');

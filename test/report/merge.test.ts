@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { report } from '../../src/cli/report.js';
+import { props } from '../../src/cli/props.js';
 import { run } from '../../src/cli/run.js';
 import type { RunReport } from '../../src/report/model.js';
 import { captureIo } from '../support/cli-io.js';
@@ -48,13 +49,13 @@ async function shards(args: readonly string[], name: string): Promise<string[]> 
 describe('report merge', () => {
   it('four shards merged give the report of one unsharded run with the same seed', async () => {
     const whole = captureIo({ cwd: dir });
-    expect(await run(['--seed', '7', '--report', 'whole'], whole.io)).toBe(0);
-    const parts = await shards(['--seed', '7'], 'part');
+    expect(await run(['--sim-seed', '7', '--report', 'whole'], whole.io)).toBe(0);
+    const parts = await shards(['--sim-seed', '7'], 'part');
     // Each shard judged a part of the suite: none alone covers every rule the whole run covers.
     for (const p of parts) expect(read(p).scenarios.length).toBeLessThan(read('whole').scenarios.length);
     const c = captureIo({ cwd: dir });
     expect(await report(['merge', ...parts, '--out', 'merged'], c.io)).toBe(0);
-    expect(c.out()).toContain('PASS: every documented rule judged holds');
+    expect(c.out()).toContain('PASS: all 34 documented rules judged, all hold');
     const merged = read('merged');
     expect(verdicts(merged)).toEqual(verdicts(read('whole')));
     expect(merged.timing.requests).toBe(parts.reduce((n, p) => n + read(p).timing.requests, 0));
@@ -63,6 +64,31 @@ describe('report merge', () => {
     const observed = (r: RunReport) => (r.readings ?? []).filter((p) => p.status === 'observed').map((p) => [p.name, p.value]);
     expect(observed(merged)).toEqual(observed(read('whole')));
     for (const p of parts) expect(observed(read(p)).length).toBeLessThan(observed(merged).length);
+  });
+
+  it('joins a run and a props of one configuration: the run’s selection, the props’ fast-check seed, one verdict', async () => {
+    const r = captureIo({ cwd: dir });
+    expect(await run(['--sim-seed', '5', '--grep', 'pagination', '--report', 'joined-run'], r.io)).toBe(0);
+    const p = captureIo({ cwd: dir });
+    expect(await props(['--sim-seed', '5', '--seed', '9', '--runs', '3', '--grep', 'page-arithmetic', '--report', 'joined-props'], p.io)).toBe(0);
+    const c = captureIo({ cwd: dir });
+    expect(await report(['merge', 'joined-run', 'joined-props', '--out', 'joined'], c.io), c.err()).toBe(0);
+    const merged = read('joined');
+    expect(merged.scenarios.length).toBe(read('joined-run').scenarios.length);
+    expect(merged.properties.map((x) => x.name)).toEqual(['page-arithmetic']);
+    expect(merged.options).toMatchObject({ simSeed: 5, seed: 9, grep: 'pagination' });
+    // A different data seed is not one configuration: refused, naming the member.
+    const other = captureIo({ cwd: dir });
+    expect(await props(['--sim-seed', '6', '--seed', '9', '--runs', '3', '--grep', 'page-arithmetic', '--report', 'other-props'], other.io)).toBe(0);
+    const refused = captureIo({ cwd: dir });
+    expect(await report(['merge', 'joined-run', 'other-props'], refused.io)).toBe(2);
+    expect(refused.err()).toContain('their options.simSeed differ (5 and 6)');
+  });
+
+  it('run takes the simulator’s data seed as --sim-seed; --seed (fast-check’s, in props) is a usage error naming it', async () => {
+    const c = captureIo({ cwd: dir });
+    expect(await run(['--seed', '7'], c.io)).toBe(2);
+    expect(c.err()).toContain("give the simulator's data seed as --sim-seed 7");
   });
 
   it('a failing shard fails the merge with the same failing rules as the whole run, exit 1', async () => {
@@ -74,15 +100,20 @@ describe('report merge', () => {
     const failing = (r: RunReport) => r.rules.filter((x) => x.status === 'fail').map((x) => x.id);
     expect(failing(read('merged-bad'))).toEqual(failing(read('whole-bad')));
     expect(failing(read('merged-bad'))).toContain('filter.gt');
+    // The merge prints the failing rules as run does: the cause, and the knock-ons named after it.
+    const listed = (out: string) => out.split('\n').filter((l) => l.startsWith('  failed: '));
+    expect(listed(c.out())).toEqual(listed(whole.out()));
+    expect(c.out()).toContain('  failed: filter.gt (documented');
   });
 
   it('refuses reports of different runs, a case judged twice, and a directory without a report (exit 2, one line)', async () => {
-    const parts = await shards(['--seed', '7'], 'again');
+    const parts = await shards(['--sim-seed', '7'], 'again');
     const other = captureIo({ cwd: dir });
-    await run(['--seed', '8', '--shard', '2/4', '--report', 'seed8'], other.io);
+    await run(['--sim-seed', '8', '--shard', '2/4', '--report', 'seed8'], other.io);
     const mismatch = captureIo({ cwd: dir });
     expect(await report(['merge', parts[0] ?? '', 'seed8'], mismatch.io)).toBe(2);
-    expect(mismatch.err()).toMatch(/not shards of one run: their options differ \(REPORT_MERGE_MISMATCH\)/);
+    // The refusal names the member that differs, and both values.
+    expect(mismatch.err()).toMatch(/not reports of one run: their options\.simSeed differ \(7 and 8\) \(REPORT_MERGE_MISMATCH\)/);
     const twice = captureIo({ cwd: dir });
     expect(await report(['merge', parts[0] ?? '', parts[0] ?? ''], twice.io)).toBe(2);
     expect(twice.err()).toContain('would count it twice');
