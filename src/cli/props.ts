@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { PropertyResult, RunReport } from '../report/model.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { isSecretKey } from '../report/redact.js';
-import { readingsLine } from '../report/summarise.js';
+import { judgedLine, readingsLine } from '../report/summarise.js';
 import { DEFAULT_RUNS, NOT_RUN, PROPERTY_NAMES, STOPPED } from '../properties/names.js';
 import { createTarget, intOption } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
@@ -148,7 +148,7 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
       catalogue,
       version: await packageVersion(),
       target: reportTarget(target, deviate),
-      options: { strict, allowWrites, seed, ...(values.grep === undefined ? {} : { grep: values.grep }) },
+      options: { strict, allowWrites, ...(targetOptions.seed === undefined ? {} : { simSeed: targetOptions.seed }), seed, ...(values.grep === undefined ? {} : { grep: values.grep }) },
       properties: results,
       readings: prints.result(),
       timing: runTiming(started, target, '-props', counter.requests()),
@@ -248,7 +248,7 @@ function summaryText(report: RunReport, reportPath: string, incomplete: boolean,
           ? `FAIL: simulator checks outside the rule catalogue failed (${outside.join(', ')})`
           : incomplete
             ? 'INCOMPLETE: the target could not be used for every run; the verdicts cover only what ran'
-            : 'PASS: every documented rule judged holds';
+            : `PASS: ${judgedLine(report)}`;
   const assumed = summary.assumed.fail > 0 && !report.options.strict ? ` (${summary.assumed.fail} assumed rules failed: observed behaviour, fails the run only with --strict)` : '';
   return [
     `commerce-sim props: ${headline.startsWith('PASS') ? style.pass(headline) : style.fail(headline)}${assumed}`,

@@ -4,8 +4,8 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RuleSummary, RunReport } from '../report/model.js';
-import { failingRules, inconclusives, placesText, readingsLine, userChecks } from '../report/summarise.js';
+import type { RunReport } from '../report/model.js';
+import { inconclusives, judgedLine, readingsLine, userChecks } from '../report/summarise.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
 import { DATASET_PROFILES } from '../store/datasets.js';
 import type { RunProgress } from '../scenarios/runner.js';
@@ -13,6 +13,7 @@ import { selectScenarios } from '../scenarios/select.js';
 import { parseShard, type Shard } from '../shard.js';
 import { createTarget, intOption } from './targets.js';
 import { fingerprinted } from '../kit/fingerprint-target.js';
+import { failedRuleLines } from './failed-rules.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { appendStepSummary } from './step-summary.js';
@@ -38,7 +39,7 @@ target:
   --budget N                  at most N requests to a live target (default 5000)
   --rps N                     at most N requests per second to a live target
   --concurrency N             scenarios in flight, 1..8 (default 4 over HTTP, 1 in process)
-  --seed S                    simulator seed
+  --sim-seed N                the simulator's data seed (default 42; \`props --seed\` is fast-check's)
   --deviate RULE              make the simulator break RULE on purpose (repeatable)
   --dataset NAME              simulator data: ${DATASET_PROFILES.join(' or ')} (default: default)
   --surface full|documented   the simulator answers the public API (full) or only the API document
@@ -68,6 +69,7 @@ const OPTIONS = {
   shard: { type: 'string' },
   concurrency: { type: 'string' },
   seed: { type: 'string' },
+  'sim-seed': { type: 'string' },
   deviate: { type: 'string', multiple: true },
   dataset: { type: 'string' },
   json: { type: 'boolean' },
@@ -85,6 +87,8 @@ export const run: DefinedCommand = defineCommand({
 });
 
 async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
+  // One name per seed across run and props: --seed is fast-check's (props), --sim-seed the simulator's data.
+  if (values.seed !== undefined) throw new UsageError(`run has no fast-check seed: give the simulator's data seed as --sim-seed ${values.seed} (--seed is props' fast-check seed)`);
   const { config, reporter, spec, deviate } = await runBasics(values, io);
   const dataset = values.dataset;
   if (dataset !== undefined && spec !== 'sim') throw new UsageError('--dataset applies to --target sim only');
@@ -97,7 +101,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   }
   const targetOptions = {
     ...targetOptionsFrom(values, config, io),
-    seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1),
+    seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1),
     deviate,
     ...(dataset === undefined ? {} : { dataset }),
     ...(values.surface === undefined ? {} : { surface: surfaceOption(values.surface, spec) }),
@@ -147,7 +151,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
       options: {
         strict,
         allowWrites: values['allow-writes'] === true,
-        ...(targetOptions.seed === undefined ? {} : { seed: targetOptions.seed }),
+        ...(targetOptions.seed === undefined ? {} : { simSeed: targetOptions.seed }),
         ...(values.grep === undefined ? {} : { grep: values.grep }),
         ...(tags.length > 0 ? { tags } : {}),
         ...(values.shard === undefined ? {} : { shard: values.shard }),
@@ -213,7 +217,7 @@ function summaryText(report: RunReport, reportPath: string, incomplete: boolean,
       : incomplete
         ? 'INCOMPLETE: the target could not be used to the end; the verdicts cover only what ran'
         : summary.verdict === 'pass'
-          ? 'PASS: every documented rule holds'
+          ? `PASS: ${judgedLine(report)}`
           : summary.user.fail > 0
             ? `FAIL: ${summary.user.fail} of your own check${summary.user.fail === 1 ? '' : 's'} failed`
             : 'FAIL: assumed rules failed (--strict)';
@@ -231,13 +235,7 @@ function summaryText(report: RunReport, reportPath: string, incomplete: boolean,
     `  ${'cases'.padEnd(11)} ${String(summary.cases.pass).padStart(4)} pass ${String(summary.cases.fail).padStart(4)} fail ${String(summary.cases.inconclusive).padStart(4)} inconclusive ${String(summary.cases.skip).padStart(4)} skipped`,
   ];
   // Causes first; a rule failing beside one of them says which it follows (report/summarise.ts failingRules).
-  const catalogued = failingRules(report).filter((x) => x.rule !== undefined);
-  for (const x of catalogued.slice(0, 15)) {
-    const r = x.rule as RuleSummary;
-    lines.push(`  ${(r.level === 'documented' ? style.fail : style.warn)('failed')}: ${r.id} (${r.level}, ${r.section})${x.follows === undefined ? '' : `, a knock-on: follows ${x.follows}`}`);
-  }
-  for (const c of userChecks(report).filter((x) => x.status === 'fail')) lines.push(`  ${style.fail('failed')}: ${c.id} (your own check, ${placesText(c)})`);
-  if (catalogued.length > 15) lines.push(`  ... and ${catalogued.length - 15} more failing rules`);
+  lines.push(...failedRuleLines(report, style));
   // Documented rules nobody could judge: not a failure, but the reader should know which and why.
   const unjudged = inconclusives(report).filter((u) => u.rule?.level === 'documented' && u.rule.status === 'inconclusive');
   for (const u of unjudged.slice(0, 10)) lines.push(`  ${style.warn('inconclusive')}: ${u.verdict.ruleId}: ${u.reason.length > 160 ? `${u.reason.slice(0, 157)}...` : u.reason}`);

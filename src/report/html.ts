@@ -19,6 +19,7 @@ import {
   unjudgedLabel,
   userChecks,
   verdictReason,
+  targetText,
   verdictsByCase,
   type Failure,
 } from './summarise.js';
@@ -69,7 +70,7 @@ header h1{margin:0 0 4px;font-size:22px}header p{margin:0;opacity:.9}
 .counts{display:flex;gap:24px;margin-top:10px;flex-wrap:wrap}.counts div{background:rgba(255,255,255,.15);padding:6px 12px;border-radius:6px}
 main,footer{padding:8px 24px}h2{font-size:17px;margin:20px 0 8px}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-pre{background:#fff;border:1px solid var(--line);border-radius:6px;padding:8px;margin:4px 0;white-space:pre-wrap;word-break:break-word;max-height:420px;overflow:auto}
+pre{background:#fff;border:1px solid var(--line);border-radius:6px;padding:8px;margin:4px 0;white-space:pre-wrap;word-break:break-word;max-height:420px;overflow:auto}pre.failing{max-height:75vh}mark{background:#ffd8b5;color:inherit;outline:1px solid #d4a72c}
 .matrix{overflow:auto;max-height:75vh;border:1px solid var(--line);border-radius:6px;background:#fff}
 table{border-collapse:separate;border-spacing:0;width:max-content;min-width:100%}
 th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
@@ -110,7 +111,7 @@ function header(r: RunReport): string {
   return `<header class="${s.verdict}">
 <h1>${s.verdict === 'pass' ? '✓ PASS' : '✗ FAIL'}: commerce-sim conformance</h1>
 <p><b>${e(verdictReason(r))}</b>${unjudged > 0 ? ` · ${unjudged} rule${unjudged === 1 ? '' : 's'} inconclusive (never fails a run)` : ''}</p>
-<p>target ${e(r.target.kind)} <code>${e(r.target.baseUrl)}</code> · ${e(opts.join(' · '))} · ${e(r.tool.name)} ${e(r.tool.version)}</p>
+<p>target ${r.target.kind === 'sim' ? e(targetText(r)) : `<code>${e(r.target.baseUrl)}</code>`} · ${e(opts.join(' · '))} · ${e(r.tool.name)} ${e(r.tool.version)}</p>
 <div class="counts">
 <div>documented: ${s.documented.pass} pass · ${s.documented.fail} fail · ${s.documented.inconclusive} inconclusive · ${s.documented.notCovered} ${unjudgedLabel(r)}</div>
 <div>assumed: ${s.assumed.pass} pass · ${s.assumed.fail} fail · ${s.assumed.inconclusive} inconclusive · ${s.assumed.notCovered} ${unjudgedLabel(r)}</div>
@@ -308,8 +309,38 @@ ${quote}<p><b>Rule</b> <code>${e(f.verdict.ruleId)}</code> (${e(ruleRef(f.rule, 
 ${check}<b>Message</b> ${e(f.outcome.message)}</p>
 ${requests(failingNamed.size > 0 ? f.exchanges : evidenceOf(f.exchanges), failingNamed)}
 <div class="sbs"><div><h4>Expected</h4><pre>${e(redactedJson(f.outcome.expected, 2))}</pre></div><div><h4>Actual</h4><pre>${e(redactedJson(f.outcome.actual, 2))}</pre></div></div>
-${replay}${exchangeDetails(f.exchanges, failingNamed)}
+${replay}${exchangeDetails(f.exchanges, failingNamed, marksOf(f))}
 </details>`;
+}
+
+/** What a failure names that a reader looks for in a body: the actual value, and the ids in its message. */
+function marksOf(f: Failure): string[] {
+  const out = new Set<string>();
+  for (const v of [f.outcome.actual, f.outcome.expected]) if (typeof v === 'string' && v.trim().length >= 4 && v.length <= 200) out.add(v);
+  for (const m of f.outcome.message.matchAll(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi)) out.add(m[0]);
+  return [...out];
+}
+
+/** Longest exchange text shown on the page (report.json holds every exchange whole). */
+const MAX_SHOWN = 20_000;
+
+/** JSON bodies pretty-printed (a minified page is one unreadable line), long ones cut, what the failure names marked. */
+function exchangeText(x: ExchangeExcerpt, marks: readonly string[]): string {
+  const pretty = (body: string): string => {
+    try {
+      return JSON.stringify(JSON.parse(body), null, 2);
+    } catch {
+      return body;
+    }
+  };
+  const text = transcript({ ...x, ...(x.requestBody === undefined ? {} : { requestBody: pretty(x.requestBody) }), responseBody: pretty(x.responseBody) });
+  const shown = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}\n… ${(text.length - MAX_SHOWN).toLocaleString('en-US')} more characters: report.json has the whole exchange` : text;
+  let html = e(shown);
+  for (const m of marks) {
+    const escaped = e(m);
+    html = html.split(escaped).join(`<mark>${escaped}</mark>`);
+  }
+  return html;
 }
 
 /**
@@ -345,11 +376,11 @@ function requests(exchanges: readonly ExchangeExcerpt[], failing: ReadonlySet<nu
  * Every exchange, the failing one first and open (bodies are whole, so long); when no exchange is named
  * failing, the evidence is open; the others are collapsed.
  */
-function exchangeDetails(exchanges: readonly ExchangeExcerpt[], failing: ReadonlySet<number> = new Set()): string {
+function exchangeDetails(exchanges: readonly ExchangeExcerpt[], failing: ReadonlySet<number> = new Set(), marks: readonly string[] = []): string {
   return ordered(exchanges, failing)
     .map((a) => {
       const open = a.failing || (failing.size === 0 && a.x.evidence === true);
-      return `<details${a.failing || a.x.evidence === true ? ' class="evidence"' : ''}${open ? ' open' : ''}><summary>${mark(a).trim()} Exchange ${a.n}: <code>${e(requestLine(a.x))}</code></summary><pre>${e(transcript(a.x))}</pre></details>`;
+      return `<details${a.failing || a.x.evidence === true ? ' class="evidence"' : ''}${open ? ' open' : ''}><summary>${mark(a).trim()} Exchange ${a.n}: <code>${e(requestLine(a.x))}</code></summary><pre${a.failing ? ' class="failing"' : ''}>${exchangeText(a.x, a.failing || failing.size === 0 ? marks : [])}</pre></details>`;
     })
     .join('\n');
 }

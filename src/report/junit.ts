@@ -7,7 +7,7 @@ import junitModule from 'junit-report-builder';
 import type { Builder, TestCase, TestSuite } from 'junit-report-builder';
 import type { CaseStatus, PropertyResult, RunReport, ScenarioResult, StepResult, Verdict } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { failures, ruleRef, stepLabel, type Failure } from './summarise.js';
+import { failures, ruleRef, stepLabel, verdictReason, type Failure } from './summarise.js';
 
 // The package is CommonJS typed as `export default`: Node gives ESM the builder itself while
 // TypeScript expects it under `.default`. Accept either rather than cast.
@@ -22,12 +22,14 @@ export function renderJunit(report: RunReport): string {
   const builder = root.newBuilder().name('commerce-sim'); // never the module's shared singleton
   const details = new Map<Verdict, Failure>(failures(report).map((f) => [f.verdict, f]));
   const ctx: Ctx = { details, skips: [] };
+  // The verdict and what it rests on ("19 of 34 documented rules judged, all hold; ..."), in every suite.
+  const verdict = `${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`;
   for (const [file, scenarios] of byFile(report.scenarios)) {
-    const suite = builder.testSuite().name(file).property('counts', COUNTS);
+    const suite = builder.testSuite().name(file).property('counts', COUNTS).property('verdict', verdict);
     for (const s of scenarios) addScenario(suite, s, ctx);
   }
   if (report.properties.length > 0) {
-    const suite = builder.testSuite().name('properties').property('counts', COUNTS);
+    const suite = builder.testSuite().name('properties').property('counts', COUNTS).property('verdict', verdict);
     for (const p of report.properties) addProperty(suite, p, ctx);
   }
   return `${withSkipMessages(builder.build(), ctx.skips)}\n`;

@@ -1,7 +1,22 @@
 /** report.md: for a pull request or a terminal. Everything above `## Timing` is deterministic. */
 import type { ExchangeExcerpt, PropertyResult, ReadingPointReport, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
-import { evidenceOf, failsRun, failures, inconclusives, requestLine, placesText, ruleRef, SHOWN_REQUESTS, trafficLines, unjudgedLabel, userChecks, verdictReason, type Failure } from './summarise.js';
+import {
+  evidenceOf,
+  targetText,
+  failsRun,
+  failures,
+  inconclusives,
+  requestLine,
+  placesText,
+  ruleRef,
+  SHOWN_REQUESTS,
+  trafficLines,
+  unjudgedLabel,
+  userChecks,
+  verdictReason,
+  type Failure,
+} from './summarise.js';
 
 export function renderMarkdown(report: RunReport): string {
   return [
@@ -29,7 +44,7 @@ function header(r: RunReport): string[] {
   return [
     `# commerce-sim conformance report`,
     '',
-    `**Verdict: ${s.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}** — ${notes.join(' · ')} — target ${r.target.kind} ${code(r.target.baseUrl)}${deviate}, ${r.tool.name} ${r.tool.version}`,
+    `**Verdict: ${s.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}** — ${notes.join(' · ')} — target ${r.target.kind === 'sim' ? targetText(r) : code(r.target.baseUrl)}${deviate}, ${r.tool.name} ${r.tool.version}`,
     '',
   ];
 }

@@ -4,7 +4,7 @@
  * summary page shows it above the logs; report.html has the rest. Pure: report in, text out.
  */
 import type { RunReport } from './model.js';
-import { failingRules, placesText, trafficLines, unjudgedLabel, userChecks, verdictReason } from './summarise.js';
+import { failingRules, placesText, targetText, trafficLines, unjudgedLabel, userChecks, verdictReason } from './summarise.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
@@ -15,7 +15,7 @@ export function renderStepSummary(report: RunReport, command: string, reportPath
   const lines = [
     `### commerce-sim ${command}: ${summary.verdict === 'pass' ? '✅' : '❌'} ${headline}`,
     '',
-    `Target: \`${cell(report.target.baseUrl)}\`${report.target.deviate === undefined ? '' : ` (deviating: ${cell(report.target.deviate)})`}${report.options.shard === undefined ? '' : `, shard ${report.options.shard}`}`,
+    `Target: ${report.target.kind === 'sim' ? targetText(report) : `\`${cell(report.target.baseUrl)}\``}${report.target.deviate === undefined ? '' : ` (deviating: ${cell(report.target.deviate)})`}${report.options.shard === undefined ? '' : `, shard ${report.options.shard}`}`,
     '',
     `| rules | pass | fail | inconclusive | ${unjudgedLabel(report)} |`,
     '|---|---:|---:|---:|---:|',

@@ -310,8 +310,61 @@ export function verdictReason(r: RunReport): string {
   const own = r.summary.user.fail;
   if (own > 0) return `${own} of your own check${own === 1 ? '' : 's'} failed`;
   if (r.summary.verdict === 'fail') return 'assumed rules failed (--strict)';
-  const judged = r.rules.filter((x) => x.level === 'documented' && x.status !== 'not-covered').length;
-  return judged === 0 ? 'no documented rule was judged' : 'every documented rule judged holds';
+  return judgedLine(r);
+}
+
+/**
+ * What a pass rests on, in one line: "19 of 34 documented rules judged, all hold; 15 not covered (12 need
+ * --allow-writes, 3 need --var client_id)". A PASS never claims more than was judged.
+ */
+export function judgedLine(r: RunReport): string {
+  const documented = r.rules.filter((x) => x.level === 'documented');
+  const judged = documented.filter((x) => x.status === 'pass' || x.status === 'fail').length;
+  const inconclusive = documented.filter((x) => x.status === 'inconclusive').length;
+  const unjudged = documented.length - judged - inconclusive;
+  const label = unjudgedLabel(r);
+  if (judged === 0) return `no documented rule was judged (${unjudged} ${label}${inconclusive === 0 ? '' : `, ${inconclusive} inconclusive`})`;
+  const head = judged === documented.length ? `all ${judged} documented rules judged, all hold` : `${judged} of ${documented.length} documented rules judged, all hold`;
+  // In traffic a rule is unjudged because nothing in the traffic touched it: no cause to name.
+  const causes = unjudged === 0 || r.traffic !== undefined ? [] : notCoveredCauses(r);
+  const why = causes.length === 0 ? '' : ` (${causes.map((c) => `${c.count} ${c.count === 1 ? c.cause.replace(/^need /, 'needs ') : c.cause}`).join(', ')})`;
+  return `${head}${unjudged === 0 ? '' : `; ${unjudged} ${label}${why}`}${inconclusive === 0 ? '' : `; ${inconclusive} inconclusive`}`;
+}
+
+/** The cause of a case's skip in a few words: the option or variable that would have run it. */
+function skipCause(reason: string): string {
+  if (/--allow-writes/.test(reason)) return 'need --allow-writes';
+  const variable = /--var ([A-Za-z_][A-Za-z0-9_]*)=/.exec(reason);
+  if (variable?.[1] === 'admin_token' || /admin API/.test(reason)) return "need the simulator's admin API";
+  if (variable !== undefined && variable !== null) return `need --var ${variable[1] ?? ''}`;
+  return reason.length > 60 ? `${reason.slice(0, 57)}...` : reason;
+}
+
+/**
+ * Why the documented rules nothing judged went unjudged, most frequent first: the skip reason of a case
+ * that lists the rule (a scenario or a property); else "not in the selection" (--grep, --tag, --shard left
+ * out the cases that list it), or "judged by no property here" (the scenarios judge it).
+ */
+export function notCoveredCauses(r: RunReport): { readonly cause: string; readonly count: number }[] {
+  const counts = new Map<string, number>();
+  for (const rule of r.rules) {
+    if (rule.level !== 'documented' || rule.status !== 'not-covered') continue;
+    const scenario = r.scenarios.find((s) => s.rules.includes(rule.id) && s.status === 'skip' && s.skipReason !== undefined);
+    const property = r.properties.find((p) => p.rules.includes(rule.id) && p.status === 'skip' && p.skipReason !== undefined);
+    const listed = r.scenarios.some((s) => s.rules.includes(rule.id)) || r.properties.some((p) => p.rules.includes(rule.id));
+    const reason = scenario?.skipReason ?? property?.skipReason;
+    const selected = r.options.grep !== undefined || (r.options.tags?.length ?? 0) > 0 || r.options.shard !== undefined;
+    const cause =
+      reason !== undefined
+        ? skipCause(reason)
+        : listed
+          ? 'nothing to judge in what ran'
+          : selected
+            ? 'not in the selection'
+            : `judged by no ${r.scenarios.length === 0 ? 'property' : 'scenario'} here`;
+    counts.set(cause, (counts.get(cause) ?? 0) + 1);
+  }
+  return [...counts].map(([cause, count]) => ({ cause, count })).sort((a, b) => b.count - a.count || (a.cause < b.cause ? -1 : 1));
 }
 
 /** What a rule nothing judged is called: "not covered" by a suite, "not observed" in traffic (its count is 0, never a pass). */
@@ -354,4 +407,9 @@ export function readingsLine(report: RunReport): string | undefined {
   if (points === undefined) return undefined;
   const count = (status: string) => points.filter((p) => p.status === status).length;
   return `readings: ${count('observed')} observed, ${count('unknown')} none of the known, ${count('not-observed')} not observed (readings.json)`;
+}
+
+/** The target as a reader should take it: a URL, or the simulator in the same process (its base URL only names its links: nothing listens there). */
+export function targetText(r: RunReport): string {
+  return r.target.kind === 'sim' ? 'the embedded simulator (in process)' : r.target.baseUrl;
 }

@@ -33,7 +33,8 @@ describe('commerce-sim props', () => {
     for (const name of ['page-arithmetic', 'offset-limits', 'keyset', 'keyset-reads', 'sort-filter', 'page-length', 'create', 'robustness', 'model']) {
       expect(lines).toContain(`  PASS  ${name.padEnd(16)} 8 runs`);
     }
-    expect(out).toContain('PASS: every documented rule judged holds');
+    // What the pass rests on: the properties judge part of the catalogue, the scenarios the rest.
+    expect(out).toMatch(/PASS: \d+ of 34 documented rules judged, all hold; \d+ not covered \(\d+ judged by no property here/);
     const report: unknown = JSON.parse(await readFile(join(dir, 'reports', 'latest', 'report.json'), 'utf8'));
     expect(report).toMatchObject({ scenarios: [], options: { seed: 11, strict: false }, summary: { verdict: 'pass', cases: { pass: 9, fail: 0, skip: 0 } } });
     expect(await readFile(join(dir, 'reports', 'latest', 'junit.xml'), 'utf8')).toContain('keyset');

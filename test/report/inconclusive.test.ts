@@ -83,7 +83,8 @@ describe('inconclusive in reports', () => {
     expect(md).toContain('- ❔ `create.status.201` (documented, §2.1) in customers again › step 1: read customers: ');
     expect(md).toContain('  - Depends on: `GET /v2/customers`');
     expect(md).toContain('  - Request (evidence): `GET /v2/customers → 400`');
-    expect(md).toContain('**Verdict: ✅ PASS** — every documented rule judged holds · 1 rule inconclusive (never fails a run)');
+    // Nothing documented was judged (the one documented verdict is inconclusive): the verdict line says so.
+    expect(md).toContain('**Verdict: ✅ PASS** — no documented rule was judged (3 not covered, 1 inconclusive) · 1 rule inconclusive (never fails a run)');
     const html = renderHtml(r);
     expect(html).toContain('Inconclusive (2)');
     expect(html).toContain('<b>Depends on</b> <code>GET /v2/customers</code>');

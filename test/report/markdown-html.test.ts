@@ -21,7 +21,7 @@ describe('renderMarkdown', () => {
 
   it('puts the verdict line first, then the failures (failing the run first), then the rest', () => {
     const lines = md.split('\n');
-    expect(lines[2]).toBe('**Verdict: ❌ FAIL** — 2 documented rules failed — target sim `http://127.0.0.1:4747`, commerce-sim 0.1.0');
+    expect(lines[2]).toBe('**Verdict: ❌ FAIL** — 2 documented rules failed — target the embedded simulator (in process), commerce-sim 0.1.0');
     expect(md.indexOf('## Failures (3)')).toBeLessThan(md.indexOf('## Summary'));
     expect(md.indexOf('## Summary')).toBeLessThan(md.indexOf('## Rules'));
     const first = md.indexOf('### 1. ❌ `create.type.underscore-echo` (documented, §2.3) — password profile type echo › step 1: create password profile info');
