@@ -13,6 +13,7 @@ import { createTarget, intOption } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { fingerprinted } from '../kit/fingerprint-target.js';
 import { appendStepSummary } from './step-summary.js';
+import { githubPlaces } from './annotation-places.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 import { styleFor, type Style } from './style.js';
@@ -86,7 +87,7 @@ const freshSeed = (): number => (Date.now() ^ Math.floor(Math.random() * 0x1_000
 async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   const { config, reporter, spec, deviate } = await runBasics(values, io);
   // The suites, their runner and the reporters load here: a usage error or --help does not wait for fast-check.
-  const [{ selectProperties }, { runProperties }, { buildRunReport }, { writeReports }, { renderJson }, { renderGithub, workflowFile }] = await Promise.all([
+  const [{ selectProperties }, { runProperties }, { buildRunReport }, { writeReports }, { renderJson }, { renderGithub }] = await Promise.all([
     import('../properties/registry.js'),
     import('../properties/runner.js'),
     import('../report/build.js'),
@@ -159,7 +160,7 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
     const incomplete = counter.firstError() !== undefined || results.some(isStopped);
     if (values.json !== true) io.stdout.write(summaryText(report, resolve(written.dir, 'report.html'), incomplete, styleFor(io.stdout, io.env)));
     // A property has no file of its own: its annotations go on the workflow file that ran it.
-    if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report, workflowFile(io.env)));
+    if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report, githubPlaces(io, [])));
     const fatal = counter.fatal() ?? counter.firstError();
     if (fatal !== undefined) {
       io.stderr.write(`commerce-sim props: incomplete: ${fatal.message} (${fatal.code})\n`);

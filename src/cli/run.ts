@@ -16,6 +16,7 @@ import { fingerprinted } from '../kit/fingerprint-target.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { appendStepSummary } from './step-summary.js';
+import { githubPlaces } from './annotation-places.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 import { styleFor, type Style } from './style.js';
@@ -162,7 +163,9 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
     const fatal = counter.fatal() ?? counter.firstError();
     if (values.json === true) io.stdout.write(renderJson(report));
     else io.stdout.write(summaryText(report, shown(io.cwd, resolve(written.dir, 'report.html')), fatal !== undefined, styleFor(io.stdout, io.env)));
-    if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report));
+    // Annotations at the scenario files the repository has; the shipped ones (a package's, the Action's) are named in the message.
+    const sources = all.flatMap((s) => (s.source === undefined ? [] : [[s.file, s.source] as const]));
+    if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report, githubPlaces(io, sources)));
     if (fatal !== undefined) {
       io.stderr.write(`commerce-sim run: incomplete: ${fatal.message} (${fatal.code})\n`);
       return EXIT_USAGE;

@@ -10,6 +10,7 @@ import { buildTrafficReport, type JudgedParty } from '../traffic/report.js';
 import type { RunReport } from '../report/model.js';
 import { verdictReason } from '../report/summarise.js';
 import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
+import { githubPlaces } from './annotation-places.js';
 import { packageVersion } from './run-meta.js';
 import { appendStepSummary } from './step-summary.js';
 import type { Reporter } from './style.js';
@@ -85,7 +86,7 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
       requests: o.result.entries,
     },
   });
-  const [{ writeReports }, { renderJson }, { renderGithub, workflowFile }] = await Promise.all([import('../report/write.js'), import('../report/json.js'), import('../report/github.js')]);
+  const [{ writeReports }, { renderJson }, { renderGithub }] = await Promise.all([import('../report/write.js'), import('../report/json.js'), import('../report/github.js')]);
   const written = await writeReports(resolve(io.cwd, o.reportDir ?? 'reports'), report);
   // Nothing judged is no pass: an empty HAR, a proxy that only saw 502s, traffic of paths no rule covers.
   const documentedJudged = report.rules.filter((r) => r.level === 'documented' && r.status !== 'not-covered').length;
@@ -114,7 +115,9 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
       ].join('\n'),
     );
   }
-  if (o.reporter === 'github') io.stdout.write(renderGithub(report, workflowFile(io.env)));
+  // The HAR checked is a file (in the repository or not); the proxy's cases have none.
+  const files = o.caseFile === undefined ? [] : [[o.caseFile, resolve(io.cwd, o.caseFile)] as const];
+  if (o.reporter === 'github') io.stdout.write(renderGithub(report, githubPlaces(io, files)));
   await appendStepSummary(io, report, o.command, written.dir);
   if (nothing) return EXIT_NOTHING_JUDGED;
   return report.summary.verdict === 'pass' ? EXIT_OK : EXIT_RULE_FAILED;
