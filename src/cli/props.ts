@@ -14,6 +14,7 @@ import { guardTarget } from '../adapters/guarded.js';
 import { fingerprinted } from '../kit/fingerprint-target.js';
 import { appendStepSummary } from './step-summary.js';
 import { githubPlaces } from './annotation-places.js';
+import { tellReportDir } from './report-dir-file.js';
 import { CodedKitError } from '../kit-errors.js';
 import { TargetError } from '../port.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
@@ -162,6 +163,7 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
       timing: runTiming(started, target, '-props', counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
+    await tellReportDir(io, written.dir);
     await appendStepSummary(io, report, 'props', written.dir);
     if (values.json === true) io.stdout.write(renderJson(report));
     const incomplete = counter.firstError() !== undefined || results.some(isStopped);

@@ -17,6 +17,7 @@ import { guardTarget } from '../adapters/guarded.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { appendStepSummary } from './step-summary.js';
 import { githubPlaces } from './annotation-places.js';
+import { tellReportDir } from './report-dir-file.js';
 import { TargetError } from '../port.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
@@ -159,6 +160,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
       timing: runTiming(started, target, shard === undefined ? '' : `-shard${shard.index}of${shard.count}`, counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
+    await tellReportDir(io, written.dir);
     await appendStepSummary(io, report, 'run', written.dir);
     // Any target error (unreachable, a timeout or reset past the retries, the budget) leaves the run incomplete: exit 2.
     const fatal = counter.fatal() ?? counter.firstError();

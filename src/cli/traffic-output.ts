@@ -12,6 +12,7 @@ import { verdictReason } from '../report/summarise.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 import { CodedKitError } from '../kit-errors.js';
 import { githubPlaces } from './annotation-places.js';
+import { tellReportDir } from './report-dir-file.js';
 import { packageVersion } from './run-meta.js';
 import { appendStepSummary } from './step-summary.js';
 import type { Reporter } from './style.js';
@@ -91,6 +92,7 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
   });
   const [{ writeReports }, { renderJson }, { renderGithub }] = await Promise.all([import('../report/write.js'), import('../report/json.js'), import('../report/github.js')]);
   const written = await writeReports(resolve(io.cwd, o.reportDir ?? 'reports'), report);
+  await tellReportDir(io, written.dir);
   // Nothing judged is no pass: an empty HAR, a proxy that only saw 502s, traffic of paths no rule covers.
   const documentedJudged = report.rules.filter((r) => r.level === 'documented' && r.status !== 'not-covered').length;
   const nothing = documentedJudged === 0 && report.summary.verdict === 'pass';
