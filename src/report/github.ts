@@ -26,14 +26,16 @@ export function workflowFile(env: Readonly<Record<string, string | undefined>>):
 }
 
 /**
- * `path` named relative to `workspace` (`/`-separated) when it lies inside it, else undefined: GitHub
- * shows an annotation only at a file of the repository, and a path outside (an installed package's
- * scenarios, the Action's own) could name a user's file of the same name.
+ * `path` named relative to `workspace` (`/`-separated) when it is a file of the repository checked out
+ * there, else undefined: GitHub shows an annotation only at a file of the repository, and a path outside
+ * (the Action's own scenarios) could name a user's file of the same name. Under `node_modules/` lie
+ * installed packages (commerce-sim's own scenarios), never the repository's files.
  */
 export function inWorkspace(path: string, workspace: string): string | undefined {
   const rel = relative(workspace, path);
   if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
-  return rel.split(sep).join('/');
+  const parts = rel.split(sep);
+  return parts.includes('node_modules') ? undefined : parts.join('/');
 }
 
 /**
