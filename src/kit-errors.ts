@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   REPORT_MERGE_MISMATCH: '`report merge` was given reports that are not shards of one run (target, options or cases differ or overlap)',
   PROPS_ADMIN_FAILED: 'a property needs the admin API, and it failed or is missing',
   PROPS_SETUP: 'a property cannot run against this target (reported as a skip)',
+  PROPS_NOT_RUN: '`props`: a property broke while running (not a rule failure: it judged nothing); exit 2',
   CLIENT_BUDGET_EXHAUSTED: 'the reference client ran out of requests; resume from the last position',
   CLIENT_RETRIES_EXHAUSTED: 'the reference client got 429/5xx (or no answer) after every retry',
   CLIENT_RETRY_AFTER_TOO_LONG: 'the target asked the reference client to wait longer than maxRetryAfterMs',
@@ -34,6 +35,7 @@ export const ERROR_CODES = {
   CLIENT_BAD_RESPONSE: 'a 200 whose body is not a list of records',
   CLIENT_NO_PROGRESS: 'the target answered the same page again (it ignores the keyset filter)',
   TRAFFIC_BAD_INPUT: 'a traffic file (HAR or recording) that cannot be read or is malformed (the file and entry named)',
+  TRAFFIC_NOTHING_JUDGED: '`check` or `proxy` judged no documented rule (an empty HAR, an upstream that never answered): no pass; exit 2',
 } as const;
 
 export type KitErrorCode = keyof typeof ERROR_CODES;

@@ -2,10 +2,14 @@
  * The plumbing every command shares: strict option parsing (its errors become usage errors),
  * `-h/--help`, and for the commands that report their own failures, the message and exit 2.
  */
+import { appendFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KitError } from '../kit-errors.js';
+import { failureAnnotation, failureSummary, reporterArgument, type Failure } from './failure.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type Command } from './io.js';
 import { parseErrorMessage, type OptionTable } from './parse-errors.js';
+import { reporterFor } from './style.js';
 
 export type { OptionTable } from './parse-errors.js';
 type Strict<O extends OptionTable> = { args: string[]; options: O; strict: true; allowPositionals: boolean };
@@ -48,7 +52,7 @@ export interface CommandSpec<O extends OptionTable> {
 /**
  * A command from its spec: strict options, `-h/--help`, and the one error printer of the tool. A usage
  * error prints one line and where the options are; any other KitError prints `message (code)`; both exit
- * 2. Anything else is a bug and reaches main.ts.
+ * 2 through `failed`. Anything else is a bug and reaches main.ts.
  */
 export function defineCommand<O extends OptionTable>(spec: CommandSpec<O>): DefinedCommand {
   const command: Command = async (argv, io) => {
@@ -62,8 +66,7 @@ export function defineCommand<O extends OptionTable>(spec: CommandSpec<O>): Defi
     } catch (error) {
       const text = errorText(spec.name, error, spec.describe);
       if (text === undefined) throw error;
-      io.stderr.write(text);
-      return EXIT_USAGE;
+      return failed(io, argv, { command: spec.name, text: text.trimEnd(), code: error instanceof KitError ? error.code : undefined });
     }
   };
   return Object.assign(command, { usage: spec.usage, options: { ...spec.options, ...HELP_OPTION } });
@@ -74,4 +77,23 @@ export function errorText(name: string | undefined, error: unknown, describe?: (
   if (error instanceof UsageError) return usageErrorText(name, error.message);
   if (!(error instanceof KitError)) return undefined;
   return `${name === undefined ? 'commerce-sim' : `commerce-sim ${name}`}: ${describe?.(error) ?? `${error.message} (${error.code})`}\n`;
+}
+
+/**
+ * How every exit-2 failure ends: its text on stderr; under GitHub Actions (or `--reporter github`) also a
+ * `::error` workflow command, and with `$GITHUB_STEP_SUMMARY` set a job-summary section saying what went
+ * wrong and what to do. The `::error` goes to stderr too (the runner reads workflow commands on both), so
+ * stdout stays what the command promised (`--json`).
+ */
+export async function failed(io: CliIo, argv: readonly string[], failure: Failure): Promise<number> {
+  io.stderr.write(`${failure.text}\n`);
+  if (reporterFor(reporterArgument(argv), io.env) === 'github') io.stderr.write(`${failureAnnotation(failure)}\n`);
+  const summary = io.env['GITHUB_STEP_SUMMARY'];
+  if (summary !== undefined && summary !== '') {
+    // The failure is the news: a summary file that cannot be written is said, never put in its place.
+    await appendFile(resolve(io.cwd, summary), failureSummary(failure), 'utf8').catch((error: unknown) => {
+      io.stderr.write(`commerce-sim: cannot append to $GITHUB_STEP_SUMMARY: ${error instanceof Error ? error.message : String(error)}\n`);
+    });
+  }
+  return EXIT_USAGE;
 }

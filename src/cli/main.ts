@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /** The `commerce-sim` command: dispatches to one module per sub-command, loaded lazily so start-up stays fast. */
 import { processIo, EXIT_USAGE } from './io.js';
-import { errorText, usageErrorText } from './command.js';
+import { errorText, failed, usageErrorText } from './command.js';
+import { KitError } from '../kit-errors.js';
 import { commands } from './registry.js';
 import { exitQuietlyOnBrokenPipe } from './broken-pipe.js';
 
@@ -24,18 +25,19 @@ async function main(argv: readonly string[]): Promise<number> {
     return name === undefined ? EXIT_USAGE : 0;
   }
   const entry = commands[name];
-  if (entry === undefined) {
-    io.stderr.write(usageErrorText(undefined, `unknown command '${name}'`));
-    return EXIT_USAGE;
-  }
+  if (entry === undefined) return failed(io, rest, { command: undefined, text: usageErrorText(undefined, `unknown command '${name}'`).trimEnd(), code: 'CLI_USAGE' });
   try {
     const command = await entry.load();
     return await command(rest, io);
   } catch (error) {
     const text = errorText(name, error);
-    if (text === undefined) throw error;
-    io.stderr.write(text);
-    return EXIT_USAGE;
+    if (text === undefined) {
+      // A bug: said as plainly as the tool's own errors, and as visibly under GitHub Actions.
+      const err = error instanceof Error ? error : new Error(String(error));
+      const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+      return failed(io, rest, { command: name, text: `commerce-sim: ${err.message}${code === undefined ? '' : ` (${code})`}`, code: undefined });
+    }
+    return failed(io, rest, { command: name, text: text.trimEnd(), code: error instanceof KitError ? error.code : undefined });
   }
 }
 
@@ -48,8 +50,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const err = error instanceof Error ? error : new Error(String(error));
-    const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-    process.stderr.write(`commerce-sim: ${err.message}${code === undefined ? '' : ` (${code})`}\n`);
+    process.stderr.write(`commerce-sim: ${err.message}\n`);
     process.exitCode = EXIT_USAGE;
   },
 );

@@ -13,8 +13,12 @@ import { createTarget, intOption } from './targets.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { fingerprinted } from '../kit/fingerprint-target.js';
 import { appendStepSummary } from './step-summary.js';
+import { githubPlaces } from './annotation-places.js';
+import { tellReportDir } from './report-dir-file.js';
+import { CodedKitError } from '../kit-errors.js';
+import { TargetError } from '../port.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 import { styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
@@ -80,13 +84,18 @@ export const props: DefinedCommand = defineCommand({
   main: propsCommand,
 });
 
+/** A property broke while running: it judged nothing, so the run has no verdict (exit 2). */
+class PropertiesNotRun extends CodedKitError<'PROPS_NOT_RUN'> {
+  override readonly name = 'PropertiesNotRun';
+}
+
 /** A fresh seed when none is given: the only unseeded value of a run, and it is printed first. */
 const freshSeed = (): number => (Date.now() ^ Math.floor(Math.random() * 0x1_0000_0000)) >>> 0;
 
 async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
   const { config, reporter, spec, deviate } = await runBasics(values, io);
   // The suites, their runner and the reporters load here: a usage error or --help does not wait for fast-check.
-  const [{ selectProperties }, { runProperties }, { buildRunReport }, { writeReports }, { renderJson }, { renderGithub, workflowFile }] = await Promise.all([
+  const [{ selectProperties }, { runProperties }, { buildRunReport }, { writeReports }, { renderJson }, { renderGithub }] = await Promise.all([
     import('../properties/registry.js'),
     import('../properties/runner.js'),
     import('../report/build.js'),
@@ -154,22 +163,17 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
       timing: runTiming(started, target, '-props', counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
+    await tellReportDir(io, written.dir);
     await appendStepSummary(io, report, 'props', written.dir);
     if (values.json === true) io.stdout.write(renderJson(report));
     const incomplete = counter.firstError() !== undefined || results.some(isStopped);
     if (values.json !== true) io.stdout.write(summaryText(report, resolve(written.dir, 'report.html'), incomplete, styleFor(io.stdout, io.env)));
     // A property has no file of its own: its annotations go on the workflow file that ran it.
-    if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report, workflowFile(io.env)));
+    if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report, githubPlaces(io, [])));
     const fatal = counter.fatal() ?? counter.firstError();
-    if (fatal !== undefined) {
-      io.stderr.write(`commerce-sim props: incomplete: ${fatal.message} (${fatal.code})\n`);
-      return EXIT_USAGE;
-    }
+    if (fatal !== undefined) throw new TargetError(fatal.code, `incomplete: ${fatal.message}`, { cause: fatal });
     const broken = results.filter((r) => r.skipReason?.startsWith(NOT_RUN) === true);
-    if (broken.length > 0) {
-      io.stderr.write(`commerce-sim props: ${broken.map((r) => r.name).join(', ')} could not run; see above\n`);
-      return EXIT_USAGE;
-    }
+    if (broken.length > 0) throw new PropertiesNotRun('PROPS_NOT_RUN', `${broken.map((r) => r.name).join(', ')} could not run; see above`);
     return report.summary.verdict === 'pass' && outsideCatalogue(results).length === 0 ? EXIT_OK : EXIT_RULE_FAILED;
   } finally {
     await target.close();

@@ -10,6 +10,7 @@ import { CodedKitError } from '../kit-errors.js';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError } from './io.js';
 import { appendStepSummary } from './step-summary.js';
+import { tellReportDir } from './report-dir-file.js';
 
 const USAGE = `usage: commerce-sim report merge DIR... [--out DIR] [--json]
 
@@ -54,6 +55,7 @@ export const report: DefinedCommand = defineCommand({
     if (!merged.ok) throw new MergeError('REPORT_MERGE_MISMATCH', describeMergeProblem(merged));
     const [{ writeReports }, { renderJson }] = await Promise.all([import('../report/write.js'), import('../report/json.js')]);
     const written = await writeReports(resolve(io.cwd, values.out ?? 'reports'), merged.value);
+    await tellReportDir(io, written.dir);
     const { summary } = merged.value;
     if (values.json === true) io.stdout.write(renderJson(merged.value));
     else {

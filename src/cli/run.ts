@@ -17,8 +17,11 @@ import { failedRuleLines } from './failed-rules.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { appendStepSummary } from './step-summary.js';
+import { githubPlaces } from './annotation-places.js';
+import { tellReportDir } from './report-dir-file.js';
+import { TargetError } from '../port.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 import { styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { credentialsFor, READING_OPTION, readingsOption, runBasics, SURFACE_OPTION, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
@@ -161,16 +164,16 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
       timing: runTiming(started, target, shard === undefined ? '' : `-shard${shard.index}of${shard.count}`, counter.requests()),
     });
     const written = await writeReports(resolve(io.cwd, values.report ?? 'reports'), report);
+    await tellReportDir(io, written.dir);
     await appendStepSummary(io, report, 'run', written.dir);
     // Any target error (unreachable, a timeout or reset past the retries, the budget) leaves the run incomplete: exit 2.
     const fatal = counter.fatal() ?? counter.firstError();
     if (values.json === true) io.stdout.write(renderJson(report));
     else io.stdout.write(summaryText(report, shown(io.cwd, resolve(written.dir, 'report.html')), fatal !== undefined, styleFor(io.stdout, io.env)));
-    if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report));
-    if (fatal !== undefined) {
-      io.stderr.write(`commerce-sim run: incomplete: ${fatal.message} (${fatal.code})\n`);
-      return EXIT_USAGE;
-    }
+    // Annotations at the scenario files the repository has; the shipped ones (a package's, the Action's) are named in the message.
+    const sources = all.flatMap((s) => (s.source === undefined ? [] : [[s.file, s.source] as const]));
+    if (reporter === 'github' && values.json !== true) io.stdout.write(renderGithub(report, githubPlaces(io, sources)));
+    if (fatal !== undefined) throw new TargetError(fatal.code, `incomplete: ${fatal.message}`, { cause: fatal });
     return report.summary.verdict === 'pass' ? EXIT_OK : EXIT_RULE_FAILED;
   } finally {
     await target.close();

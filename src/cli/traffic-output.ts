@@ -2,21 +2,26 @@
  * What `proxy` and `check` do with a traffic judge's result: one line per finding as it is made, the
  * usual reports (JSON, JUnit, Markdown, HTML; GitHub annotations with --reporter github; the job summary
  * under GitHub Actions), a short summary on stdout, and the exit code (1 when a documented rule failed,
- * server or client, with --strict any rule; 2 when no documented rule was judged at all).
+ * server or client, with --strict any rule; 2, TRAFFIC_NOTHING_JUDGED, when no documented rule was judged at all).
  */
 import { resolve } from 'node:path';
 import type { Finding, TrafficResult } from '../traffic/judge/judge.js';
 import { buildTrafficReport, type JudgedParty } from '../traffic/report.js';
 import type { RunReport } from '../report/model.js';
 import { verdictReason } from '../report/summarise.js';
-import { EXIT_OK, EXIT_RULE_FAILED, EXIT_USAGE, UsageError, type CliIo } from './io.js';
+import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
+import { CodedKitError } from '../kit-errors.js';
+import { githubPlaces } from './annotation-places.js';
+import { tellReportDir } from './report-dir-file.js';
 import { packageVersion } from './run-meta.js';
 import { appendStepSummary } from './step-summary.js';
 import type { Reporter } from './style.js';
 import type { Shard } from '../shard.js';
 
-/** Exit code when nothing was judged: not a pass (like an incomplete run, 2). */
-const EXIT_NOTHING_JUDGED = EXIT_USAGE;
+/** Nothing judged is no pass: exit 2, like an incomplete run. */
+class NothingJudged extends CodedKitError<'TRAFFIC_NOTHING_JUDGED'> {
+  override readonly name = 'NothingJudged';
+}
 
 export function parseJudged(value: string | undefined): JudgedParty {
   if (value === undefined || value === 'both' || value === 'server' || value === 'client') return value ?? 'both';
@@ -85,17 +90,19 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
       requests: o.result.entries,
     },
   });
-  const [{ writeReports }, { renderJson }, { renderGithub, workflowFile }] = await Promise.all([import('../report/write.js'), import('../report/json.js'), import('../report/github.js')]);
+  const [{ writeReports }, { renderJson }, { renderGithub }] = await Promise.all([import('../report/write.js'), import('../report/json.js'), import('../report/github.js')]);
   const written = await writeReports(resolve(io.cwd, o.reportDir ?? 'reports'), report);
+  await tellReportDir(io, written.dir);
   // Nothing judged is no pass: an empty HAR, a proxy that only saw 502s, traffic of paths no rule covers.
   const documentedJudged = report.rules.filter((r) => r.level === 'documented' && r.status !== 'not-covered').length;
   const nothing = documentedJudged === 0 && report.summary.verdict === 'pass';
+  const exercised = o.result.entries === 0 ? 'this traffic (no exchanges)' : `these ${o.result.entries} exchanges`;
   if (o.json) io.stdout.write(renderJson(report));
   else {
     const s = report.summary;
     const observed = report.rules.filter((r) => r.status !== 'not-covered').length;
     const headline = nothing
-      ? `NOTHING JUDGED: no documented rule was exercised by ${o.result.entries === 0 ? 'this traffic (no exchanges)' : `these ${o.result.entries} exchanges`}${o.result.infrastructure.length > 0 ? `; ${o.result.infrastructure.length} infrastructure note(s) (report.md, "Infrastructure")` : ''}`
+      ? `NOTHING JUDGED: no documented rule was exercised by ${exercised}${o.result.infrastructure.length > 0 ? `; ${o.result.infrastructure.length} infrastructure note(s) (report.md, "Infrastructure")` : ''}`
       : `${s.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`;
     io.stdout.write(
       [
@@ -114,8 +121,10 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
       ].join('\n'),
     );
   }
-  if (o.reporter === 'github') io.stdout.write(renderGithub(report, workflowFile(io.env)));
+  // The HAR checked is a file (in the repository or not); the proxy's cases have none.
+  const files = o.caseFile === undefined ? [] : [[o.caseFile, resolve(io.cwd, o.caseFile)] as const];
+  if (o.reporter === 'github') io.stdout.write(renderGithub(report, githubPlaces(io, files)));
   await appendStepSummary(io, report, o.command, written.dir);
-  if (nothing) return EXIT_NOTHING_JUDGED;
+  if (nothing) throw new NothingJudged('TRAFFIC_NOTHING_JUDGED', `nothing judged: no documented rule was exercised by ${exercised}`);
   return report.summary.verdict === 'pass' ? EXIT_OK : EXIT_RULE_FAILED;
 }

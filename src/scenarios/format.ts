@@ -18,6 +18,11 @@ export interface Scenario {
   readonly name: string;
   /** The file as shown in reports (relative, `/`-separated) and hashed for `--shard`. */
   readonly file: string;
+  /**
+   * The absolute path it was read from (set by loadScenarios): `file` is relative to the working
+   * directory or, outside it, to the folder given, so it alone cannot say where the file is.
+   */
+  readonly source?: string;
   /** 1-based line of the scenario's document in its file. */
   readonly line: number;
   readonly rules: readonly string[];

@@ -55,7 +55,7 @@ export async function loadScenarios(paths: readonly string[], options: LoadOptio
   for (const f of files) {
     const text = await readFile(f.path, 'utf8');
     const parsed = parseScenarioText(text, f.label, options);
-    scenarios.push(...parsed.scenarios);
+    scenarios.push(...parsed.scenarios.map((s) => ({ ...s, source: f.path })));
     problems.push(...parsed.problems);
   }
   const seen = new Map<string, Scenario>();

@@ -3,7 +3,7 @@
  * wanted, and one uniform line for every usage error.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,12 +13,14 @@ import { commands } from '../../src/cli/registry.js';
 import { colourWanted, styleFor } from '../../src/cli/style.js';
 import { captureIo } from '../support/cli-io.js';
 
+const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-ci-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('--reporter github', () => {
   it('under GITHUB_ACTIONS a failing documented rule is an ::error at its scenario file and step line', async () => {
-    const c = captureIo({ cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
+    // This checkout is the workspace: the shipped scenarios are files of the repository.
+    const c = captureIo({ cwd: dir, env: { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: ROOT } });
     expect(await run(['--deviate', 'filter.gt', '--report', 'reports'], c.io)).toBe(1);
     const errors = c
       .out()
@@ -26,19 +28,40 @@ describe('--reporter github', () => {
       .filter((l) => l.startsWith('::error '));
     expect(errors.length).toBeGreaterThan(0);
     // Properties escape `,` and `:` (%2C, %3A): the title's comma is not a property separator.
-    for (const line of errors) expect(line).toMatch(/^::error file=[^,]+\.ya?ml,line=\d+,title=[a-z0-9.-]+ \(documented%2C [^)]+\)::/);
+    for (const line of errors) expect(line).toMatch(/^::error file=scenarios\/[^,]+\.ya?ml,line=\d+,title=[a-z0-9.-]+ \(documented%2C [^)]+\)::/);
     expect(errors.some((l) => l.includes('title=filter.gt '))).toBe(true);
     // One line per annotation: newlines in the message are escaped.
     expect(errors[0]).toContain('%0Aexpected: ');
+  });
+
+  it('a scenario file outside the workspace gets no file= (GitHub could not show it, or would show it on a file of the same name): its path and line go into the message', async () => {
+    const workspace = mkdtempSync(join(dir, 'workspace-'));
+    const c = captureIo({ cwd: workspace, env: { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: workspace } });
+    expect(await run(['--deviate', 'filter.gt', '--grep', 'filter', '--report', 'reports'], c.io)).toBe(1);
+    const errors = c
+      .out()
+      .split('\n')
+      .filter((l) => l.startsWith('::error '));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const line of errors) expect(line).toMatch(/^::error title=[a-z0-9.-]+ \(documented%2C [^)]+\)::scenarios\/[^:]+\.ya?ml:\d+: /);
+  });
+
+  it('a scenario file inside the workspace is annotated relative to the workspace, from any working directory', async () => {
+    const workspace = mkdtempSync(join(dir, 'workspace-'));
+    mkdirSync(join(workspace, 'app', 'conformance'), { recursive: true });
+    cpSync(join(ROOT, 'scenarios', 'sort-filter', 'filter.yaml'), join(workspace, 'app', 'conformance', 'filter.yaml'));
+    const c = captureIo({ cwd: join(workspace, 'app'), env: { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: workspace } });
+    expect(await run(['conformance', '--deviate', 'filter.gt', '--report', 'reports'], c.io)).toBe(1);
+    expect(c.out()).toMatch(/^::error file=app\/conformance\/filter\.yaml,line=\d+,title=filter\.gt /m);
   });
 
   it('without it (and without --reporter github) there are no annotations; --reporter github asks for them', async () => {
     const plain = captureIo({ cwd: dir, env: {} });
     await run(['--deviate', 'filter.gt', '--report', 'reports'], plain.io);
     expect(plain.out()).not.toContain('::error');
-    const asked = captureIo({ cwd: dir, env: {} });
-    await run(['--deviate', 'filter.gt', '--report', 'reports', '--reporter', 'github', '--grep', 'filter'], asked.io);
-    expect(asked.out()).toContain('::error file=');
+    const asked = captureIo({ cwd: ROOT, env: {} });
+    await run(['--deviate', 'filter.gt', '--report', join(dir, 'reports'), '--reporter', 'github', '--grep', 'filter'], asked.io);
+    expect(asked.out()).toContain('::error file=scenarios/');
   });
 
   it('a passing run prints no annotation', async () => {
@@ -74,7 +97,9 @@ describe('colour', () => {
 
 describe('usage errors', () => {
   const MAIN = resolve(import.meta.dirname, '../../dist/cli/main.js');
-  const cli = promisify(execFile);
+  // Outside GitHub Actions whatever runs these tests: under it, an error also prints its ::error line.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GITHUB_')));
+  const cli = (file: string, args: string[], options: { cwd: string }) => promisify(execFile)(file, args, { ...options, env });
   // Every command of the CLI's own registry, so a new one is covered without editing this list.
   it.each(Object.keys(commands))('commerce-sim %s --no-such-option: one line, where to look, exit 2', async (command) => {
     const result = await cli(process.execPath, [MAIN, command, '--no-such-option'], { cwd: dir }).then(
