@@ -8,9 +8,12 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Ajv2020, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { LineCounter, parseAllDocuments } from 'yaml';
+import { locate, yamlPath } from '../yaml-locate.js';
 import type { Scenario } from './format.js';
 import { normalise, type DocPath, type Problem, type RawScenario } from './normalise.js';
+
+export { yamlPath };
 
 export type ScenarioErrorCode = 'SCENARIO_INVALID' | 'SCENARIO_NOT_FOUND';
 
@@ -169,42 +172,6 @@ function dedupe(problems: ScenarioProblem[]): ScenarioProblem[] {
     seen.add(key);
     return true;
   });
-}
-
-export function yamlPath(path: DocPath): string {
-  if (path.length === 0) return '(document)';
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else out += /^[A-Za-z_][A-Za-z0-9_-]*$/.test(seg) ? `${out === '' ? '' : '.'}${seg}` : `['${seg}']`;
-  }
-  return out;
-}
-
-/** Offset of the node at `path` (the key of a map member, so a block value points at its key line); the nearest existing ancestor otherwise. */
-function locate(doc: Document, path: DocPath): number {
-  let node: unknown = doc.contents;
-  let offset = rangeStart(node) ?? 0;
-  for (const seg of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
-      if (pair === undefined) break;
-      offset = rangeStart(pair.key) ?? rangeStart(pair.value) ?? offset;
-      node = pair.value;
-    } else if (isSeq(node) && typeof seg === 'number') {
-      const item: unknown = node.items[seg];
-      if (item === undefined) break;
-      offset = rangeStart(item) ?? offset;
-      node = item;
-    } else break;
-  }
-  return offset;
-}
-
-function rangeStart(node: unknown): number | undefined {
-  if (typeof node !== 'object' || node === null || !('range' in node)) return undefined;
-  const range: unknown = node.range;
-  return Array.isArray(range) && typeof range[0] === 'number' ? range[0] : undefined;
 }
 
 // ---------------------------------------------------------------- ajv errors → readable problems
