@@ -9,6 +9,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Ajv2020, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { LineCounter, parseAllDocuments } from 'yaml';
+import { suggest } from '../suggest.js';
 import { locate, yamlPath } from '../yaml-locate.js';
 import type { Scenario } from './format.js';
 import { normalise, type DocPath, type Problem, type RawScenario } from './normalise.js';
@@ -150,7 +151,7 @@ export function parseScenarioText(text: string, file: string, options: Pick<Load
     const data: unknown = doc.toJS({ maxAliasCount: 100 });
     const validate = scenarioValidator();
     if (!validate(data)) {
-      for (const e of usefulErrors(validate.errors ?? [])) report(e.path, e.message);
+      for (const e of withoutTypoKnockOns(data, usefulErrors(validate.errors ?? []), validate)) report(e.path, e.message);
       continue;
     }
     const result = normalise(data, { file, ruleExists: options.ruleExists, lineOf });
@@ -185,12 +186,51 @@ function pointerPath(pointer: string): (string | number)[] {
     .map((s) => (/^(0|[1-9][0-9]*)$/.test(s) ? Number(s) : s));
 }
 
+/** A schema problem; an unknown key near an allowed one carries both, so its knock-ons can be told apart. */
+interface SchemaProblem extends Problem {
+  readonly typo?: { readonly key: string; readonly near: string };
+}
+
+/**
+ * A typo (`requets:`) also leaves its step without a request, so the schema says that too; those
+ * problems are the typo's knock-ons. The document is validated again with each typo read as the key
+ * it is near; only the problems that remain, and the typos, are reported.
+ */
+function withoutTypoKnockOns(data: unknown, problems: readonly SchemaProblem[], validate: ValidateFunction<RawScenario>): readonly SchemaProblem[] {
+  const typos = problems.filter((p) => p.typo !== undefined);
+  if (typos.length === 0) return problems;
+  const fixed: unknown = structuredClone(data);
+  for (const { path, typo } of typos) {
+    const parent = memberAt(fixed, path.slice(0, -1));
+    if (typo === undefined || parent === undefined || Object.hasOwn(parent, typo.near)) continue;
+    parent[typo.near] = parent[typo.key];
+    delete parent[typo.key];
+  }
+  if (validate(fixed)) return typos;
+  const remaining = new Set(usefulErrors(validate.errors ?? []).map((p) => `${yamlPath(p.path)}\u0000${p.message}`));
+  return problems.filter((p) => p.typo !== undefined || remaining.has(`${yamlPath(p.path)}\u0000${p.message}`));
+}
+
+function memberAt(data: unknown, path: DocPath): Record<string, unknown> | undefined {
+  let node: unknown = data;
+  for (const seg of path) {
+    if (Array.isArray(node) && typeof seg === 'number') {
+      const items: readonly unknown[] = node;
+      node = items[seg];
+    } else if (isRecord(node) && typeof seg === 'string') node = node[seg];
+    else return undefined;
+  }
+  return isRecord(node) ? node : undefined;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
  * Keeps what a person can act on: a combinator that carries an `x-message` speaks for its branches
  * (matched by schema path, so such branches are written inline in the schema, not by $ref),
  * `if` branches and property-name errors are folded into one line each.
  */
-function usefulErrors(errors: readonly ErrorObject[]): Problem[] {
+function usefulErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
   const dropped = new Set<ErrorObject>();
   const messages = new Map<ErrorObject, string>();
   for (const e of errors) {
@@ -215,7 +255,7 @@ function usefulErrors(errors: readonly ErrorObject[]): Problem[] {
   return errors.filter((e) => !dropped.has(e)).map((e) => toProblem(e, messages.get(e)));
 }
 
-function toProblem(e: ErrorObject, custom: string | undefined): Problem {
+function toProblem(e: ErrorObject, custom: string | undefined): SchemaProblem {
   const path = pointerPath(e.instancePath);
   if (custom !== undefined) return { path: e.propertyName === undefined ? path : [...path, e.propertyName], message: custom };
   const params: Record<string, unknown> = e.params;
@@ -226,7 +266,9 @@ function toProblem(e: ErrorObject, custom: string | undefined): Problem {
     case 'additionalProperties': {
       const extra = String(params['additionalProperty']);
       const allowed = allowedMembers(e.parentSchema);
-      return { path: [...path, extra], message: `unknown member '${extra}'${allowed === '' ? '' : ` (allowed: ${allowed})`}` };
+      const near = suggest(extra, allowed);
+      if (near !== undefined) return { path: [...path, extra], message: `unknown key '${extra}' (did you mean '${near}'?)`, typo: { key: extra, near } };
+      return { path: [...path, extra], message: `unknown key '${extra}'${allowed.length === 0 ? '' : ` (allowed: ${allowed.join(', ')})`}` };
     }
     case 'enum':
       return { path, message: `must be one of ${JSON.stringify(params['allowedValues'])}, got ${shown(e.data)}` };
@@ -243,10 +285,10 @@ function xMessage(schema: unknown): string | undefined {
   return typeof m === 'string' ? m : undefined;
 }
 
-function allowedMembers(schema: unknown): string {
-  if (typeof schema !== 'object' || schema === null || !('properties' in schema)) return '';
+function allowedMembers(schema: unknown): string[] {
+  if (typeof schema !== 'object' || schema === null || !('properties' in schema)) return [];
   const props: unknown = schema.properties;
-  return typeof props === 'object' && props !== null ? Object.keys(props).join(', ') : '';
+  return typeof props === 'object' && props !== null ? Object.keys(props) : [];
 }
 
 const isScalarData = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);
