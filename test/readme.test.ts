@@ -1,9 +1,10 @@
-/** The README's catalogue and mutation tables are copies of what the tool prints: they must not go stale. */
+/** The README's catalogue, mutation and command tables are copies of what the tool prints: they must not go stale. */
 import { clientRules } from '../src/traffic/client-rules/catalogue.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../src/rules/catalogue.js';
 import { DEVIATION_IDS } from '../src/engine/deviations.js';
+import { commands } from '../src/cli/registry.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const rows = (prefix: string) => readme.split('\n').filter((line) => line.startsWith(prefix));
@@ -33,6 +34,18 @@ describe('README', () => {
       expect(row, id).toMatch(/ \| yes \| /);
     }
     expect(readme).toContain(`mutation score: ${DEVIATION_IDS.length}/${DEVIATION_IDS.length} (100%)`);
+  });
+
+  it.each(Object.keys(commands))("lists every flag of `%s --help` in the commands table's row", async (name) => {
+    const command = await commands[name]?.load();
+    const row = rows(`| \`commerce-sim ${name}`)[0] ?? '';
+    expect(row, `a row for ${name}`).not.toBe('');
+    // The flags its --help lists as options (the first column of each option line), and every option it accepts.
+    const optionLines = (command?.usage ?? '').split('\n').filter((line) => /^\s+--/.test(line));
+    const helpFlags = optionLines.flatMap((line) => line.trim().split(/\s{2,}/)[0]?.match(/--[a-z][\w-]*/g) ?? []);
+    const accepted = Object.keys(command?.options ?? {}).map((option) => `--${option}`);
+    const flags = [...new Set([...helpFlags, ...accepted])].filter((flag) => flag !== '--help');
+    expect(flags.filter((flag) => !new RegExp(`${flag}(?![\\w-])`).test(row))).toEqual([]);
   });
 
   it('gives the quick start a newcomer runs', () => {

@@ -10,6 +10,8 @@ export const PREFLIGHT_URL = '/v2/accounts?page[limit]=1';
 export interface PreflightOptions {
   /** False when no token or client credentials were given: a 401 then says so instead of "refused". */
   readonly credentials?: boolean;
+  /** True when the caller retries 5xx answers itself (the export's client): a 5xx then shows only that the target answered. */
+  readonly callerRetries?: boolean;
 }
 
 /** Whether a token or client credentials were given (the simulator needs none). */
@@ -28,7 +30,7 @@ export async function preflight(target: Target, options: PreflightOptions = {}):
     throw new TargetError('TARGET_AUTH_FAILED', `${where} answered ${response.status}: ${why}`);
   }
   // Still rate limited after the target's own retries: the API is there, the run paces itself.
-  if (response.status === 429) return;
+  if (response.status === 429 || (options.callerRetries === true && response.status >= 500)) return;
   const json = parseJsonOrUndefined(response.body);
   const isList = typeof json === 'object' && json !== null && !Array.isArray(json) && Array.isArray((json as { data?: unknown }).data);
   if (response.status !== 200 || !isList) {

@@ -19,7 +19,8 @@ const USAGE = `usage: commerce-sim diff --a sim|URL|DIR --b sim|URL|DIR [PATHS..
 
 Runs the same read-only scenarios against both sides (a DIR made by \`commerce-sim record\` replays
 its exchanges) and reports, rule by rule, where they behave differently: statuses, error bodies,
-page sizes, totals, links, ordering, field sets. Ids and timestamps are compared by shape.
+page sizes, totals, links, ordering, field sets. Ids and timestamps are compared by shape. Each
+difference is listed under the rule that explains it; the other rules it touches are knock-ons.
   --a, --b SIDE               sim, a base URL, or a recording directory (both required)
   --json                      print the JSON report instead of Markdown
   --out FILE                  also write the report to FILE

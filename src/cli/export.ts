@@ -14,6 +14,7 @@ import { exportAccounts, type CsvSink, type ExportProgress } from '../client/exp
 import { MAX_RECORDS } from '../store/datasets.js';
 import { createTarget, intOption } from './targets.js';
 import { createSimTarget } from '../adapters/simulator.js';
+import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { type Target } from '../port.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
@@ -93,9 +94,19 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
     accounts: intOption('--accounts', values.accounts, 0, MAX_RECORDS),
     ...credentialOptions(values, config),
   };
-  credentialsFor(spec, options);
+  const credentials = credentialsFor(spec, options);
 
   const target = await openTarget(spec, { ...options, dataset: values.dataset, budget, cwd: io.cwd });
+  // The target answers before anything is written: an unreachable URL, refused credentials or a base
+  // URL that is not the API end in one line and one code, with no header on stdout and no file.
+  if (target.kind === 'http') {
+    try {
+      await preflight(target, { credentials: hasCredentials(credentials), callerRetries: true });
+    } catch (error) {
+      await target.close();
+      throw error;
+    }
+  }
   const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
   const header = values.after === undefined || out === undefined ? values.after === undefined : !(await nonEmpty(out));
   const file = out === undefined ? undefined : createWriteStream(out, { flags: values.after === undefined ? 'w' : 'a' });

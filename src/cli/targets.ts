@@ -93,7 +93,8 @@ export async function createTarget(spec: string, options: TargetOptions): Promis
 
 // ---------------------------------------------------------------- --var and --config
 
-const VAR_NAME = /^(?!__)[A-Za-z_][A-Za-z0-9_]*$/;
+/** A variable's name: letters, digits and _, not starting with `__` (the kit's own). */
+export const VAR_NAME = /^(?!__)[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `name=value` assignments (the value may contain `=`); later ones win. */
 export function parseVarAssignments(list: readonly string[]): Record<string, string> {
@@ -107,6 +108,7 @@ export function parseVarAssignments(list: readonly string[]): Record<string, str
   return vars;
 }
 
+/** `--config file.yaml`: `{vars: {...}, token_env, client_id, client_secret_env, base_url}`; secrets stay in the environment. */
 export interface ConfigFile {
   readonly vars: Readonly<Record<string, string>>;
   readonly tokenEnv?: string;
@@ -115,31 +117,6 @@ export interface ConfigFile {
   readonly baseUrl?: string;
 }
 
-interface RawConfig {
-  vars?: Record<string, string | number | boolean>;
-  token_env?: string;
-  client_id?: string;
-  client_secret_env?: string;
-  base_url?: string;
-}
-
-const configSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    vars: {
-      type: 'object',
-      propertyNames: { pattern: VAR_NAME.source },
-      additionalProperties: { type: ['string', 'number', 'boolean'] },
-    },
-    token_env: { type: 'string', minLength: 1 },
-    client_id: { type: 'string', minLength: 1 },
-    client_secret_env: { type: 'string', minLength: 1 },
-    base_url: { type: 'string', pattern: '^https?://' },
-  },
-};
-
-/** `--config file.yaml`: `{vars: {...}, token_env, client_id, client_secret_env, base_url}`; secrets stay in the environment. */
 /** The names a config file is found by, in the working directory or a parent, when --config is not given. */
 export const CONFIG_NAMES = ['commerce-sim.config.yaml', 'commerce-sim.config.yml', 'commerce-sim.config.json'] as const;
 
@@ -158,8 +135,8 @@ export async function findConfig(cwd: string): Promise<string | undefined> {
   }
 }
 
-/** `label`: how errors name the file (`--config x.yaml`, or the path of one found). */
-export async function loadConfig(path: string, cwd: string, label = `--config ${path}`): Promise<ConfigFile> {
+/** `label`: how errors name the file (the path given to --config, or the path of one found). */
+export async function loadConfig(path: string, cwd: string, label = path): Promise<ConfigFile> {
   let text: string;
   try {
     text = await readFile(resolve(cwd, path), 'utf8');
@@ -167,31 +144,8 @@ export async function loadConfig(path: string, cwd: string, label = `--config ${
     throw new UsageError(`${label}: ${error instanceof Error ? error.message : String(error)}`);
   }
   // The YAML parser and the validator load with a config file, not with every command.
-  const [{ parse: parseYaml }, { Ajv2020 }] = await Promise.all([import('yaml'), import('ajv/dist/2020.js')]);
-  let data: unknown;
-  try {
-    data = parseYaml(text);
-  } catch (error) {
-    throw new UsageError(`${label}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  }
-  const validate = new Ajv2020({ allErrors: false, allowUnionTypes: true }).compile<RawConfig>(configSchema);
-  const value: unknown = data ?? {};
-  if (!validate(value)) {
-    const e = validate.errors?.[0];
-    const where = e === undefined || e.instancePath === '' ? '(top level)' : e.instancePath.slice(1).replace(/\//g, '.');
-    const extra = e?.keyword === 'additionalProperties' ? ` '${String(e.params['additionalProperty'])}'` : '';
-    throw new UsageError(`${label}: ${where}: ${e?.message ?? 'is invalid'}${extra} (allowed: vars, token_env, client_id, client_secret_env, base_url)`);
-  }
-  const raw: RawConfig = value;
-  const vars: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw.vars ?? {})) vars[k] = String(v);
-  return {
-    vars,
-    ...(raw.token_env === undefined ? {} : { tokenEnv: raw.token_env }),
-    ...(raw.client_id === undefined ? {} : { clientId: raw.client_id }),
-    ...(raw.client_secret_env === undefined ? {} : { clientSecretEnv: raw.client_secret_env }),
-    ...(raw.base_url === undefined ? {} : { baseUrl: raw.base_url }),
-  };
+  const { parseConfig } = await import('./config-file.js');
+  return parseConfig(text, label);
 }
 
 /** A positive number option (`--rps 0.5`), or a usage error naming the flag. */

@@ -104,7 +104,9 @@ export function createRequester(target: Target, options: RetryOptions = {}): Req
         response = await target.send({ method: 'GET', url });
       } catch (error) {
         if (!(error instanceof TargetError) || !RETRYABLE_TARGET_ERRORS.has(error.code)) throw error;
-        if (attempt >= retries) throw new ClientError('CLIENT_RETRIES_EXHAUSTED', `GET ${url}: no answer after ${retries} retries (${error.code})`, { cause: error });
+        // The transport's code stays on `cause`: the line a user reads carries one code, this one.
+        const why = error.code === 'TARGET_TIMEOUT' ? 'timed out' : 'did not answer';
+        if (attempt >= retries) throw new ClientError('CLIENT_RETRIES_EXHAUSTED', `GET ${url}: no answer after ${retries} retries (the target ${why})`, { cause: error });
         await wait(Math.min(maxDelay, backoffMs(attempt, base, random)));
         continue;
       }

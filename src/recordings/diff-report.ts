@@ -1,4 +1,5 @@
 /** The diff result as Markdown (for people and CI summaries) and as JSON (for tools). Pure. */
+import { causesText } from './diff-causes.js';
 import { behaviouralCount, type DiffResult, type Difference } from './diff.js';
 
 const MAX_ROWS = 40;
@@ -14,14 +15,22 @@ export function renderDiffMarkdown(r: DiffResult): string {
     `- b: \`${r.b}\``,
     `- compared: ${r.compared.scenarios} scenarios, ${r.compared.exchanges} exchange pairs`,
     '',
-    behaviour === 0 ? '**No behavioural difference.**' : `**${behaviour} behavioural difference${behaviour === 1 ? '' : 's'} in ${r.byRule.length} rule${r.byRule.length === 1 ? '' : 's'}.**`,
+    behaviour === 0 ? '**No behavioural difference.**' : `**${behaviour} behavioural difference${behaviour === 1 ? '' : 's'}, ${causesText(r.explanation)}.**`,
     '',
   ];
-  if (r.byRule.length > 0) {
-    lines.push('## Behavioural differences by rule', '');
-    for (const { id, differences } of r.byRule) {
-      lines.push(`### ${id}`, '', ...table(differences), '');
+  const { causes, knockOns } = r.explanation;
+  if (causes.length > 0) {
+    // Each difference once, under the rule that explains it; the rules it merely touches are named after.
+    lines.push('## Behavioural differences by cause', '');
+    for (const { id, differences, knockOns: following } of causes) {
+      const follow = following.length === 0 ? '' : ` Knock-ons, differing only where it does: ${following.map((k) => `\`${k}\``).join(', ')}.`;
+      lines.push(`### ${id}`, '', `${differences.length} difference${differences.length === 1 ? '' : 's'}.${follow}`, '', ...table(differences), '');
     }
+  }
+  if (knockOns.length > 0) {
+    lines.push('## Knock-ons', '', 'Rules whose differences a cause above explains; not a separate failure.', '', '| rule | knock-on: follows | differences |', '|---|---|---|');
+    for (const k of knockOns) lines.push(`| ${k.id} | ${k.follows} | ${r.byRule.find((x) => x.id === k.id)?.differences.length ?? 0} |`);
+    lines.push('');
   }
   if (data.length > 0) {
     lines.push('## Data differences', '', 'Expected between deployments with different records (totals, page counts, nullable members); not a failure.', '', ...table(data), '');
@@ -55,8 +64,16 @@ export function renderDiffJson(r: DiffResult): string {
     a: r.a,
     b: r.b,
     compared: r.compared,
-    summary: { behaviour: count('behaviour'), data: count('data'), coverage: count('coverage'), rules: r.byRule.map((x) => x.id) },
+    summary: {
+      behaviour: count('behaviour'),
+      data: count('data'),
+      coverage: count('coverage'),
+      rules: r.byRule.map((x) => x.id),
+      causes: r.explanation.causes.map((c) => c.id),
+      knock_ons: r.explanation.knockOns,
+    },
     rules: r.byRule,
+    causes: r.explanation.causes,
     differences: r.differences,
   };
   return `${JSON.stringify(report, null, 2)}\n`;

@@ -6,6 +6,7 @@
  * Pure: the CLI runs or loads the sides and renders the result.
  */
 import { asList } from '../rules/inspect.js';
+import { explain, NO_RULE, type Explanation } from './diff-causes.js';
 import type { RecordedScenario, StepNotRun } from './format.js';
 import { features, UNKNOWN, type Aspect, type Feature } from './normalise.js';
 import type { Observation, Recording } from './record-live.js';
@@ -17,6 +18,8 @@ export interface Difference {
   readonly kind: DifferenceKind;
   /** Rules the difference bears on (of the step's or scenario's rules). */
   readonly rules: readonly string[];
+  /** The rule the compared feature is direct evidence of, when it has one (normalise.ts): what explains it. */
+  readonly direct?: string;
   readonly scenario: string;
   readonly step?: string;
   readonly stepIndex?: number;
@@ -43,6 +46,8 @@ export interface DiffResult {
   readonly differences: readonly Difference[];
   /** Behavioural differences by rule id, ids sorted. */
   readonly byRule: readonly { readonly id: string; readonly differences: readonly Difference[] }[];
+  /** The rules that explain the behavioural differences, and those that only follow from them. */
+  readonly explanation: Explanation;
 }
 
 /** Rule id prefixes each aspect bears on; a difference goes to the matching rules of its step, else to all of them. */
@@ -94,7 +99,7 @@ export function compareSides(a: Side, b: Side): DiffResult {
   for (const sb of b.recording.scenarios) {
     if (!aNames.has(sb.name)) differences.push({ kind: 'coverage', rules: sb.rules, scenario: sb.name, aspect: 'scenario', what: 'scenario run', a: 'not run', b: sb.status });
   }
-  return { a: a.label, b: b.label, compared: { scenarios, exchanges }, differences, byRule: byRule(differences) };
+  return { a: a.label, b: b.label, compared: { scenarios, exchanges }, differences, byRule: byRule(differences), explanation: explain(differences) };
 }
 
 function scenarioCoverage(sa: RecordedScenario, sb: RecordedScenario | undefined): Difference | undefined {
@@ -224,7 +229,16 @@ export function compareExchange(x: Observation, y: Observation, at: At): Differe
     if (f === undefined) continue;
     const kind = p !== undefined && q !== undefined ? differs(p, q) : missingKind(key, p === undefined ? fa : fb, f);
     if (kind === undefined) continue;
-    out.push({ kind, rules: rulesFor(f.aspect, at.rules, f.rule), ...where, aspect: f.aspect, what: f.key, a: p?.value ?? '(absent)', b: q?.value ?? '(absent)' });
+    out.push({
+      kind,
+      rules: rulesFor(f.aspect, at.rules, f.rule),
+      ...(f.rule === undefined ? {} : { direct: f.rule }),
+      ...where,
+      aspect: f.aspect,
+      what: f.key,
+      a: p?.value ?? '(absent)',
+      b: q?.value ?? '(absent)',
+    });
   }
   return out;
 }
@@ -270,7 +284,7 @@ function byRule(differences: readonly Difference[]): { id: string; differences: 
   const out = new Map<string, Difference[]>();
   for (const d of differences) {
     if (d.kind !== 'behaviour') continue;
-    for (const id of d.rules.length > 0 ? d.rules : ['(no rule)']) out.set(id, [...(out.get(id) ?? []), d]);
+    for (const id of d.rules.length > 0 ? d.rules : [NO_RULE]) out.set(id, [...(out.get(id) ?? []), d]);
   }
   return [...out].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([id, list]) => ({ id, differences: list }));
 }

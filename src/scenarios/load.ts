@@ -8,9 +8,13 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Ajv2020, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { LineCounter, parseAllDocuments } from 'yaml';
+import { suggest } from '../suggest.js';
+import { locate, yamlPath } from '../yaml-locate.js';
 import type { Scenario } from './format.js';
 import { normalise, type DocPath, type Problem, type RawScenario } from './normalise.js';
+
+export { yamlPath };
 
 export type ScenarioErrorCode = 'SCENARIO_INVALID' | 'SCENARIO_NOT_FOUND';
 
@@ -147,7 +151,7 @@ export function parseScenarioText(text: string, file: string, options: Pick<Load
     const data: unknown = doc.toJS({ maxAliasCount: 100 });
     const validate = scenarioValidator();
     if (!validate(data)) {
-      for (const e of usefulErrors(validate.errors ?? [])) report(e.path, e.message);
+      for (const e of withoutTypoKnockOns(data, usefulErrors(validate.errors ?? []), validate)) report(e.path, e.message);
       continue;
     }
     const result = normalise(data, { file, ruleExists: options.ruleExists, lineOf });
@@ -171,42 +175,6 @@ function dedupe(problems: ScenarioProblem[]): ScenarioProblem[] {
   });
 }
 
-export function yamlPath(path: DocPath): string {
-  if (path.length === 0) return '(document)';
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else out += /^[A-Za-z_][A-Za-z0-9_-]*$/.test(seg) ? `${out === '' ? '' : '.'}${seg}` : `['${seg}']`;
-  }
-  return out;
-}
-
-/** Offset of the node at `path` (the key of a map member, so a block value points at its key line); the nearest existing ancestor otherwise. */
-function locate(doc: Document, path: DocPath): number {
-  let node: unknown = doc.contents;
-  let offset = rangeStart(node) ?? 0;
-  for (const seg of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
-      if (pair === undefined) break;
-      offset = rangeStart(pair.key) ?? rangeStart(pair.value) ?? offset;
-      node = pair.value;
-    } else if (isSeq(node) && typeof seg === 'number') {
-      const item: unknown = node.items[seg];
-      if (item === undefined) break;
-      offset = rangeStart(item) ?? offset;
-      node = item;
-    } else break;
-  }
-  return offset;
-}
-
-function rangeStart(node: unknown): number | undefined {
-  if (typeof node !== 'object' || node === null || !('range' in node)) return undefined;
-  const range: unknown = node.range;
-  return Array.isArray(range) && typeof range[0] === 'number' ? range[0] : undefined;
-}
-
 // ---------------------------------------------------------------- ajv errors → readable problems
 
 function pointerPath(pointer: string): (string | number)[] {
@@ -218,12 +186,51 @@ function pointerPath(pointer: string): (string | number)[] {
     .map((s) => (/^(0|[1-9][0-9]*)$/.test(s) ? Number(s) : s));
 }
 
+/** A schema problem; an unknown key near an allowed one carries both, so its knock-ons can be told apart. */
+interface SchemaProblem extends Problem {
+  readonly typo?: { readonly key: string; readonly near: string };
+}
+
+/**
+ * A typo (`requets:`) also leaves its step without a request, so the schema says that too; those
+ * problems are the typo's knock-ons. The document is validated again with each typo read as the key
+ * it is near; only the problems that remain, and the typos, are reported.
+ */
+function withoutTypoKnockOns(data: unknown, problems: readonly SchemaProblem[], validate: ValidateFunction<RawScenario>): readonly SchemaProblem[] {
+  const typos = problems.filter((p) => p.typo !== undefined);
+  if (typos.length === 0) return problems;
+  const fixed: unknown = structuredClone(data);
+  for (const { path, typo } of typos) {
+    const parent = memberAt(fixed, path.slice(0, -1));
+    if (typo === undefined || parent === undefined || Object.hasOwn(parent, typo.near)) continue;
+    parent[typo.near] = parent[typo.key];
+    delete parent[typo.key];
+  }
+  if (validate(fixed)) return typos;
+  const remaining = new Set(usefulErrors(validate.errors ?? []).map((p) => `${yamlPath(p.path)}\u0000${p.message}`));
+  return problems.filter((p) => p.typo !== undefined || remaining.has(`${yamlPath(p.path)}\u0000${p.message}`));
+}
+
+function memberAt(data: unknown, path: DocPath): Record<string, unknown> | undefined {
+  let node: unknown = data;
+  for (const seg of path) {
+    if (Array.isArray(node) && typeof seg === 'number') {
+      const items: readonly unknown[] = node;
+      node = items[seg];
+    } else if (isRecord(node) && typeof seg === 'string') node = node[seg];
+    else return undefined;
+  }
+  return isRecord(node) ? node : undefined;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
  * Keeps what a person can act on: a combinator that carries an `x-message` speaks for its branches
  * (matched by schema path, so such branches are written inline in the schema, not by $ref),
  * `if` branches and property-name errors are folded into one line each.
  */
-function usefulErrors(errors: readonly ErrorObject[]): Problem[] {
+function usefulErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
   const dropped = new Set<ErrorObject>();
   const messages = new Map<ErrorObject, string>();
   for (const e of errors) {
@@ -248,7 +255,7 @@ function usefulErrors(errors: readonly ErrorObject[]): Problem[] {
   return errors.filter((e) => !dropped.has(e)).map((e) => toProblem(e, messages.get(e)));
 }
 
-function toProblem(e: ErrorObject, custom: string | undefined): Problem {
+function toProblem(e: ErrorObject, custom: string | undefined): SchemaProblem {
   const path = pointerPath(e.instancePath);
   if (custom !== undefined) return { path: e.propertyName === undefined ? path : [...path, e.propertyName], message: custom };
   const params: Record<string, unknown> = e.params;
@@ -259,7 +266,9 @@ function toProblem(e: ErrorObject, custom: string | undefined): Problem {
     case 'additionalProperties': {
       const extra = String(params['additionalProperty']);
       const allowed = allowedMembers(e.parentSchema);
-      return { path: [...path, extra], message: `unknown member '${extra}'${allowed === '' ? '' : ` (allowed: ${allowed})`}` };
+      const near = suggest(extra, allowed);
+      if (near !== undefined) return { path: [...path, extra], message: `unknown key '${extra}' (did you mean '${near}'?)`, typo: { key: extra, near } };
+      return { path: [...path, extra], message: `unknown key '${extra}'${allowed.length === 0 ? '' : ` (allowed: ${allowed.join(', ')})`}` };
     }
     case 'enum':
       return { path, message: `must be one of ${JSON.stringify(params['allowedValues'])}, got ${shown(e.data)}` };
@@ -276,10 +285,10 @@ function xMessage(schema: unknown): string | undefined {
   return typeof m === 'string' ? m : undefined;
 }
 
-function allowedMembers(schema: unknown): string {
-  if (typeof schema !== 'object' || schema === null || !('properties' in schema)) return '';
+function allowedMembers(schema: unknown): string[] {
+  if (typeof schema !== 'object' || schema === null || !('properties' in schema)) return [];
   const props: unknown = schema.properties;
-  return typeof props === 'object' && props !== null ? Object.keys(props).join(', ') : '';
+  return typeof props === 'object' && props !== null ? Object.keys(props) : [];
 }
 
 const isScalarData = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);

@@ -4,6 +4,7 @@
  * templates are well formed and a capture is read only after an earlier step captured it.
  * Problems carry the path inside the document; the loader turns that into a line number.
  */
+import type { DocPath } from '../yaml-locate.js';
 import {
   ANY_TEMPLATE,
   DEFAULT_MAX_PAGES,
@@ -97,7 +98,7 @@ export interface RawScenario {
   steps: RawStep[];
 }
 
-export type DocPath = readonly (string | number)[];
+export type { DocPath };
 export interface Problem {
   readonly path: DocPath;
   readonly message: string;

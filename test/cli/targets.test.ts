@@ -51,10 +51,35 @@ describe('--config', () => {
     expect(await loadConfig('c.yaml', dir)).toEqual({ vars: { realm_id: 'r1', page_length: '10' }, tokenEnv: 'TOK', baseUrl: 'https://api.example.com' });
   });
 
-  it('names the bad member', async () => {
+  it('names the bad member, in plain words', async () => {
     await writeFile(join(dir, 'c.yaml'), 'vars: { realm_id: r1 }\ntoken: abc\n');
-    await expect(loadConfig('c.yaml', dir)).rejects.toThrow("--config c.yaml: (top level): must NOT have additional properties 'token'");
+    await expect(loadConfig('c.yaml', dir)).rejects.toThrow("c.yaml:2: token: unknown key 'token' (one of: vars, token_env, client_id, client_secret_env, base_url)");
     await expect(loadConfig('missing.yaml', dir)).rejects.toThrow(UsageError);
+  });
+
+  const problem = async (name: string, text: string): Promise<string> => {
+    await writeFile(join(dir, name), text);
+    const error: unknown = await loadConfig(name, dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    return error instanceof Error ? error.message : '';
+  };
+
+  it('gives the line of a bad member: file:line: member: what is wrong', async () => {
+    const text = ['# the team config', 'base_url: https://api.example.com', 'vars:', '  realm_id: [r1, r2]', '  client_id: c1', ''].join('\n');
+    expect(await problem('commerce-sim.config.yaml', text)).toBe('commerce-sim.config.yaml:4: vars.realm_id: must be a string, a number or true/false');
+    expect(await problem('c.yaml', 'vars: {}\n\nbase_url: ftp://example.com\n')).toBe("c.yaml:3: base_url: must be an http:// or https:// URL, got 'ftp://example.com'");
+    expect(await problem('c.yaml', 'vars:\n  ok: 1\n  bad-name: 2\n')).toBe("c.yaml:3: vars.bad-name: 'bad-name' is not a variable name (letters, digits and _, not starting with __)");
+    expect(await problem('c.yaml', 'vars: {}\ntokn_env: TOKEN\n')).toBe("c.yaml:2: tokn_env: unknown key 'tokn_env' (did you mean 'token_env'?)");
+    expect(await problem('c.json', '{\n  "vars": {},\n  "client_id": ""\n}\n')).toBe('c.json:3: client_id: must not be empty');
+  });
+
+  it('gives the line and column of a YAML syntax error', async () => {
+    const text = ['base_url: https://api.example.com', 'vars:', '  realm_id: r1', '\tclient_id: c1', ''].join('\n');
+    expect(await problem('c.yaml', text)).toMatch(/^c\.yaml:4:1: Tabs are not allowed as indentation/);
+    expect(await problem('c.json', '{\n  "vars": {},\n  "base_url": "https://x",,\n}\n')).toMatch(/^c\.json:3:\d+: /);
   });
 });
 

@@ -149,6 +149,21 @@ describe('commerce-sim export accounts', () => {
     }
   });
 
+  it('checks an unreachable target before writing anything: no header, no file, one line with one code, exit 2', async () => {
+    // Port 1: nothing listens, the connection is refused at once; a refused connection is not retried.
+    const r = await run(['accounts', '--target', 'http://127.0.0.1:1', '--token-env', 'TOKEN'], { env: { TOKEN: 'secret-token-value' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^commerce-sim export: cannot reach GET http:\/\/127\.0\.0\.1:1\/v2\/accounts\?page\[limit\]=1: [^\n]*\(TARGET_UNREACHABLE\)\n$/);
+    expect(r.stderr.match(/\([A-Z]+(_[A-Z0-9]+)+\)/g)).toEqual(['(TARGET_UNREACHABLE)']);
+    expect(r.stderr).not.toContain('retries');
+    const toFile = await run(['accounts', '--target', 'http://127.0.0.1:1', '--out', 'never.csv']);
+    expect(toFile.code).toBe(2);
+    expect(toFile.stdout).toBe('');
+    expect(toFile.stderr.split('\n')).toHaveLength(2);
+    await expect(stat(join(toFile.cwd, 'never.csv'))).rejects.toThrow();
+  });
+
   it('a failed export that wrote no account removes the file it created (no header-only CSV left behind)', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(500, { 'content-type': 'application/json' });

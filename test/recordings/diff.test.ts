@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diff } from '../../src/cli/diff.js';
 import { record } from '../../src/cli/record.js';
 import { behaviouralCount, compareSides, type DiffResult } from '../../src/recordings/diff.js';
+import { renderDiffJson, renderDiffMarkdown } from '../../src/recordings/diff-report.js';
+import type { RuleId } from '../../src/rules/ids.js';
 import { loadRecording, readOnlyScenarios, recordingFiles, recordScenarios, type Recording } from '../../src/recordings/record-live.js';
 import { ruleById } from '../../src/rules/catalogue.js';
 import { at } from '../../src/rules/inspect.js';
@@ -105,6 +107,49 @@ describe('the shipped scenarios', () => {
       const r = compareSides({ label: 'a', recording: base }, { label: 'b', recording: await shipped({ deviate: [id] }) });
       expect(rulesWithDifferences(r), id).toContain(id);
     }
+  });
+});
+
+describe('the rule that explains a diff', () => {
+  const shipped = async (options: SimTargetOptions): Promise<Recording> => {
+    const all = await loadScenarios([fileURLToPath(new URL('../../scenarios/', import.meta.url))], { ruleExists: (id) => ruleById(id) !== undefined });
+    return recordScenarios(readOnlyScenarios(all), await createSimTarget({ seed: 42, ...options }), { ruleById });
+  };
+  let faithful: Recording;
+  beforeAll(async () => {
+    faithful = await shipped({});
+  });
+  const against = async (id: RuleId): Promise<DiffResult> => compareSides({ label: 'sim', recording: faithful }, { label: 'deviating', recording: await shipped({ deviate: [id] }) });
+
+  it('names a broken page count as the one cause, and the other rules its differences touch as knock-ons', async () => {
+    const r = await against('pagination.page.total');
+    // The differences touch several rules of the steps that read pages; one rule explains them all.
+    expect(r.byRule.length).toBeGreaterThan(1);
+    expect(r.explanation.causes.map((c) => c.id)).toEqual(['pagination.page.total']);
+    expect(r.explanation.causes[0]?.differences).toHaveLength(behaviouralCount(r));
+    const others = r.byRule.map((x) => x.id).filter((id) => id !== 'pagination.page.total');
+    expect(r.explanation.knockOns).toEqual(others.map((id) => ({ id, follows: 'pagination.page.total' })));
+    expect(r.explanation.causes[0]?.knockOns).toEqual(others);
+    const text = renderDiffMarkdown(r);
+    expect(text).toContain(`**${behaviouralCount(r)} behavioural differences, explained by 1 rule: pagination.page.total (and ${others.length} rules that follow from it).**`);
+    expect(text).toContain(`| ${others[0] ?? ''} | pagination.page.total |`);
+    const json: unknown = JSON.parse(renderDiffJson(r));
+    expect(at(json, 'summary', 'causes')).toEqual(['pagination.page.total']);
+  });
+
+  it('names the deviated rule for another deviation too: a filter gt that lets the boundary record through', async () => {
+    const r = await against('filter.gt');
+    expect(r.explanation.causes.map((c) => c.id)).toEqual(['filter.gt']);
+    expect(r.explanation.knockOns.every((k) => k.follows === 'filter.gt')).toBe(true);
+    expect(renderDiffMarkdown(r)).toContain('explained by 1 rule: filter.gt');
+  });
+
+  it('names the rule a changed status evidences: a create answered 200 instead of 201, in every step that creates', async () => {
+    const all = await loadScenarios([fileURLToPath(new URL('../../scenarios/', import.meta.url))], { ruleExists: (id) => ruleById(id) !== undefined });
+    const writes = async (deviate: RuleId[]) => recordScenarios(readOnlyScenarios(all, true), await createSimTarget({ seed: 42, deviate }), { ruleById, allowWrites: true });
+    const r = compareSides({ label: 'sim', recording: await writes([]) }, { label: 'deviating', recording: await writes(['create.status.201']) });
+    expect(r.differences.filter((d) => d.kind === 'behaviour' && d.aspect === 'status').length).toBeGreaterThan(1);
+    expect(r.explanation.causes.map((c) => c.id)).toEqual(['create.status.201']);
   });
 });
 

@@ -89,7 +89,23 @@ describe('parseScenarioText', () => {
   it('points an unknown member at its own line and lists the allowed ones', () => {
     const text = GOOD.replace('    rules: [create.response.fields]\n', '    rules: [create.response.fields]\n    retry: 3\n');
     const [p] = problemsOf(text);
-    expect(p).toMatch(/^bad\.yaml:19: steps\[0\]\.retry: unknown member 'retry' \(allowed: name, role, restores, rules, request/);
+    expect(p).toMatch(/^bad\.yaml:19: steps\[0\]\.retry: unknown key 'retry' \(allowed: name, role, restores, rules, request/);
+  });
+
+  it('suggests the key a step key typo meant, and leaves out what the typo alone causes', () => {
+    // Without its request the step would also have "exactly one of request, sequence, walk" and "'expect' needs 'request'".
+    const text = GOOD.replace('  - name: read it back\n    request:', '  - name: read it back\n    requets:');
+    expect(problemsOf(text)).toEqual(["bad.yaml:21: steps[1].requets: unknown key 'requets' (did you mean 'request'?)"]);
+    const expect_ = GOOD.replace('    expect: { status: 200, rule: create.status.201 }', '    expcet: { status: 200, rule: create.status.201 }');
+    expect(problemsOf(expect_)).toEqual(["bad.yaml:22: steps[1].expcet: unknown key 'expcet' (did you mean 'expect'?)"]);
+  });
+
+  it('suggests the key a top-level typo meant, and keeps the problems the typo does not explain', () => {
+    expect(problemsOf(GOOD.replace('rules: [create.status.201, create.response.fields]', 'rulse: [create.status.201, create.response.fields]'))).toEqual([
+      "bad.yaml:2: rulse: unknown key 'rulse' (did you mean 'rules'?)",
+    ]);
+    const twoProblems = GOOD.replace('name: create answers 201\n', '').replace('tags: [writes]', 'tasg: [writes]');
+    expect(problemsOf(twoProblems)).toEqual(["bad.yaml:1: (document): missing member 'name'", "bad.yaml:2: tasg: unknown key 'tasg' (did you mean 'tags'?)"]);
   });
 
   it('says a step needs exactly one of request, sequence, walk', () => {
