@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { RunReport } from '../report/model.js';
 import { inconclusives, judgedLine, readingsLine, userChecks } from '../report/summarise.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
-import { DATASET_PROFILES } from '../store/datasets.js';
+import { ADVERSITY_PROFILE_NAMES, DatasetError, resolveDataset } from '../store/adversity-profiles.js';
 import type { RunProgress } from '../scenarios/runner.js';
 import { selectScenarios } from '../scenarios/select.js';
 import { parseShard, type Shard } from '../shard.js';
@@ -44,7 +44,7 @@ target:
   --concurrency N             scenarios in flight, 1..8 (default 4 over HTTP, 1 in process)
   --sim-seed N                the simulator's data seed (default 42; \`props --seed\` is fast-check's)
   --deviate RULE              make the simulator break RULE on purpose (repeatable)
-  --dataset NAME              simulator data: ${DATASET_PROFILES.join(' or ')} (default: default)
+  --dataset NAME|FILE         simulator data: a named dataset (${ADVERSITY_PROFILE_NAMES.join(', ')}) or a JSON/YAML dataset file, as serve plays (default: default)
   --surface full|documented   the simulator answers the public API (full) or only the API document
   --reading NAME=VALUE        the simulator answers a point the document leaves open another
                               conforming way (repeatable; \`commerce-sim readings\` lists them)
@@ -89,13 +89,23 @@ export const run: DefinedCommand = defineCommand({
   main: runCommand,
 });
 
+async function checkDataset(dataset: string, cwd: string): Promise<void> {
+  try {
+    await resolveDataset(dataset, { cwd });
+  } catch (error) {
+    if (error instanceof DatasetError) throw new UsageError(`--dataset: ${error.message}`);
+    throw error;
+  }
+}
+
 async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   // One name per seed across run and props: --seed is fast-check's (props), --sim-seed the simulator's data.
   if (values.seed !== undefined) throw new UsageError(`run has no fast-check seed: give the simulator's data seed as --sim-seed ${values.seed} (--seed is props' fast-check seed)`);
   const { config, reporter, spec, deviate } = await runBasics(values, io);
   const dataset = values.dataset;
   if (dataset !== undefined && spec !== 'sim') throw new UsageError('--dataset applies to --target sim only');
-  if (dataset !== undefined && !DATASET_PROFILES.some((p) => p === dataset)) throw new UsageError(`--dataset takes ${DATASET_PROFILES.join(' or ')}, got '${dataset}'`);
+  // Every dataset serve plays (a name or a file), read once here so a bad one is a usage error before any work.
+  if (dataset !== undefined) await checkDataset(dataset, io.cwd);
   let shard: Shard | undefined;
   if (values.shard !== undefined) {
     const parsed = parseShard(values.shard);
@@ -106,7 +116,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
     ...targetOptionsFrom(values, config, io),
     seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1),
     deviate,
-    ...(dataset === undefined ? {} : { dataset }),
+    ...(dataset === undefined ? {} : { dataset, cwd: io.cwd }),
     ...(values.surface === undefined ? {} : { surface: surfaceOption(values.surface, spec) }),
     ...(values.reading === undefined ? {} : { readings: readingsOption(values.reading, spec) }),
     concurrency: intOption('--concurrency', values.concurrency, 1, 8),

@@ -24,7 +24,10 @@ export interface TargetOptions {
   /** What the simulator answers where the document is silent (`--reading`): in process only. */
   readonly readings?: ReadingChoice;
   readonly accounts?: number;
+  /** A named dataset or a dataset file (`--dataset NAME|FILE`): in process only. */
   readonly dataset?: string;
+  /** Directory a relative dataset file is read from (default: the process's). */
+  readonly cwd?: string;
   /** Name of the environment variable holding a bearer token. */
   readonly tokenEnv?: string;
   readonly clientId?: string;
@@ -72,6 +75,7 @@ export async function createTarget(spec: string, options: TargetOptions): Promis
       ...(options.readings === undefined ? {} : { readings: options.readings }),
       ...(options.accounts === undefined ? {} : { accounts: options.accounts }),
       ...(options.dataset === undefined ? {} : { dataset: options.dataset }),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
     const vars = { ...sim.vars, ...(options.vars ?? {}) };
     return { kind: sim.kind, baseUrl: sim.baseUrl, vars, send: (r) => sim.send(r), close: () => sim.close() };

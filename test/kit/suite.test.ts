@@ -2,7 +2,7 @@
  * The shipped conformance suite (scenarios/) against the faithful simulator, in process and over
  * loopback HTTP: every rule of the catalogue is judged by an oracle check and holds.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -266,10 +266,27 @@ describe('commerce-sim run --dataset', () => {
     expect(ruleStatus(shared.out(), 'large-data.keyset.timestamp')).toBe('pass');
   });
 
+  it('plays every dataset serve plays: a named one beyond the two profiles, and a file read from the working directory', async () => {
+    // bursty data from a profile that is not one of the two plain ones: the walk finds its shared timestamps.
+    const named = captureIo({ cwd: dir });
+    expect(await runCommand([...walk, '--dataset', 'updates-during-traversal'], named.io)).toBe(0);
+    expect(ruleStatus(named.out(), 'large-data.keyset.timestamp')).toBe('pass');
+    await writeFile(join(dir, 'bursty.yaml'), 'extends: shared-timestamps\ncounts:\n  accounts: 320\n');
+    const file = captureIo({ cwd: dir });
+    expect(await runCommand([...walk, '--dataset', 'bursty.yaml'], file.io)).toBe(0);
+    expect(ruleStatus(file.out(), 'large-data.shared-timestamp')).toBe('pass');
+    // The file's 320 accounts, not the profile's 500.
+    expect(await readFile(join(dir, 'reports', 'latest', 'report.json'), 'utf8')).toContain('\\"results\\":{\\"total\\":320}');
+  });
+
   it('refuses an unknown dataset and a dataset for a live target', async () => {
     const unknown = captureIo({ cwd: dir });
     expect(await runCommand(['--dataset', 'nope'], unknown.io)).toBe(2);
-    expect(unknown.err()).toContain("--dataset takes default or shared-timestamps, got 'nope'");
+    expect(unknown.err()).toContain("--dataset: unknown dataset 'nope': give one of default, shared-timestamps, eventual-consistency");
+    const missing = captureIo({ cwd: dir });
+    expect(await runCommand(['--dataset', 'absent.yaml'], missing.io)).toBe(2);
+    expect(missing.err()).toContain('--dataset: ');
+    expect(missing.err()).toContain('absent.yaml');
     const live = captureIo({ cwd: dir });
     expect(await runCommand(['--dataset', 'default', '--target', 'http://127.0.0.1:9'], live.io)).toBe(2);
     expect(live.err()).toContain('--dataset applies to --target sim only');
