@@ -20,6 +20,7 @@ export type MergeProblem =
   | { readonly kind: 'mismatch'; readonly field: string; readonly values?: readonly [unknown, unknown]; readonly sources: readonly [string, string] }
   | { readonly kind: 'kinds'; readonly sources: readonly [string, string] }
   | { readonly kind: 'overlap'; readonly caseName: string; readonly sources: readonly [string, string] }
+  | { readonly kind: 'shards'; readonly missing: readonly string[] }
   | { readonly kind: 'empty' };
 
 /**
@@ -50,6 +51,25 @@ const scenarioOrder = (a: RunReport['scenarios'][number], b: RunReport['scenario
 
 const stripShard = (runId: string): string => runId.replace(/-shard\d+of\d+$/, '');
 
+/**
+ * The shards of an `I/N` set no input brings: a merged verdict must not cover a shard that did not run (a
+ * failed job uploads no report). Shards of different N are told apart by the configuration check.
+ */
+export function missingShards(inputs: readonly MergeInput[]): readonly string[] {
+  const given = new Map<number, Set<number>>();
+  for (const { report } of inputs) {
+    const match = /^(\d+)\/(\d+)$/.exec(report.options.shard ?? '');
+    if (match === null) continue;
+    const count = Number(match[2]);
+    const set = given.get(count) ?? new Set<number>();
+    set.add(Number(match[1]));
+    given.set(count, set);
+  }
+  const missing: string[] = [];
+  for (const [count, set] of given) for (let i = 1; i <= count; i++) if (!set.has(i)) missing.push(`${i}/${count}`);
+  return missing;
+}
+
 export function mergeReports(inputs: readonly MergeInput[], catalogue: readonly CatalogueEntry[]): Result<RunReport, MergeProblem> {
   const first = inputs[0];
   if (first === undefined) return { ok: false, kind: 'empty' };
@@ -60,6 +80,8 @@ export function mergeReports(inputs: readonly MergeInput[], catalogue: readonly 
     return { ok: false, kind: 'kinds', sources: [traffic[0]?.source ?? '', other?.source ?? ''] };
   }
   if (traffic.length > 0) {
+    const missing = missingShards(inputs);
+    if (missing.length > 0) return { ok: false, kind: 'shards', missing };
     const merged = mergeTrafficReports(traffic);
     return merged.ok ? merged : { ok: false, kind: 'mismatch', field: merged.field, sources: merged.sources };
   }
@@ -88,6 +110,8 @@ export function mergeReports(inputs: readonly MergeInput[], catalogue: readonly 
       if (problem !== undefined) return { ok: false, ...problem };
     }
   }
+  const missing = missingShards(inputs);
+  if (missing.length > 0) return { ok: false, kind: 'shards', missing };
   const scenarios = inputs.flatMap((i) => i.report.scenarios).sort(scenarioOrder);
   const properties = inputs.flatMap((i) => i.report.properties).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const timings = inputs.map((i) => i.report.timing);
@@ -145,6 +169,8 @@ export function describeMergeProblem(problem: MergeProblem): string {
       return `${problem.sources[0]} and ${problem.sources[1]} are not reports of one run: their ${problem.field} differ${problem.values === undefined ? '' : ` (${shownValue(problem.values[0])} and ${shownValue(problem.values[1])})`}`;
     case 'kinds':
       return `${problem.sources[0]} is a report of observed traffic and ${problem.sources[1]} is not: they cannot be merged`;
+    case 'shards':
+      return `shard${problem.missing.length === 1 ? '' : 's'} ${problem.missing.join(', ')} ${problem.missing.length === 1 ? 'is' : 'are'} missing: a merged verdict would not cover ${problem.missing.length === 1 ? 'its' : 'their'} cases (merge every shard's report)`;
     case 'overlap':
       return `${problem.sources[0]} and ${problem.sources[1]} both judged '${problem.caseName}': merging would count it twice`;
   }

@@ -106,7 +106,7 @@ describe('report merge', () => {
     expect(c.out()).toContain('  failed: filter.gt (documented');
   });
 
-  it('refuses reports of different runs, a case judged twice, and a directory without a report (exit 2, one line)', async () => {
+  it('refuses reports of different runs, a case judged twice, a shard missing, and a directory without a report (exit 2, one line)', async () => {
     const parts = await shards(['--sim-seed', '7'], 'again');
     const other = captureIo({ cwd: dir });
     await run(['--sim-seed', '8', '--shard', '2/4', '--report', 'seed8'], other.io);
@@ -117,6 +117,10 @@ describe('report merge', () => {
     const twice = captureIo({ cwd: dir });
     expect(await report(['merge', parts[0] ?? '', parts[0] ?? ''], twice.io)).toBe(2);
     expect(twice.err()).toContain('would count it twice');
+    // A shard whose job failed uploaded nothing: the merge says which, rather than a verdict over three quarters.
+    const partial = captureIo({ cwd: dir });
+    expect(await report(['merge', parts[0] ?? '', parts[1] ?? '', parts[3] ?? ''], partial.io)).toBe(2);
+    expect(partial.err()).toContain('shard 3/4 is missing: a merged verdict would not cover its cases');
     const missing = captureIo({ cwd: dir });
     expect(await report(['merge', 'nowhere'], missing.io)).toBe(2);
     expect(missing.err()).toContain('REPORT_UNREADABLE');
