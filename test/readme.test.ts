@@ -42,7 +42,13 @@ describe('README', () => {
     expect(row, `a row for ${name}`).not.toBe('');
     // The flags its --help lists as options (the first column of each option line), and every option it accepts.
     const optionLines = (command?.usage ?? '').split('\n').filter((line) => /^\s+--/.test(line));
-    const helpFlags = optionLines.flatMap((line) => line.trim().split(/\s{2,}/)[0]?.match(/--[a-z][\w-]*/g) ?? []);
+    const helpFlags = optionLines.flatMap(
+      (line) =>
+        line
+          .trim()
+          .split(/\s{2,}/)[0]
+          ?.match(/--[a-z][\w-]*/g) ?? [],
+    );
     const accepted = Object.keys(command?.options ?? {}).map((option) => `--${option}`);
     const flags = [...new Set([...helpFlags, ...accepted])].filter((flag) => flag !== '--help');
     expect(flags.filter((flag) => !new RegExp(`${flag}(?![\\w-])`).test(row))).toEqual([]);
