@@ -13,6 +13,7 @@ import { RECORD_HEAP_BYTES } from '../store/record-budget.js';
 import { accounts, listResources } from '../store/resources.js';
 import { child, fmt, percentile } from './child.js';
 import { budgetRows } from './hardening-budget.js';
+import { lookupRows } from './hardening-lookups.js';
 import { firstReadRows, floodRows, shutdownRows } from './hardening-serving.js';
 import { load } from './load.js';
 import { snapshotShapeLimits } from '../sim/snapshot.js';
@@ -88,22 +89,22 @@ export const hardening: Section = {
     const spanMs = count * 30_000;
     const wide = `/v2/accounts?filter=${tenClauses(DATA_START - 86_400_000, DATA_START + spanMs + 86_400_000)}&page[limit]=100`;
     const narrow = `/v2/accounts?filter=${tenClauses(DATA_START + spanMs / 2, DATA_START + spanMs / 2 + 3_000_000)}&page[limit]=100`;
-    // A scan past the work budget (--max-scan) is refused before it starts; the widest still run are in hardening-budget.ts.
-    const refused = `/v2/accounts?sort=id&filter=gt(created_at,2000-01-01T00:00:00Z):lt(updated_at,2100-01-01T00:00:00Z):like(name,*1*)&page[limit]=100`;
+    // A scan of every record in id order (scattered in memory): answered, in slices between other requests (issue 28).
+    const scan = `/v2/accounts?sort=id&filter=gt(created_at,2000-01-01T00:00:00Z):lt(updated_at,2100-01-01T00:00:00Z):like(name,*1*)&page[limit]=100`;
     for (const [name, path] of [
       ['wide: matches every record', wide],
       ['narrow: matches ~100 records', narrow],
-      ['a scan of 1,000,000 records (two ranges off the sort field plus like): refused, 400', refused],
+      [`a scan of ${fmt(count)} records in id order (two ranges off the sort field plus like), in slices`, scan],
     ] as const) {
       const times: number[] = [];
       let status = 0;
-      for (let i = 0; i < (quick ? 5 : 15); i++) {
+      for (let i = 0; i < (path === scan ? 2 : quick ? 5 : 15); i++) {
         const t = performance.now();
         status = (await call(origin, path, token)).status;
         times.push(performance.now() - t);
       }
-      const target = path === refused ? 'refused at once' : '< 50 ms';
-      const what = path === refused ? 'filter' : '10-clause updated_at filter';
+      const target = path === scan ? 'status 200 (was 400)' : '< 50 ms';
+      const what = path === scan ? 'filter' : '10-clause updated_at filter';
       rows.push(`| ${what} at ${fmt(count)} accounts, ${name} (median over HTTP, status ${status}) | ${percentile(times, 0.5).toFixed(1)} ms | ${target} |`);
     }
 
@@ -124,6 +125,7 @@ export const hardening: Section = {
     );
 
     rows.push(...(await floodRows(served, step)));
+    rows.push(...(await lookupRows({ origin, token, count, quick, server }, step)));
     const budgeted = await budgetRows({ origin, token, count, start: DATA_START, spacingMs: 30_000, quick, server }, step);
     rows.push(...budgeted.rows);
 

@@ -19,7 +19,7 @@ import { randomCredentials, type Scope } from '../sim/tokens.js';
 import type { JournalEntry } from '../sim/journal.js';
 import { DEFAULT_MAX_PROJECT_RECORDS } from '../store/project.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, listen, type RunningServer } from '../sim/server.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { DatasetError, readingsOfFile, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { defineCommand, type DefinedCommand, HELP_OPTION, parseOptions, type Values } from './command.js';
 import { KitError } from '../kit-errors.js';
@@ -56,10 +56,11 @@ const USAGE = `usage: commerce-sim serve [options]
   --max-records N     records the whole simulator may hold: the seeded ones, every project's writes
                       and ${PROJECT_RECORDS} per --max-projects; past it writes answer 422, restores 413
                       (default: the heap limit / 2 KiB, about 2,100,000 at Node's 4 GiB)
-  --max-scan N        the work one list read may do before it answers 400, counted in records
-                      examined with one simple test; costlier tests (patterns of many parts, long
-                      values, many clauses) count each record as more (default ${DEFAULT_MAX_SCAN},
-                      about 8 ms)
+  --max-scan N        a cap on the work of one list read, counted in records examined with one simple
+                      test (costlier tests count each record as more): a read estimated above it
+                      answers 400 before it starts (default: a full scan of the collection read with
+                      four long patterns, at least 100,000). Reads below it are answered; long ones
+                      run in slices of about 10 ms between other requests
   --shutdown-grace MS  on SIGINT/SIGTERM, how long answers still being written may take before their
                       connections are cut (default ${DEFAULT_SHUTDOWN_GRACE_MS}); every request read before the signal is
                       answered (injected latency cut short), later ones get a JSON 503, all with Connection: close

@@ -96,3 +96,24 @@ export function sortCost(field: string, k: number): number {
 export function lookupCost(field: string, keys: number, layers: number, size: number): number {
   return field === 'id' ? keys * units(LOOKUP_ID_NS) : keys * layers * 2 * Math.log2(size + 2) * units(PROBE_NS);
 }
+
+/** The least cap on a read's work, however small the collection (about 8 ms). */
+export const MIN_SCAN_CAP = 100_000;
+/** The longest value a cap allows patterns to search through: four times the 64 characters of a long name. */
+const CAP_VALUE_CHARS = 256;
+/** The clauses of the costliest filter a client ordinarily sends: four patterns of four parts each. */
+const CAP_PATTERNS = 4;
+const CAP_PATTERN = `*${'a*'.repeat(4)}`;
+
+/**
+ * The default cap on one list read's work over a collection of `records`: a full scan of it in the
+ * costliest order (scattered in memory, over two layers, under a consistency window) with four `ilike`
+ * patterns of four parts on values of 256 characters. Any read a client makes over the data held costs
+ * less; past it the filter itself is the cost (hundreds of clauses, patterns of hundreds of parts on
+ * long values), and the read is refused before it starts.
+ */
+export function scanCap(records: number): number {
+  const pattern = clauseCost({ field: 'name', op: 'ilike', values: [CAP_PATTERN] }, CAP_VALUE_CHARS);
+  const perRecord = visitCost('name', 'asc', true, true) + units(VISIBILITY_NS) + CAP_PATTERNS * pattern;
+  return Math.max(MIN_SCAN_CAP, Math.ceil(records * perRecord));
+}

@@ -5,6 +5,7 @@ import type { Project } from '../store/project.js';
 import type { SimRequest, SimResponse } from './messages.js';
 import type { JournalFilter } from './journal.js';
 import type { ReadingsPlay } from './readings-play.js';
+import type { LongReads } from './long-reads.js';
 
 export type Access = 'read-write' | 'read-only' | 'admin';
 
@@ -21,8 +22,13 @@ export interface RequestContext {
   readonly deviations: Deviations;
   /** Admin handlers act on the simulator itself. */
   readonly admin: AdminOps;
-  /** The work budget of one list read (engine/read-cost.ts units: records examined with one simple test). */
-  readonly maxScan: number;
+  /**
+   * The cap on one list read's work (engine/read-cost.ts units: records examined with one simple test),
+   * `serve --max-scan`; undefined: the default cap of the collection read (read-cost.ts scanCap).
+   */
+  readonly maxScan: number | undefined;
+  /** Served: long reads run in slices, holding their project still; in process, undefined (they run at once). */
+  readonly longReads: LongReads<Project> | undefined;
   /** What the simulator answers where the document is silent (rules/readings.ts). */
   readonly play: ReadingsPlay;
   /** Answers go to a socket: build list pages as bytes (body-parts.ts), not text. */

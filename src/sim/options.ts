@@ -67,11 +67,8 @@ export interface SimulatorOptions {
 export const DEFAULT_MAX_PROJECTS = 1000;
 /** Far past any heap: a bound that keeps the arithmetic whole, not a size anyone should ask for. */
 export const MAX_MAX_RECORDS = 1_000_000_000;
-/**
- * About 8 ms of work on the bench machine (engine/read-cost.ts UNIT_NS): four such reads at once still
- * leave another client's page under 100 ms. A read estimated to cost more is refused before it starts.
- */
-export const DEFAULT_MAX_SCAN = 100_000;
+/** The largest --max-scan: a cap whole numbers can count (a full scan of a million records with long patterns is about 80,000,000). */
+export const MAX_MAX_SCAN = 1_000_000_000_000;
 
 export const DEFAULT_SEED = 42;
 export const DEFAULT_CLIENT_ID = 'commerce-sim';
@@ -147,7 +144,7 @@ export function readSimulatorSettings(value: unknown, allowed: readonly Simulato
     ['maxProjects', 1, 1_000_000],
     ['maxProjectRecords', 1, MAX_RECORDS],
     ['maxRecords', 1, MAX_MAX_RECORDS],
-    ['maxScan', 1, 2 * MAX_RECORDS],
+    ['maxScan', 1, MAX_MAX_SCAN],
   ] as const;
   for (const [key, min, max] of numbers) {
     const n = whole(key, o[key], min, max);

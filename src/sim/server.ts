@@ -317,21 +317,63 @@ export interface RunningServer {
 
 /** Work in slices of about this many ms, each followed by whatever requests are waiting. */
 const SLICE_MS = 10;
+/**
+ * Jobs sliced at once, taking turns: more wait their turn to start (a started long read holds what it has
+ * found so far; one not started holds nothing), so memory stays bounded whatever the number of them.
+ */
+const RUNNING_JOBS = 4;
 
-/** Run steps between other requests; false when shutdown began first (the work is then dropped). */
-function sliced(lifecycle: Lifecycle): (steps: Steps<unknown>) => Promise<boolean> {
-  return (steps) =>
-    new Promise((resolve) => {
-      const run = () => {
-        if (lifecycle.closing) return resolve(false);
-        const until = performance.now() + SLICE_MS;
+interface Job {
+  readonly steps: Steps<unknown>;
+  readonly resolve: (done: boolean) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Run steps between other requests; false when shutdown began first (the work is then dropped). One
+ * slice of one job a turn, round robin, then the event loop reads and answers what came meanwhile: a
+ * cheap request waits for one slice at most, however many long jobs run.
+ */
+export function sliced(lifecycle: Lifecycle, sliceMs = SLICE_MS): (steps: Steps<unknown>) => Promise<boolean> {
+  const running: Job[] = [];
+  const queued: Job[] = [];
+  let scheduled = false;
+  const turn = () => {
+    scheduled = false;
+    while (running.length < RUNNING_JOBS && queued.length > 0) running.push(queued.shift() as Job);
+    const job = running.shift();
+    if (job === undefined) return;
+    if (lifecycle.closing) job.resolve(false);
+    else {
+      const until = performance.now() + sliceMs;
+      let finished = false;
+      try {
         for (;;) {
-          if (steps.next().done === true) return resolve(true);
+          if (job.steps.next().done === true) {
+            finished = true;
+            break;
+          }
           if (performance.now() >= until) break;
         }
-        setImmediate(run);
-      };
-      setImmediate(run);
+      } catch (error) {
+        // A bug in the work fails that job's answer, not the server.
+        job.reject(error);
+        finished = true;
+      }
+      if (finished) job.resolve(true);
+      else running.push(job);
+    }
+    schedule();
+  };
+  const schedule = () => {
+    if (scheduled || running.length + queued.length === 0) return;
+    scheduled = true;
+    setImmediate(turn);
+  };
+  return (steps) =>
+    new Promise((resolve, reject) => {
+      queued.push({ steps, resolve, reject });
+      schedule();
     });
 }
 

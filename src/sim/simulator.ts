@@ -22,6 +22,7 @@ const ADMIN_PREFIX = '/__sim/';
 import { createAdminOps } from './admin-ops.js';
 import type { Access, AdminOps, Handler } from './context.js';
 import { error, errors, withMembers } from './respond.js';
+import { LongReads, SLICE_ABOVE_UNITS, thenAnswer, type Slicer } from './long-reads.js';
 import { buildRouter, type ApiRouteSpec, type RouteSpec } from './routes.js';
 import type { Router } from './router.js';
 import { adminTokenFor, bearer, TokenStore, type Scope } from './tokens.js';
@@ -32,9 +33,9 @@ import { DOCUMENTED_SURFACE_READINGS, refuseUndocumented } from './surface.js';
 import { forwardedOrigin } from './forwarded.js';
 import { ReadingsPlay } from './readings-play.js';
 import type { Readings } from '../rules/readings.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, maxRecordsOf, recordBudgetProblem, type SeededIds, type SimulatorOptions } from './options.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, maxRecordsOf, recordBudgetProblem, type SeededIds, type SimulatorOptions } from './options.js';
 
-export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_MAX_SCAN, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
+export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 
 /**
  * What the HTTP adapter hands `Simulator.handle`: when it received the request; `handle` puts the request's
@@ -61,7 +62,10 @@ export class Simulator implements AdminPort {
    * Runs long work in slices between other requests; resolves false when shutdown stopped it. The HTTP
    * adapter installs one; in process there is none and such work runs at once.
    */
-  slicer: ((steps: Steps<unknown>) => Promise<boolean>) | undefined;
+  slicer: Slicer | undefined;
+  /** List reads whose plan costs more than this (engine/read-cost.ts units) run in slices when there is a slicer. */
+  sliceAbove = SLICE_ABOVE_UNITS;
+  private longReadsOf: { readonly slicer: Slicer; readonly sliceAbove: number; readonly reads: LongReads<Project> } | undefined;
   /** Answers go to sockets (set by the HTTP adapter): list pages are built as bytes, not text. */
   wire = false;
   private lastUsed: string | undefined;
@@ -241,19 +245,34 @@ export class Simulator implements AdminPort {
     this.actingClient = null;
     this.injectedError = false;
     const method = req.method.toUpperCase();
-    let res: SimResponse;
+    let routed: SimResponse;
     try {
-      res = this.play.finish(req, this.route(req, method));
+      routed = this.route(req, method);
     } catch {
       // A bug must not become a crash, a hang or a 5xx, in process or over HTTP: still a JSON error.
+      routed = error('bad-request', 'The simulator could not process this request');
+    }
+    const client = this.actingClient;
+    const injected = this.injectedError;
+    // Work done later (a long read, a change waiting for one, a reseed): finished and journaled as it is answered.
+    if (routed.deferred !== undefined) return { ...routed, deferred: routed.deferred.then((later) => this.answered(req, method, later, client, injected, arrival)) };
+    return this.answered(req, method, routed, client, injected, arrival);
+  }
+
+  /** The answer as the readings shape it, noted in the journal. */
+  private answered(req: SimRequest, method: string, routed: SimResponse, client: string | null, injected: boolean, arrival: Arrival | undefined): SimResponse {
+    let res: SimResponse;
+    try {
+      res = this.play.finish(req, routed);
+    } catch {
       res = error('bad-request', 'The simulator could not process this request');
     }
     // The journal holds what clients sent, not the harness's own admin calls (those still reach --log).
     const admin = req.url.startsWith(ADMIN_PREFIX);
     if (admin && arrival === undefined) return res;
-    const outcome = outcomeOf(res.status, res.transport, this.injectedError);
+    const outcome = outcomeOf(res.status, res.transport, injected);
     const received = arrival === undefined ? this.now() : arrival.receivedMs;
-    const entry = admin ? unjournaled(method, req.url, this.actingClient, outcome, received) : this.journal.record(method, req.url, this.actingClient, outcome, received);
+    const entry = admin ? unjournaled(method, req.url, client, outcome, received) : this.journal.record(method, req.url, client, outcome, received);
     if (arrival !== undefined) arrival.entry = entry;
     return res;
   }
@@ -297,9 +316,12 @@ export class Simulator implements AdminPort {
       this.injectedError = true;
       return fault.delayMs > 0 ? { ...failed, transport: { delayMs: fault.delayMs } } : failed;
     }
-    const answered = this.dispatch(req, route, path, trailingSlash, rawQuery, found.params, who.value);
+    const dispatch = () => this.dispatch(req, route, path, trailingSlash, rawQuery, found.params, who.value);
+    // A change to a project waits while a long read of it runs: that read answers on one version of the data.
+    const long = this.longReads();
+    const answered = long !== undefined && changes(route, method, project) ? long.whenStill(project, dispatch) : dispatch();
     if (fault === undefined || (fault.kind === 'none' && fault.delayMs === 0)) return answered;
-    return withMembers(answered, { transport: { delayMs: fault.delayMs, ...(fault.kind === 'reset' || fault.kind === 'truncate' ? { cut: fault.kind } : {}) } });
+    return thenAnswer(answered, (r) => withMembers(r, { transport: { delayMs: fault.delayMs, ...(fault.kind === 'reset' || fault.kind === 'truncate' ? { cut: fault.kind } : {}) } }));
   }
 
   private dispatch(
@@ -335,10 +357,22 @@ export class Simulator implements AdminPort {
       baseUrl: this.play.origin(forwardedOrigin(req.headers, this.baseUrl)),
       deviations: this.deviations,
       admin: this.adminOps,
-      maxScan: this.options.maxScan ?? DEFAULT_MAX_SCAN,
+      maxScan: this.options.maxScan,
+      longReads: this.longReads(),
       play: this.play,
       wire: this.wire,
     });
+  }
+
+  /** Served: long reads in slices, each holding its project still (sim/long-reads.ts); in process, none. */
+  private longReads(): LongReads<Project> | undefined {
+    const { slicer, sliceAbove } = this;
+    if (slicer === undefined) return undefined;
+    const cached = this.longReadsOf;
+    if (cached !== undefined && cached.slicer === slicer && cached.sliceAbove === sliceAbove) return cached.reads;
+    const reads = new LongReads<Project>(slicer, sliceAbove);
+    this.longReadsOf = { slicer, sliceAbove, reads };
+    return reads;
   }
 
   private authenticate(req: SimRequest, route: ApiRouteSpec): Result<{ readonly project: Project; readonly access: Access }, { readonly response: SimResponse }> {
@@ -395,4 +429,14 @@ function datasetOf(o: SimulatorOptions, seed: number): DatasetOptions {
     counts: datasetCounts(o),
     burst: o.burst ?? 150,
   };
+}
+
+/**
+ * Whether a request may change its project's data: any write, the admin API's changes, and a list read
+ * when the project's adversity changes records after reads (§4.3's caveats).
+ */
+function changes(route: ApiRouteSpec, method: string, project: Project): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return true;
+  const a = project.adversity;
+  return route.op === 'list' && (a.updatesPerRead > 0 || a.insertsPerRead > 0 || a.deletesPerRead > 0);
 }

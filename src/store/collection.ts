@@ -46,6 +46,16 @@ export interface PageResult {
   readonly refused?: { readonly cost: number };
 }
 
+/**
+ * A read answered at once, or one whose plan costs more than the caller wants to spend in one go: its
+ * work as steps (store/steps.ts) a driver runs in slices between other requests. The steps read the
+ * collection as it is while they run: the caller keeps it unchanged until they are done.
+ */
+export type PageRead = { readonly kind: 'now'; readonly result: PageResult } | { readonly kind: 'steps'; readonly cost: number; readonly steps: Steps<PageResult> };
+
+/** Records a read's loops visit between two yields: well under a millisecond of work. */
+const VISITS_PER_STEP = 2048;
+
 /** A run [lo, hi) of an ordered index. */
 interface Run {
   readonly ordered: readonly SimRecord[];
@@ -266,20 +276,30 @@ export class Collection {
   }
 
   page(query: PageQuery): PageResult {
+    const read = this.read(query);
+    return read.kind === 'now' ? read.result : drain(read.steps);
+  }
+
+  /**
+   * The page `query` asks for: answered now when its plan costs at most `sliceAbove` units (or is index
+   * arithmetic, or refused), else as steps that give exactly what `page` gives.
+   */
+  read(query: PageQuery, sliceAbove = Infinity): PageRead {
     // A collection that changed nothing of its base reads the base as it is (the common case: readers).
-    if (this.base !== undefined && this.byId.size === 0 && this.hidden.size === 0) return this.base.page(query);
+    if (this.base !== undefined && this.byId.size === 0 && this.hidden.size === 0) return this.base.read(query, sliceAbove);
+    const now = (result: PageResult): PageRead => ({ kind: 'now', result });
     const filter = compileFilter(query.clauses, this.filterSpec);
-    if (filter.empty) return { total: 0, records: [], cost: 0 };
+    if (filter.empty) return now({ total: 0, records: [], cost: 0 });
     const { field, direction } = query.sort;
     const order = recordOrder(field, direction, this.ties);
     const own = this.run(this, filter, field, direction);
     const base = this.base === undefined ? undefined : this.run(this.base, filter, field, direction);
     let sortOnly = filter.residual === undefined && query.visible === undefined;
     for (const f of filter.intervals.keys()) if (f !== field) sortOnly = false;
-    if (sortOnly) return this.pageByArithmetic(own, base, order, query);
+    if (sortOnly) return now(this.pageByArithmetic(own, base, order, query));
 
     const walkable = this.walkable(filter, query);
-    if (walkable !== undefined && (walkable.total <= query.offset || query.limit <= 0)) return { total: walkable.total, records: [], cost: 0 };
+    if (walkable !== undefined && (walkable.total <= query.offset || query.limit <= 0)) return now({ total: walkable.total, records: [], cost: 0 });
     const plan = this.plan(filter, query, own, base, walkable);
     const { cost } = plan;
     const inIntervals = intervalTest(filter);
@@ -289,27 +309,58 @@ export class Collection {
     if (query.maxScan !== undefined && cost > query.maxScan) {
       // Its worst case is over the budget, but a walk usually meets its page early: it may walk the
       // budget's worth of records, and the read is refused only if the page is not full by then.
-      const records = walkable === undefined ? undefined : this.firstMatches(own, base, order, check, query, Math.floor(query.maxScan / walkable.visit));
-      if (walkable === undefined || records === undefined) return { total: 0, records: [], cost, refused: { cost } };
-      return { total: walkable.total, records, cost };
+      if (walkable === undefined) return now({ total: 0, records: [], cost, refused: { cost } });
+      const budget = Math.floor(query.maxScan / walkable.visit);
+      const walk = this.budgetWalk(own, base, order, check, query, walkable, budget, cost);
+      return query.maxScan > sliceAbove ? { kind: 'steps', cost: query.maxScan, steps: walk } : now(drain(walk));
     }
+    const steps = this.planSteps(plan, own, base, order, check, query, walkable);
+    return cost > sliceAbove ? { kind: 'steps', cost, steps } : now(drain(steps));
+  }
+
+  /** A walk whose worst case is over the cap: it may meet `budget` records, and is refused if its page is not full by then. */
+  private *budgetWalk(
+    own: Run,
+    base: Run | undefined,
+    order: (a: SimRecord, b: SimRecord) => number,
+    check: (r: SimRecord) => boolean,
+    query: PageQuery,
+    walkable: Walkable,
+    budget: number,
+    cost: number,
+  ): Steps<PageResult> {
+    const records = yield* this.firstMatches(own, base, order, check, query, budget);
+    return records === undefined ? { total: 0, records: [], cost, refused: { cost } } : { total: walkable.total, records, cost };
+  }
+
+  /** The work of a plan, as steps: yields between slices of records, returns the page. */
+  private *planSteps(
+    plan: Plan,
+    own: Run,
+    base: Run | undefined,
+    order: (a: SimRecord, b: SimRecord) => number,
+    check: (r: SimRecord) => boolean,
+    query: PageQuery,
+    walkable: Walkable | undefined,
+  ): Steps<PageResult> {
+    const { cost } = plan;
     switch (plan.kind) {
       case 'driver': {
-        const found = this.collectDriven(plan.run, own, check);
-        found.sort(order);
-        return { total: walkable?.total ?? found.length, records: found.slice(query.offset, query.offset + query.limit), cost };
+        const found = yield* this.collectDriven(plan.run, own, check);
+        const sorted = yield* sortSteps(found, order);
+        return { total: walkable?.total ?? sorted.length, records: sorted.slice(query.offset, query.offset + query.limit), cost };
       }
       case 'lookup': {
-        const found = this.collectLookedUp(plan.lookup, plan.runs, check);
-        found.sort(order);
-        return { total: found.length, records: found.slice(query.offset, query.offset + query.limit), cost };
+        const found = yield* this.collectLookedUp(plan.lookup, plan.runs, check);
+        const sorted = yield* sortSteps(found, order);
+        return { total: sorted.length, records: sorted.slice(query.offset, query.offset + query.limit), cost };
       }
       case 'first-matches':
-        return { total: (walkable as Walkable).total, records: this.firstMatches(own, base, order, check, query, Infinity) as SimRecord[], cost };
+        return { total: (walkable as Walkable).total, records: (yield* this.firstMatches(own, base, order, check, query, Infinity)) as SimRecord[], cost };
       case 'scan': {
         const records: SimRecord[] = [];
         let total = 0;
-        this.merge(own, base, order, 0, (r) => {
+        yield* this.mergeSteps(own, base, order, 0, (r) => {
           if (!check(r)) return true;
           if (total >= query.offset && records.length < query.limit) records.push(r);
           total++;
@@ -321,12 +372,19 @@ export class Collection {
   }
 
   /** The page's records, the first matching ones in sort order; undefined when `cap` records were met first. */
-  private firstMatches(own: Run, base: Run | undefined, order: (a: SimRecord, b: SimRecord) => number, check: (r: SimRecord) => boolean, query: PageQuery, cap: number): SimRecord[] | undefined {
+  private *firstMatches(
+    own: Run,
+    base: Run | undefined,
+    order: (a: SimRecord, b: SimRecord) => number,
+    check: (r: SimRecord) => boolean,
+    query: PageQuery,
+    cap: number,
+  ): Steps<SimRecord[] | undefined> {
     const want = query.offset + query.limit;
     const records: SimRecord[] = [];
     let seen = 0;
     let met = 0;
-    this.merge(own, base, order, 0, (r) => {
+    yield* this.mergeSteps(own, base, order, 0, (r) => {
       if (met++ >= cap) return false;
       if (!check(r)) return true;
       if (seen++ >= query.offset) records.push(r);
@@ -401,14 +459,19 @@ export class Collection {
   }
 
   /** A driver's matches, unsorted: its run's records (less hidden base ones) and, over a base, the own run's. */
-  private collectDriven(run: Run, own: Run, check: (r: SimRecord) => boolean): SimRecord[] {
+  private *collectDriven(run: Run, own: Run, check: (r: SimRecord) => boolean): Steps<SimRecord[]> {
     const fromBase = this.base !== undefined;
     const found: SimRecord[] = [];
     for (let i = run.lo; i < run.hi; i++) {
       const r = run.ordered[i] as SimRecord;
       if ((!fromBase || !this.hiddenRecords.has(r)) && check(r)) found.push(r);
+      if ((i - run.lo) % VISITS_PER_STEP === VISITS_PER_STEP - 1) yield;
     }
-    if (fromBase) for (let i = own.lo; i < own.hi; i++) if (check(own.ordered[i] as SimRecord)) found.push(own.ordered[i] as SimRecord);
+    if (fromBase)
+      for (let i = own.lo; i < own.hi; i++) {
+        if (check(own.ordered[i] as SimRecord)) found.push(own.ordered[i] as SimRecord);
+        if ((i - own.lo) % VISITS_PER_STEP === VISITS_PER_STEP - 1) yield;
+      }
     return found;
   }
 
@@ -425,12 +488,14 @@ export class Collection {
   }
 
   /** A lookup's matches, unsorted: the keys are distinct, so no record comes twice. */
-  private collectLookedUp(lookup: Lookup, runs: readonly LookupRun[], check: (r: SimRecord) => boolean): SimRecord[] {
+  private *collectLookedUp(lookup: Lookup, runs: readonly LookupRun[], check: (r: SimRecord) => boolean): Steps<SimRecord[]> {
     const found: SimRecord[] = [];
+    let visited = 0;
     if (lookup.field === 'id') {
       for (const id of lookup.keys) {
         const r = this.get(id as string);
         if (r !== undefined && check(r)) found.push(r);
+        if (++visited % VISITS_PER_STEP === 0) yield;
       }
       return found;
     }
@@ -438,6 +503,7 @@ export class Collection {
       for (let i = run.lo; i < run.hi; i++) {
         const r = run.ordered[i] as SimRecord;
         if ((!fromBase || !this.hiddenRecords.has(r)) && check(r)) found.push(r);
+        if (++visited % VISITS_PER_STEP === 0) yield;
       }
     }
     return found;
@@ -483,27 +549,31 @@ export class Collection {
     const [b0, o0, skip] = skipped <= query.offset ? [lo, ownBefore(lo), query.offset - skipped] : [base.lo, own.lo, query.offset];
     const records: SimRecord[] = [];
     let toSkip = skip;
-    this.merge({ ...own, lo: o0 }, { ...base, lo: b0 }, order, 0, (r) => {
-      if (toSkip > 0) {
-        toSkip--;
-        return true;
-      }
-      records.push(r);
-      return records.length < query.limit;
-    });
+    drain(
+      this.mergeSteps({ ...own, lo: o0 }, { ...base, lo: b0 }, order, 0, (r) => {
+        if (toSkip > 0) {
+          toSkip--;
+          return true;
+        }
+        records.push(r);
+        return records.length < query.limit;
+      }),
+    );
     return { total, records, cost: 0 };
   }
 
   /**
    * Walk the own run and the base run in order (skipping hidden base records), `skip` first, calling
-   * `visit` until it answers false.
+   * `visit` until it answers false; a step every VISITS_PER_STEP records met.
    */
-  private merge(own: Run, base: Run | undefined, order: (a: SimRecord, b: SimRecord) => number, skip: number, visit: (r: SimRecord) => boolean): void {
+  private *mergeSteps(own: Run, base: Run | undefined, order: (a: SimRecord, b: SimRecord) => number, skip: number, visit: (r: SimRecord) => boolean): Steps<void> {
     let o = own.lo;
     let b = base?.lo ?? 0;
     const bhi = base?.hi ?? 0;
     let left = skip;
+    let met = 0;
     for (;;) {
+      if (++met % VISITS_PER_STEP === 0) yield;
       while (base !== undefined && b < bhi && this.hiddenRecords.has(base.ordered[b] as SimRecord)) b++;
       const fromOwn = o < own.hi ? (own.ordered[o] as SimRecord) : undefined;
       const fromBase = base !== undefined && b < bhi ? (base.ordered[b] as SimRecord) : undefined;

@@ -3,13 +3,15 @@
  * the store reads, and this joins the envelope `{data, meta, links}` from cached record JSON.
  */
 import { apiError } from '../../engine/api-errors.js';
-import { planList } from '../../engine/list-plan.js';
+import { planList, type ListPlan } from '../../engine/list-plan.js';
+import { scanCap } from '../../engine/read-cost.js';
+import { drain } from '../../store/steps.js';
 import { pageLinks, pageMeta } from '../../engine/pagination.js';
-import type { Collection, SimRecord } from '../../store/collection.js';
+import type { Collection, PageQuery, PageResult, SimRecord } from '../../store/collection.js';
 import { keyOf } from '../../store/collection.js';
 import type { ResourceDef } from '../../store/resources.js';
 import type { RequestContext } from '../context.js';
-import { errors, jsonParts, jsonText } from '../respond.js';
+import { error, errors, jsonParts, jsonText } from '../respond.js';
 import { bodyParts } from '../body-parts.js';
 import type { SimResponse } from '../messages.js';
 import { listItemBytes, listItemJson } from '../serialize.js';
@@ -31,19 +33,34 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
   const plan = planned.value;
 
   const visible = project.visibility();
-  const maxScan = ctx.maxScan;
+  const maxScan = ctx.maxScan ?? scanCap(collection.size);
   // Past an offset limit read as `empty`: no records, the true total.
   const read = { clauses: plan.clauses, sort: plan.sort, offset: plan.offset, limit: plan.page.pastLimit === true ? 0 : plan.limit, visible, maxScan };
-  let result = collection.page(read);
-  if (result.refused !== undefined) {
+  const { longReads } = ctx;
+  const first = collection.read(read, longReads?.sliceAbove);
+  const answer = (result: PageResult): SimResponse => {
+    if (result.refused === undefined) return pageAnswer(ctx, source, plan, read, result);
     return errors([
       apiError(
         'bad-request',
-        `This filter would cost about ${Math.ceil(result.refused.cost)} units of work (records examined, each weighted by what its tests cost), more than the ${maxScan} one request may spend (serve --max-scan); narrow it with a range on id, created_at or updated_at, sort by the field you range on, or use fewer and simpler patterns`,
+        `This filter would cost about ${Math.ceil(result.refused.cost)} units of work (records examined, each weighted by what its tests cost), more than the ${maxScan} one read of this collection may spend (${ctx.maxScan === undefined ? 'a full scan of it with four long patterns' : 'serve --max-scan'}); narrow it with a range on id, created_at or updated_at, sort by the field you range on, or use fewer and simpler patterns`,
         'filter',
       ),
     ]);
-  }
+  };
+  if (first.kind === 'now') return answer(first.result);
+  // A long read: in slices between other requests, on this version of the project's data (sim/long-reads.ts).
+  if (longReads === undefined) return answer(drain(first.steps));
+  // A change of this project came first and waits for the long reads running: this one waits behind it.
+  if (longReads.changeWaiting(project)) return longReads.whenStill(project, () => servePage(ctx, source));
+  return longReads.run(project, first.steps, answer, () => error('unavailable', 'The simulator is shutting down; this read was not finished'));
+}
+
+/** The page's answer from the read's result: a second read where the plan asks for one, then the envelope. */
+function pageAnswer(ctx: RequestContext, source: ListSource, plan: ListPlan, read: PageQuery, first: PageResult): SimResponse {
+  const { resource, collection } = source;
+  const { query, deviations, project, play } = ctx;
+  let result = first;
   if (plan.rereadWhenUniform && uniform(result.records, plan.sort.field)) result = collection.page({ ...read, offset: 0 });
   let records = result.records;
   if (plan.dropHighestId) {
