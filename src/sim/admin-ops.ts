@@ -1,13 +1,15 @@
 /** The simulator-wide admin operations (reseed, snapshot, restore); per-project ones live in the handlers. */
 import { apiError } from '../engine/api-errors.js';
 import { isJsonObject } from '../engine/json.js';
-import { describeShapeProblem, jsonShapeProblem } from '../engine/json-shape.js';
 import { changedReadings } from '../rules/readings.js';
 import type { AdminOps } from './context.js';
-import { error, errors, json, parseBody } from './respond.js';
+import { error, errors, json } from './respond.js';
+import type { SimResponse } from './messages.js';
+import { drain, type Steps } from '../store/steps.js';
+import { readSnapshotText } from './snapshot-text.js';
 import type { AdminPort } from './admin-port.js';
 import { readSimulatorSettings, recordBudgetProblem, type SimulatorOptions } from './options.js';
-import { readSnapshot, restoredOptions, restoreSnapshot, snapshotShapeLimits, takeSnapshot } from './snapshot.js';
+import { readSnapshotSteps, restoredOptions, restoreSnapshotSteps, takeSnapshot, type Snapshot } from './snapshot.js';
 
 export function createAdminOps(sim: AdminPort): AdminOps {
   const ops: AdminOps = {
@@ -67,46 +69,61 @@ export function createAdminOps(sim: AdminPort): AdminOps {
     },
     snapshot: () => takeSnapshot(sim),
     restore: (text) => {
-      // Measured before it is parsed: a parse costs by the values, and no snapshot the budget holds has more.
-      const { budget } = sim;
-      const shape = jsonShapeProblem(text, snapshotShapeLimits(budget.limit - budget.reserved, sim.maxProjects));
-      if (shape !== undefined) {
-        const why = shape.kind === 'depth' ? 'deeper than a snapshot nests' : `more than a snapshot within the record budget can (max records: ${budget.limit.toLocaleString('en-US')})`;
-        return errors([apiError(shape.kind === 'depth' ? 'bad-request' : 'payload-too-large', `The body ${describeShapeProblem(shape)}: ${why}`)]);
-      }
-      const parsed = parseBody(text);
-      if (!parsed.ok) return parsed.response;
-      const body = parsed.value;
-      const reading = readSnapshot(body, { maxRecords: budget.limit, maxProjects: sim.maxProjects, maxProjectRecords: sim.maxProjectRecords });
-      if (!reading.ok) {
-        const detail = reading.path === '' ? reading.message : `${reading.path}: ${reading.message}`;
-        return errors([apiError(reading.tooLarge ? 'payload-too-large' : 'bad-request', detail, reading.path || undefined)]);
-      }
-      // A restore replaces every project: one the snapshot lacks, and that holds anything, is lost.
-      const kept = new Set(reading.value.projects.map((p) => p.clientId));
-      const max = sim.maxProjects;
-      if (kept.size > max) return errors([apiError('bad-request', `projects: the simulator keeps at most ${max} projects (--max-projects)`, 'projects')]);
-      const dropped = sim.projectIds().filter((id) => !kept.has(id) && sim.existingProject(id)?.pristine === false);
-      if (dropped.length > 0 && !(isJsonObject(body) && body['drop_projects'] === true)) {
-        const shown = dropped.slice(0, 5).join(', ') + (dropped.length > 5 ? `, and ${dropped.length - 5} more` : '');
-        return errors([apiError('conflict', `This restore would drop projects with changes that the snapshot lacks (${shown}); send "drop_projects": true to drop them`, 'drop_projects')]);
-      }
       const slicer = sim.slicer;
-      const prepared = slicer === undefined ? undefined : sim.prepare(restoredOptions(sim, reading.value));
-      if (slicer === undefined || prepared === undefined) {
-        restoreSnapshot(sim, reading.value);
-        return undefined;
-      }
-      // Served: the snapshot's seeded records are built between other requests first; the written ones
-      // it carries are loaded (and indexed) at once, in proportion to the body.
-      const snapshot = reading.value;
-      const deferred = slicer(prepared.steps).then((done) => {
+      if (slicer === undefined) return drain(restoreSteps(sim, text, false));
+      // Served: parsed, checked, built and indexed between other requests, which see the current state until
+      // the swap; a body the limits refuse is refused where its text shows it (snapshot-text.ts).
+      let outcome: SimResponse | undefined;
+      const steps = (function* () {
+        outcome = yield* restoreSteps(sim, text, true);
+      })();
+      const deferred = slicer(steps).then((done) => {
         if (!done) return error('unavailable', 'The simulator is shutting down; the restore was not applied');
-        restoreSnapshot(sim, snapshot, prepared);
-        return json(200, { data: ops.describe() });
+        return outcome ?? json(200, { data: ops.describe() });
       });
       return { ...json(200, {}), deferred };
     },
   };
   return ops;
+}
+
+/**
+ * A restore as steps, from the body's text to the swap: undefined once restored, else the refusal. `served`:
+ * the snapshot's seeded data is built off to the side too (in process the swap rebuilds it as a reseed does).
+ */
+function* restoreSteps(sim: AdminPort, text: string, served: boolean): Steps<SimResponse | undefined> {
+  const { budget } = sim;
+  const limits = { maxRecords: budget.limit, maxProjects: sim.maxProjects, maxProjectRecords: sim.maxProjectRecords };
+  const parsed = yield* readSnapshotText(text, limits, budget.reserved);
+  if (!parsed.ok) return errors([parsed.error]);
+  const body = parsed.value;
+  const reading = yield* readSnapshotSteps(body, limits);
+  if (!reading.ok) {
+    const detail = reading.path === '' ? reading.message : `${reading.path}: ${reading.message}`;
+    return errors([apiError(reading.tooLarge ? 'payload-too-large' : 'bad-request', detail, reading.path || undefined)]);
+  }
+  const snapshot = reading.value;
+  const max = sim.maxProjects;
+  if (snapshot.projects.length > max) return errors([apiError('bad-request', `projects: the simulator keeps at most ${max} projects (--max-projects)`, 'projects')]);
+  const drop = isJsonObject(body) && body['drop_projects'] === true;
+  const refused = dropRefusal(sim, snapshot, drop);
+  if (refused !== undefined) return refused;
+  const prepared = served ? sim.prepare(restoredOptions(sim, snapshot)) : undefined;
+  if (prepared !== undefined) yield* prepared.steps;
+  const swap = yield* restoreSnapshotSteps(sim, snapshot, prepared);
+  // Projects may have changed between the slices: asked again at the swap, which nothing comes between.
+  const late = dropRefusal(sim, snapshot, drop);
+  if (late !== undefined) return late;
+  swap();
+  return undefined;
+}
+
+/** A restore replaces every project: one the snapshot lacks, and that holds anything, is lost unless `drop`. */
+function dropRefusal(sim: AdminPort, snapshot: Snapshot, drop: boolean): SimResponse | undefined {
+  if (drop) return undefined;
+  const kept = new Set(snapshot.projects.map((p) => p.clientId));
+  const dropped = sim.projectIds().filter((id) => !kept.has(id) && sim.existingProject(id)?.pristine === false);
+  if (dropped.length === 0) return undefined;
+  const shown = dropped.slice(0, 5).join(', ') + (dropped.length > 5 ? `, and ${dropped.length - 5} more` : '');
+  return errors([apiError('conflict', `This restore would drop projects with changes that the snapshot lacks (${shown}); send "drop_projects": true to drop them`, 'drop_projects')]);
 }

@@ -35,6 +35,13 @@ export interface AdminPort {
   project(clientId: string): Project;
   /** Replace the dataset options and forget every project; `prepared`: their data, built by `prepare`. */
   reconfigure(options: SimulatorOptions, prepared?: PreparedData): void;
+  /**
+   * A project made off to the side for `options` (over `prepared`'s seeded data, or the current data), counted
+   * by itself: reads see nothing of it until `install`.
+   */
+  detachedProject(clientId: string, options: SimulatorOptions, prepared?: PreparedData): Project;
+  /** `reconfigure`, then these projects (made by `detachedProject` for the same options) in their order, in one go. */
+  install(options: SimulatorOptions, prepared: PreparedData | undefined, projects: readonly Project[]): void;
   /** The seeded records of these options built off to the side, as steps; undefined when nothing is to build. */
   prepare(options: SimulatorOptions): PreparedData | undefined;
   /** Runs steps in slices between requests (a served simulator); undefined in process. */

@@ -156,6 +156,21 @@ export class Simulator implements AdminPort {
     return prepared;
   }
 
+  detachedProject(clientId: string, options: SimulatorOptions, prepared?: PreparedData): Project {
+    const bases = (prepared === undefined ? undefined : preparedBases.get(prepared)) ?? this.bases;
+    const { budget: _counted, ...o } = this.projectOptions(clientId, options, bases);
+    return new Project(o);
+  }
+
+  install(options: SimulatorOptions, prepared: PreparedData | undefined, projects: readonly Project[]): void {
+    this.reconfigure(options, prepared);
+    for (const project of projects) {
+      project.joinBudget(this.budget);
+      this.projects.set(project.options.clientId, project);
+      this.lastUsed = project.options.clientId;
+    }
+  }
+
   /**
    * The project of a client id, made on first use. The map is kept in order of use (a Map iterates in
    * insertion order): past maxProjects the least recently used project is forgotten, and its client
@@ -404,14 +419,13 @@ export class Simulator implements AdminPort {
     return error('rate-limited', `Rate limit exceeded; retry after ${seconds} s`, { 'retry-after': String(seconds) });
   }
 
-  private projectOptions(clientId: string): ProjectOptions {
-    const o = this.options;
+  private projectOptions(clientId: string, o: SimulatorOptions = this.options, bases: SeededBases = this.bases): ProjectOptions {
     return {
       clientId,
-      dataset: datasetOf(o, this.seed),
+      dataset: datasetOf(o, o.seed ?? DEFAULT_SEED),
       clock: { mode: o.clock?.mode ?? 'virtual', start: o.clock?.start ?? DEFAULT_CLOCK_START, stepMs: o.clock?.stepMs ?? DEFAULT_STEP_MS, read: o.wallClock },
       adversity: { ...NO_ADVERSITY, ...(o.adversity ?? {}) },
-      bases: this.bases,
+      bases,
       budget: this.budget,
       ties: this.ties,
       maxRecords: this.maxProjectRecords,

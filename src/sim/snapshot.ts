@@ -14,9 +14,10 @@ import { isTimeMs } from '../store/clock.js';
 import { datasetCounts, MAX_RECORDS } from '../store/datasets.js';
 import { PROJECT_RECORDS, recordWeight, seededRecordCount } from '../store/record-budget.js';
 import { readDatasetFields, type DatasetFields } from '../store/dataset-spec.js';
-import { NO_ADVERSITY, type ListDelta, type ProjectState, type StoredRecord } from '../store/project.js';
+import { NO_ADVERSITY, type ListDelta, type Project, type ProjectState, type StoredRecord } from '../store/project.js';
 import { listResources, passwordProfileInfo, type ResourceDef } from '../store/resources.js';
 import { isRandomState, type RandomState } from '../store/random.js';
+import { drain, type Steps } from '../store/steps.js';
 import type { AdminPort, PreparedData } from './admin-port.js';
 import { recordBudgetProblem, type SimulatorOptions } from './options.js';
 
@@ -26,11 +27,11 @@ export const SNAPSHOT_VERSION = 2;
 /** How deep a snapshot nests: body › projects › project › lists › delta › upserts › record › attrs. */
 export const SNAPSHOT_DEPTH = 8;
 /** Values (as engine/json-shape.ts counts them) one stored record takes at most: an account's eleven. */
-const VALUES_PER_RECORD = 11;
+export const VALUES_PER_RECORD = 11;
 /** Values of a project besides its records: settings, adversity with 100 path latencies, 19 list deltas, random states. */
-const VALUES_PER_PROJECT = 256;
+export const VALUES_PER_PROJECT = 256;
 /** Values of the body besides its projects: version, the dataset options with a count per collection. */
-const VALUES_OF_BODY = 64;
+export const VALUES_OF_BODY = 64;
 
 /**
  * The shape of the largest snapshot `records` records (of the budget) and `projects` projects make:
@@ -81,13 +82,24 @@ export function takeSnapshot(sim: AdminPort): Snapshot {
 
 /** Replace the whole state: projects absent from the snapshot start afresh. Tokens stay valid. `prepared`: the snapshot's seeded data, built by `prepare`. */
 export function restoreSnapshot(sim: AdminPort, snapshot: Snapshot, prepared?: PreparedData): void {
-  sim.reconfigure(restoredOptions(sim, snapshot), prepared);
+  drain(restoreSnapshotSteps(sim, snapshot, prepared))();
+}
+
+/**
+ * The same as steps: the snapshot's projects built off to the side, records loaded and indexed a few
+ * thousand a step (reads meanwhile see the current state); then the returned swap installs them at once.
+ */
+export function* restoreSnapshotSteps(sim: AdminPort, snapshot: Snapshot, prepared?: PreparedData): Steps<() => void> {
+  const options = restoredOptions(sim, snapshot);
+  const projects: Project[] = [];
   for (const state of snapshot.projects) {
-    const project = sim.project(state.clientId);
-    project.restore(state);
+    const project = sim.detachedProject(state.clientId, options, prepared);
+    yield* project.restoreSteps(state);
     if (state.random !== undefined) project.random.load(state.random);
     if (state.adversityRandom !== undefined) project.adversityRandom.load(state.adversityRandom);
+    projects.push(project);
   }
+  return () => sim.install(options, prepared, projects);
 }
 
 /** The simulator's options once the snapshot is restored: its dataset over everything else as it is. */
@@ -183,8 +195,11 @@ function recordProblem(v: unknown, resource: ResourceDef): readonly [string, str
   return undefined;
 }
 
+/** Records checked between steps. */
+const STEP = 4096;
+
 /** Records with ids unique within the list, taken from the room by weight (store/record-budget.ts). */
-function readRecords(v: unknown, path: string, resource: ResourceDef, room: Room): readonly StoredRecord[] {
+function* readRecords(v: unknown, path: string, resource: ResourceDef, room: Room): Steps<readonly StoredRecord[]> {
   need(Array.isArray(v), path, 'must be an array of records');
   const list = v as unknown[];
   // Each record weighs one at least: a list longer than the room is refused before any record is read.
@@ -198,20 +213,25 @@ function readRecords(v: unknown, path: string, resource: ResourceDef, room: Room
     if (seen.has(id)) fail(`${path}.${i}.id`, `duplicates the id ${id}`);
     seen.add(id);
     weight += recordWeight(list[i] as StoredRecord) - 1;
+    if ((i & (STEP - 1)) === STEP - 1) yield;
   }
   take(room, weight, path);
   return list as StoredRecord[];
 }
 
-function readDelta(v: unknown, path: string, resource: ResourceDef, room: Room): ListDelta {
+function* readDelta(v: unknown, path: string, resource: ResourceDef, room: Room): Steps<ListDelta> {
   need(isJsonObject(v), path, 'must be an object with upserts and deletes');
   const d = v as Record<string, unknown>;
   for (const k of keysOf(d, path)) need(k === 'upserts' || k === 'deletes', `${path}.${k}`, 'is not a member of a list delta');
-  const upserts = readRecords(d['upserts'] ?? [], `${path}.upserts`, resource, room);
+  const upserts = yield* readRecords(d['upserts'] ?? [], `${path}.upserts`, resource, room);
   const deletes = d['deletes'] ?? [];
   need(Array.isArray(deletes), `${path}.deletes`, 'must be an array of ids');
   take(room, (deletes as unknown[]).length, `${path}.deletes`);
-  const written = new Set(upserts.map((r) => r.id));
+  const written = new Set<string>();
+  for (let i = 0; i < upserts.length; i++) {
+    written.add((upserts[i] as StoredRecord).id);
+    if ((i & (STEP - 1)) === STEP - 1) yield;
+  }
   const gone = new Set<string>();
   const ids = deletes as unknown[];
   for (let i = 0; i < ids.length; i++) {
@@ -220,6 +240,7 @@ function readDelta(v: unknown, path: string, resource: ResourceDef, room: Room):
     if (!isId(id)) return fail(`${path}.deletes.${i}`, ID_RULE);
     if (gone.has(id) || written.has(id)) fail(`${path}.deletes.${i}`, `${id} is deleted twice or also written`);
     gone.add(id);
+    if ((i & (STEP - 1)) === STEP - 1) yield;
   }
   return { upserts, deletes: [...gone] };
 }
@@ -236,7 +257,7 @@ function readSettings(v: unknown, path: string): ProjectState['settings'] {
   return { page_length: length as number, page_offset_limit: offsetLimit as number, filter_limit: MAX_FILTERS };
 }
 
-function readProject(v: unknown, path: string, room: Room): ProjectSnapshot {
+function* readProject(v: unknown, path: string, room: Room): Steps<ProjectSnapshot> {
   need(isJsonObject(v), path, 'must be a project object');
   const p = v as Record<string, unknown>;
   const known = ['clientId', 'settings', 'adversity', 'now', 'lists', 'profileInfos', 'random', 'adversityRandom'];
@@ -258,7 +279,7 @@ function readProject(v: unknown, path: string, room: Room): ProjectSnapshot {
   for (const name of keysOf(p['lists'] as Record<string, unknown>, `${path}.lists`)) {
     const resource = listResources.find((r) => r.name === name);
     if (resource === undefined) fail(`${path}.lists.${name}`, 'is not a list collection');
-    lists[name] = readDelta((p['lists'] as Record<string, unknown>)[name], `${path}.lists.${name}`, resource as ResourceDef, room);
+    lists[name] = yield* readDelta((p['lists'] as Record<string, unknown>)[name], `${path}.lists.${name}`, resource as ResourceDef, room);
   }
   need(isJsonObject(p['profileInfos']), `${path}.profileInfos`, 'must be an object of records by realm/user-authentication-info');
   const profileInfos: Record<string, readonly StoredRecord[]> = {};
@@ -270,7 +291,7 @@ function readProject(v: unknown, path: string, room: Room): ProjectSnapshot {
     );
     // A collection of its own, empty or not: it counts as a record.
     take(room, 1, `${path}.profileInfos.${key}`);
-    profileInfos[key] = readRecords((p['profileInfos'] as Record<string, unknown>)[key], `${path}.profileInfos.${key}`, passwordProfileInfo, room);
+    profileInfos[key] = yield* readRecords((p['profileInfos'] as Record<string, unknown>)[key], `${path}.profileInfos.${key}`, passwordProfileInfo, room);
   }
   const random = p['random'];
   need(random === undefined || isRandomState(random), `${path}.random`, 'must be four 32-bit words');
@@ -298,7 +319,14 @@ function readOptions(v: unknown, path: string): DatasetView {
  * The snapshot, or the path and reason of its first bad member; `tooLarge` when it is well formed but
  * holds more than the record budget (the seeded counts are a setting: those are refused as bad).
  */
-export function readSnapshot(value: unknown, limits: RestoreLimits): Result<Snapshot, Problem & { readonly tooLarge: boolean }> {
+export function readSnapshot(value: unknown, limits: RestoreLimits): SnapshotReading {
+  return drain(readSnapshotSteps(value, limits));
+}
+
+export type SnapshotReading = Result<Snapshot, Problem & { readonly tooLarge: boolean }>;
+
+/** The same reading as steps: a few thousand records a step (a served restore reads a million between other requests). */
+export function* readSnapshotSteps(value: unknown, limits: RestoreLimits): Steps<SnapshotReading> {
   try {
     need(isJsonObject(value), '', 'The body must be a snapshot object taken by GET /__sim/snapshot');
     const v = value as Record<string, unknown>;
@@ -312,12 +340,13 @@ export function readSnapshot(value: unknown, limits: RestoreLimits): Result<Snap
     const room: Room = { left: limits.maxRecords - limits.maxProjects * PROJECT_RECORDS - seededRecordCount(datasetCounts(options)), project: limits.maxProjectRecords, limits };
     need(Array.isArray(v['projects']), 'projects', 'must be an array of projects');
     const seen = new Set<string>();
-    const projects = (v['projects'] as unknown[]).map((p, i) => {
-      const project = readProject(p, `projects.${i}`, room);
+    const projects: ProjectSnapshot[] = [];
+    for (const [i, p] of (v['projects'] as unknown[]).entries()) {
+      const project = yield* readProject(p, `projects.${i}`, room);
       need(!seen.has(project.clientId), `projects.${i}.clientId`, `duplicates the client id ${project.clientId}`);
       seen.add(project.clientId);
-      return project;
-    });
+      projects.push(project);
+    }
     return { ok: true, value: { version: SNAPSHOT_VERSION, options, projects } };
   } catch (e) {
     if (e instanceof Bad) return { ok: false, path: e.path, message: e.message, tooLarge: e.tooLarge };

@@ -9,7 +9,7 @@ import { virtualClock, wallClock, type Clock } from './clock.js';
 import { generateRecords, type DatasetOptions } from './datasets.js';
 import { createRandom, deriveSeed, type Random } from './random.js';
 import { indexedFields, listResources, passwordProfileInfo, realms, userAuthenticationInfo, type ResourceDef } from './resources.js';
-import { drain } from './steps.js';
+import { drain, type Steps } from './steps.js';
 import { DEFAULT_PAGE_LENGTH, OFFSET_LIMIT } from '../engine/pagination.js';
 
 export interface Settings {
@@ -179,7 +179,7 @@ export class Project {
   get full(): Fullness {
     const own = this.options.maxRecords ?? DEFAULT_MAX_PROJECT_RECORDS;
     if (this.tally.count >= own) return { kind: 'project', limit: own };
-    const budget = this.options.budget;
+    const budget = this.tally.budget;
     return budget !== undefined && budget.free <= 0 ? { kind: 'budget', limit: budget.limit } : undefined;
   }
 
@@ -197,6 +197,11 @@ export class Project {
   /** Records this project wrote, in budgeted records: what it costs beyond the shared seed. */
   get ownRecordCount(): number {
     return this.tally.count;
+  }
+
+  /** A project restored off to the side (counted by itself) joins the simulator's record budget. */
+  joinBudget(budget: RecordBudget): void {
+    this.tally.join(budget);
   }
 
   /** The project is being forgotten: what it held goes back to the budget. */
@@ -309,6 +314,11 @@ export class Project {
 
   /** Replace state from a snapshot (admin API). */
   restore(state: ProjectState): void {
+    drain(this.restoreSteps(state));
+  }
+
+  /** The same as steps: a few thousand records a step, their indexes built with them. */
+  *restoreSteps(state: ProjectState): Steps<void> {
     Object.assign(this.settings, { page_length: state.settings.page_length, page_offset_limit: state.settings.page_offset_limit });
     Object.assign(this.adversity, state.adversity);
     const c = this.options.clock;
@@ -320,15 +330,18 @@ export class Project {
       const resource = listResources.find((r) => r.name === name);
       if (resource === undefined) continue;
       const coll = this.list(resource);
-      coll.load(delta.upserts.map(cloneRecord));
-      for (const id of delta.deletes) coll.hide(id);
+      yield* coll.loadSteps(yield* cloneSteps(delta.upserts));
+      for (let i = 0; i < delta.deletes.length; i++) {
+        coll.hide(delta.deletes[i] as string);
+        if ((i & 4095) === 4095) yield;
+      }
       // The restored records' indexes now, with the restore, rather than on the first read after it.
-      drain(coll.warmSteps(indexedFields(resource)));
+      yield* coll.warmSteps(indexedFields(resource));
     }
     this.profileInfos.clear();
     for (const [key, records] of Object.entries(state.profileInfos)) {
       const coll = new Collection(passwordProfileInfo.filter, undefined, this.options.ties, this.tally);
-      coll.load(records.map(cloneRecord));
+      yield* coll.loadSteps(yield* cloneSteps(records));
       this.profileInfos.set(key, coll);
     }
   }
@@ -428,6 +441,16 @@ export interface ProjectState {
 
 function storedRecord(r: SimRecord): StoredRecord {
   return { id: r.id, createdMs: r.createdMs, updatedMs: r.updatedMs, attrs: { ...r.attrs }, ...(r.credential === undefined ? {} : { credential: r.credential }) };
+}
+
+/** Copies of stored records, a few thousand a step. */
+function* cloneSteps(records: readonly StoredRecord[]): Steps<SimRecord[]> {
+  const out: SimRecord[] = [];
+  for (let i = 0; i < records.length; i++) {
+    out.push(cloneRecord(records[i] as StoredRecord));
+    if ((i & 4095) === 4095) yield;
+  }
+  return out;
 }
 
 function cloneRecord(r: StoredRecord): SimRecord {

@@ -68,11 +68,22 @@ export class RecordBudget {
 export class RecordTally {
   count = 0;
 
-  constructor(private readonly budget?: RecordBudget) {}
+  constructor(private target?: RecordBudget) {}
+
+  /** The budget this tally counts into, if any. */
+  get budget(): RecordBudget | undefined {
+    return this.target;
+  }
 
   add(n: number): void {
     this.count += n;
-    if (this.budget !== undefined) this.budget.written += n;
+    if (this.target !== undefined) this.target.written += n;
+  }
+
+  /** Count into `budget` from now on, with what is held already (a project restored off to the side, once swapped in). */
+  join(budget: RecordBudget): void {
+    this.target = budget;
+    budget.written += this.count;
   }
 
   /** Give it all back: the project is forgotten or about to be replaced. */

@@ -4,7 +4,11 @@
  * never in time.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonShapeProblem } from '../../src/engine/json-shape.js';
+import { readSnapshotText } from '../../src/sim/snapshot-text.js';
+import { snapshotShapeLimits } from '../../src/sim/snapshot.js';
 import { listResources } from '../../src/store/resources.js';
+import { drain } from '../../src/store/steps.js';
 import { expectErrorShape, harness, ids, num, profileBody, profilePath, str, type Harness } from './helpers.js';
 
 type Snap = { version: number; options: Record<string, unknown>; projects: Record<string, unknown>[] };
@@ -111,13 +115,49 @@ describe('records', () => {
 describe('the body is measured before it is parsed', () => {
   it('a body of small elements, more than a snapshot within the budget has, answers 413 without being parsed', () => {
     const h = harness(SMALL);
-    // 400,001 values in 800 KB: a snapshot within 1,000 records holds some 11,000.
+    // 400,001 values in 800 KB: a snapshot within 1,000 records holds some 11,000, and none outside records.
     const body = `[${'0,'.repeat(400_000)}0]`;
     const parse = vi.spyOn(JSON, 'parse');
     const refused = h.admin('POST', '/__sim/restore', body);
     expect(parse.mock.calls.some(([text]) => text === body)).toBe(false);
     expectErrorShape(refused, 413);
-    expect(str(refused.json, 'errors.0.detail')).toMatch(/holds more than [\d]+ values: more than a snapshot within the record budget can \(max records: 1,000\)/);
+    expect(str(refused.json, 'errors.0.detail')).toBe('The body holds more than 64 values outside its records: more than a snapshot of 0 projects has (256 a project, 64 besides)');
+  });
+
+  it('the costliest body the shape limits let through is refused at the first record past the room, its text read only that far', () => {
+    // As many values as the fullest snapshot 1,000 records hold, as short strings in one list: 868 fit the room.
+    const snap = withAccounts(0);
+    const values = snapshotShapeLimits(1000 - 2 * 16, 2).maxValues - 400;
+    const [head, tail] = JSON.stringify({ ...snap, drop_projects: true })
+      .replace('"upserts":[]', '"upserts":["@"]')
+      .split('"@"');
+    const element = '"abcdefghijklmnopq"';
+    const body = `${head ?? ''}${Array.from({ length: values }, () => element).join(',')}${tail ?? ''}`;
+    expect(jsonShapeProblem(body, snapshotShapeLimits(1000 - 2 * 16, 2))).toBeUndefined();
+    const parse = vi.spyOn(JSON, 'parse');
+    const refused = harness(SMALL).admin('POST', '/__sim/restore', body);
+    expect(parse.mock.calls.some(([text]) => text === body)).toBe(false);
+    expectErrorShape(refused, 413);
+    expect(str(refused.json, 'errors.0.source')).toBe('projects.0.lists.accounts.upserts');
+    const read = drain(readSnapshotText(body, { maxRecords: 1000, maxProjects: 2, maxProjectRecords: 100_000 }, 32));
+    expect(read.ok).toBe(false);
+    // The head, then the 868 records the room holds and the one past it: not the other 10,000.
+    expect(read.ok ? 0 : read.examined).toBeLessThanOrEqual((head ?? '').length + 869 * (element.length + 1));
+    expect(body.length).toBeGreaterThan(10 * (read.ok ? 0 : read.examined));
+  });
+
+  it('past --max-projects at the first project too many, and a record heavier than a record can be, before the rest is read', () => {
+    const snap = withAccounts(1);
+    const project = snap.projects[0] as Record<string, unknown>;
+    snap.projects = [project, { ...project, clientId: 'b' }, { ...project, clientId: 'c' }];
+    const three = harness(SMALL).admin('POST', '/__sim/restore', snap);
+    expectErrorShape(three, 400);
+    expect(str(three.json, 'errors.0.detail')).toBe('projects: the simulator keeps at most 2 projects (--max-projects)');
+    const heavy = withAccounts(2);
+    Object.assign(accountsOf(heavy).upserts[1] as Record<string, unknown>, Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`m${i}`, i])));
+    const refused = harness(SMALL).admin('POST', '/__sim/restore', heavy);
+    expectErrorShape(refused, 400);
+    expect(str(refused.json, 'errors.0.source')).toBe('projects.0.lists.accounts.upserts.1');
   });
 
   it('a body nesting deeper than a snapshot answers 400 without being parsed', () => {
