@@ -25,7 +25,7 @@ interface ListBody {
 /** The three lookups, each with what its answer must hold. */
 const LOOKUPS: readonly (readonly [string, string, (body: ListBody) => boolean])[] = [
   ['eq(registration_id,REG-00000001)', 'filter=eq(registration_id,REG-00000001)', (b) => b.data.length === 1 && b.data[0]?.registration_id === 'REG-00000001'],
-  ['like(name,*Outfitters 77*)', 'filter=like(name,*Outfitters 77*)', (b) => b.meta.results.total > 0 && b.data.every((r) => r.name.includes('Outfitters 77'))],
+  ['like(name,*Outfitters 77*)', 'filter=like(name,*Outfitters%2077*)', (b) => b.meta.results.total > 0 && b.data.every((r) => r.name.includes('Outfitters 77'))],
   ['eq(name,no-such-account)', 'filter=eq(name,no-such-account)', (b) => b.meta.results.total === 0 && b.data.length === 0],
 ];
 
