@@ -91,7 +91,7 @@ export function createAdminOps(sim: AdminPort): AdminOps {
  * A restore as steps, from the body's text to the swap: undefined once restored, else the refusal. `served`:
  * the snapshot's seeded data is built off to the side too (in process the swap rebuilds it as a reseed does).
  */
-function* restoreSteps(sim: AdminPort, text: string, served: boolean): Steps<SimResponse | undefined> {
+function* restoreSteps(sim: AdminPort, text: string | Uint8Array, served: boolean): Steps<SimResponse | undefined> {
   const { budget } = sim;
   const limits = { maxRecords: budget.limit, maxProjects: sim.maxProjects, maxProjectRecords: sim.maxProjectRecords };
   const parsed = yield* readSnapshotText(text, limits, budget.reserved);

@@ -44,7 +44,7 @@ export interface AdminOps {
   requests(filter: JournalFilter): unknown;
   reseed(options: unknown): SimResponse | undefined;
   snapshot(): unknown;
-  /** The body as it came: it is measured before it is parsed. */
-  restore(body: string): SimResponse | undefined;
+  /** The body as it came (its text, or served, its UTF-8 bytes): it is read as steps, refused where it shows it must be. */
+  restore(body: string | Uint8Array): SimResponse | undefined;
   describe(): unknown;
 }

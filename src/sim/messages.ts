@@ -7,6 +7,11 @@ export interface SimRequest {
   /** Lower-cased header names. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /**
+   * The body as UTF-8 bytes, when the HTTP adapter read it so (a restore, up to hundreds of megabytes:
+   * decoding it to one string would hold the server for seconds); `body` is then empty.
+   */
+  readonly raw?: Uint8Array;
 }
 
 export interface SimResponse {

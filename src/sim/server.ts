@@ -235,9 +235,9 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
     else write(res, response, close || lifecycle.closing, transport?.cut, lifecycle, pending, settle);
     return res;
   };
-  const answer = (req: IncomingMessage, res: ServerResponse, body: string, pending: Pending) =>
+  const answer = (req: IncomingMessage, res: ServerResponse, body: string, pending: Pending, raw?: Uint8Array) =>
     whenWritable(req.socket, () => {
-      const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req.headers), body };
+      const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: headersOf(req.headers), body, ...(raw === undefined ? {} : { raw }) };
       // Simulator.handle never throws: whatever goes wrong inside is already a JSON error.
       return reply(res, sim.handle(request, pending), false, pending);
     });
@@ -269,19 +269,29 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
       req.resume();
       return;
     }
+    // A body past the usual limit (a restore) stays bytes, copied as it comes into one buffer of the
+    // announced length: decoding hundreds of megabytes to one string would hold every other client.
+    const bytes = limit > MAX_BODY_BYTES && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
     req.on('data', (chunk: Buffer) => {
       if (refused) return;
-      size += chunk.length;
-      if (size > limit) {
+      if (size + chunk.length > limit || (bytes !== undefined && size + chunk.length > bytes.length)) {
         refused = true;
         chunks.length = 0;
         tooLarge();
         return;
       }
-      chunks.push(chunk);
+      if (bytes === undefined) chunks.push(chunk);
+      else chunk.copy(bytes, size);
+      size += chunk.length;
     });
     req.on('end', () => {
       if (refused) return;
+      if (limit > MAX_BODY_BYTES) {
+        const raw = bytes === undefined ? Buffer.concat(chunks) : bytes.subarray(0, size);
+        chunks.length = 0;
+        answer(req, res, '', pending, raw);
+        return;
+      }
       const body = chunks.length === 0 ? '' : chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
       chunks.length = 0;
       answer(req, res, body, pending);

@@ -121,7 +121,7 @@ class BudgetWatch implements JsonWatch<ApiError> {
 export type SnapshotText = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: ApiError; readonly examined: number };
 
 /** Parse a restore body as steps, refusing it as early as its text shows it cannot be restored. */
-export function* readSnapshotText(text: string, limits: RestoreLimits, reserved: number): Steps<SnapshotText> {
+export function* readSnapshotText(text: string | Uint8Array, limits: RestoreLimits, reserved: number): Steps<SnapshotText> {
   const shape = snapshotShapeLimits(limits.maxRecords - reserved, limits.maxProjects);
   const watch = new BudgetWatch(limits, (projects) => VALUES_OF_BODY + VALUES_PER_PROJECT * projects);
   const parsed = yield* parseJsonSteps(text, { ...shape, maxStringChars: SNAPSHOT_STRING_CHARS, maxNumberChars: SNAPSHOT_NUMBER_CHARS }, watch);

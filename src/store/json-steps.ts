@@ -101,11 +101,25 @@ function setMember(target: Record<string, unknown>, key: string, value: unknown)
 }
 
 /**
- * Parse `text` as JSON, as steps; with `watch`, its hooks may refuse it early. Malformed text is a
+ * The text's length, the code unit at an index (NaN past the end, as charCodeAt gives) and a slice as a
+ * string. UTF-8 bytes read the same way: every character the parser looks for is ASCII, and no byte of
+ * a multi-byte character is, so slices cut only between characters and are decoded one at a time (a
+ * body of hundreds of megabytes never becomes one string).
+ */
+function reader(source: string | Uint8Array): { readonly n: number; readonly code: (i: number) => number; readonly slice: (start: number, end: number) => string } {
+  if (typeof source === 'string') return { n: source.length, code: (i) => source.charCodeAt(i), slice: (start, end) => source.slice(start, end) };
+  // A byte order mark stays a character (as in the string a body decodes to): JSON.parse refuses it where it refuses \uFEFF.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const n = source.length;
+  return { n, code: (i) => (i < n ? (source[i] as number) : NaN), slice: (start, end) => decoder.decode(source.subarray(start, end)) };
+}
+
+/**
+ * Parse `source` (text, or its UTF-8 bytes) as JSON, as steps; with `watch`, its hooks may refuse it early. Malformed text is a
  * `syntax` problem wherever JSON.parse would throw, and only there.
  */
-export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?: JsonWatch<P>): Steps<JsonStepsResult<P>> {
-  const n = text.length;
+export function* parseJsonSteps<P>(source: string | Uint8Array, limits: JsonStepsLimits, watch?: JsonWatch<P>): Steps<JsonStepsResult<P>> {
+  const { n, code, slice } = reader(source);
   let i = 0;
   let values = 0;
   let outside = 0;
@@ -121,7 +135,7 @@ export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?
     throw new Stop(problem as JsonStepsProblem<never>);
   };
   const spaces = () => {
-    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    while (i < n && isSpace(code(i))) i++;
   };
   const count = (more: number) => {
     values += more;
@@ -139,7 +153,7 @@ export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?
     let j = start + 1;
     const last = Math.min(n, start + limits.maxStringChars);
     for (; j < last; j++) {
-      const c = text.charCodeAt(j);
+      const c = code(j);
       if (c === QUOTE) return j + 1;
       if (c === BACKSLASH) {
         escaped = true;
@@ -151,7 +165,7 @@ export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?
   };
   const parseSlice = (start: number, end: number): unknown => {
     try {
-      return JSON.parse(text.slice(start, end)) as unknown;
+      return JSON.parse(slice(start, end)) as unknown;
     } catch {
       return stop({ kind: 'syntax' });
     }
@@ -159,13 +173,13 @@ export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?
   /** A scalar at i (not a container): its value, i moved past it. */
   const scalar = (): unknown => {
     const start = i;
-    if (text.charCodeAt(i) === QUOTE) {
+    if (code(i) === QUOTE) {
       i = stringEnd(i);
       // Even a plain string is copied out of the text (by JSON.parse): a slice would keep the whole body alive.
       return parseSlice(start, i);
     }
     const last = Math.min(n, start + limits.maxNumberChars + 1);
-    while (i < last && !endsScalar(text.charCodeAt(i))) i++;
+    while (i < last && !endsScalar(code(i))) i++;
     if (i === start) return stop({ kind: 'syntax' });
     if (i - start > limits.maxNumberChars) return stop({ kind: 'number', limit: limits.maxNumberChars });
     return parseSlice(start, i);
@@ -179,11 +193,11 @@ export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?
    */
   const skipValue = (depth: number, most: number, chars: number): number | undefined => {
     let j = i;
-    const c0 = text.charCodeAt(j);
+    const c0 = code(j);
     skipped = 1;
     if (c0 === QUOTE) return stringEnd(j);
     if (c0 !== OPEN_OBJECT && c0 !== OPEN_ARRAY) {
-      while (j < n && j - i <= limits.maxNumberChars && !endsScalar(text.charCodeAt(j))) j++;
+      while (j < n && j - i <= limits.maxNumberChars && !endsScalar(code(j))) j++;
       if (j - i > limits.maxNumberChars) stop({ kind: 'number', limit: limits.maxNumberChars });
       return j;
     }
@@ -191,7 +205,7 @@ export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?
     let empty = false;
     const last = Math.min(n, i + chars);
     for (; j < last; j++) {
-      const c = text.charCodeAt(j);
+      const c = code(j);
       if (isSpace(c)) continue;
       if (empty && c !== CLOSE_OBJECT && c !== CLOSE_ARRAY) {
         skipped++;
@@ -224,7 +238,7 @@ export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?
         stepAt = i;
         yield;
       }
-      const c = text.charCodeAt(i);
+      const c = code(i);
       if (watched !== undefined && stack.length === watchedDepth) {
         // An element of a watched array, read whole: skipped to its end, counted, then parsed at once.
         if (watchedCount >= watched.cap) stop({ kind: 'watch', problem: watched.past() });
@@ -262,7 +276,7 @@ export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?
         stack.push(frame);
         i++;
         spaces();
-        const d = text.charCodeAt(i);
+        const d = code(i);
         if (d === (isArray ? CLOSE_ARRAY : CLOSE_OBJECT)) {
           i++;
           stack.pop();
@@ -297,7 +311,7 @@ export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?
           if (stack.length === 1) watch?.member(frame.key as string, value);
         }
         spaces();
-        const d = text.charCodeAt(i);
+        const d = code(i);
         if (d === COMMA) {
           i++;
           spaces();
@@ -323,12 +337,12 @@ export function* parseJsonSteps<P>(text: string, limits: JsonStepsLimits, watch?
 
   /** A member's name and its colon, at i (after `{` or a comma): i is left at its value. */
   function readKey(frame: Frame): void {
-    if (text.charCodeAt(i) !== QUOTE) stop({ kind: 'syntax' });
+    if (code(i) !== QUOTE) stop({ kind: 'syntax' });
     const start = i;
     i = stringEnd(i);
-    frame.key = escaped ? (parseSlice(start, i) as string) : text.slice(start + 1, i - 1);
+    frame.key = escaped ? (parseSlice(start, i) as string) : slice(start + 1, i - 1);
     spaces();
-    if (text.charCodeAt(i) !== COLON) stop({ kind: 'syntax' });
+    if (code(i) !== COLON) stop({ kind: 'syntax' });
     i++;
     spaces();
   }

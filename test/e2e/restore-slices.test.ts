@@ -101,7 +101,16 @@ describe('a served restore runs in slices', () => {
     const served = new Simulator(OPTIONS);
     const server = await serve(served);
     const counted = countSteps(served);
+    // The body reaches the simulator as bytes, never decoded to one string (that alone held the server for a second at 230 MiB).
+    const handle = served.handle.bind(served);
+    const seen: { body: number; raw: number | undefined }[] = [];
+    served.handle = (req, arrival) => {
+      seen.push({ body: req.body.length, raw: req.raw?.length });
+      return handle(req, arrival);
+    };
     expect((await post(server, served, body)).status).toBe(200);
+    expect(seen).toEqual([{ body: 0, raw: Buffer.byteLength(body) }]);
+    served.handle = handle;
     expect(counted.steps).toBeGreaterThan(50);
     const inProcess = new Simulator({ ...OPTIONS, baseUrl: server.baseUrl });
     const admin = { authorization: `Bearer ${inProcess.adminToken}` };

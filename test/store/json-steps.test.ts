@@ -12,6 +12,10 @@ import { drain } from '../../src/store/steps.js';
 const OPEN: JsonStepsLimits = { maxDepth: 1000, maxValues: 1e9, maxStringChars: 1e9, maxNumberChars: 1e9 };
 
 const parsed = (text: string, watch?: JsonWatch<string>, limits: JsonStepsLimits = OPEN) => drain(parseJsonSteps(text, limits, watch));
+/** The same text as a served restore reads it: UTF-8 bytes, never decoded whole. */
+const parsedBytes = (text: string, watch?: JsonWatch<string>, limits: JsonStepsLimits = OPEN) => drain(parseJsonSteps(new TextEncoder().encode(text), limits, watch));
+/** What the server did before: the bytes decoded to one string, then parsed. */
+const decoded = (text: string) => new TextDecoder().decode(new TextEncoder().encode(text));
 
 /** JSON's four whitespace characters, a few at a time. */
 const space = fc.string({ unit: fc.constantFrom(' ', '\t', '\n', '\r'), maxLength: 3 });
@@ -62,6 +66,9 @@ describe('the same values as JSON.parse', () => {
         const got = parsed(text);
         expect(got.ok).toBe(true);
         expect(same(got.ok ? got.value : undefined, JSON.parse(text))).toBe(true);
+        const bytes = parsedBytes(text);
+        expect(bytes.ok).toBe(true);
+        expect(same(bytes.ok ? bytes.value : undefined, JSON.parse(decoded(text)))).toBe(true);
       }),
       { numRuns: 2000 },
     );
@@ -90,6 +97,14 @@ describe('the same values as JSON.parse', () => {
       }
       const got = parsed(text, watch);
       expect(got.ok ? 'ok' : got.problem.kind).toBe(valid ? 'ok' : 'syntax');
+      let validDecoded = true;
+      try {
+        JSON.parse(decoded(text));
+      } catch {
+        validDecoded = false;
+      }
+      const bytes = parsedBytes(text, watch);
+      expect(bytes.ok ? 'ok' : bytes.problem.kind).toBe(validDecoded ? 'ok' : 'syntax');
     };
     fc.assert(
       fc.property(edits, ([v, at, how, ch]) => {

@@ -128,7 +128,7 @@ const requests: Handler = (ctx) => {
 
 const snapshot: Handler = (ctx) => json(200, ctx.admin.snapshot());
 
-const restore: Handler = (ctx) => ctx.admin.restore(ctx.req.body) ?? json(200, { data: ctx.admin.describe() });
+const restore: Handler = (ctx) => ctx.admin.restore(ctx.req.raw ?? ctx.req.body) ?? json(200, { data: ctx.admin.describe() });
 
 export const adminRoutes: readonly (readonly [string, string, Handler])[] = [
   ['GET', '/__sim/state', state],
