@@ -300,7 +300,8 @@ export class Simulator implements AdminPort {
     const rawPath = q < 0 ? req.url : req.url.slice(0, q);
     const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
     const limit = bodyLimit(method, rawPath, this.restoreBodyLimit);
-    if ((req.raw?.length ?? 0) > limit || req.body.length > limit || (req.body.length * 3 > limit && Buffer.byteLength(req.body) > limit)) return error('payload-too-large', `Request bodies are limited to ${limit} bytes`);
+    if ((req.raw?.length ?? 0) > limit || req.body.length > limit || (req.body.length * 3 > limit && Buffer.byteLength(req.body) > limit))
+      return error('payload-too-large', `Request bodies are limited to ${limit} bytes`);
     const trailingSlash = rawPath.length > 1 && rawPath.endsWith('/');
     const path = trailingSlash ? rawPath.slice(0, -1) : rawPath;
     const found = this.router.match(method, path);
