@@ -8,7 +8,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { didYouMean } from '../suggest.js';
 import { locate, yamlPath, type DocPath } from '../yaml-locate.js';
 import { UsageError } from './io.js';
-import { VAR_NAME, type ConfigFile } from './targets.js';
+import { VAR_NAME, type ConfigFile } from './config.js';
 
 interface RawConfig {
   vars?: Record<string, string | number | boolean>;

@@ -3,6 +3,7 @@
  * from environment variables named on the command line (never the secrets themselves), `--var`
  * assignments and an optional YAML config file. Shared by every command that takes a target.
  */
+import { VAR_NAME, type ConfigFile } from './config.js';
 import type { Surface } from '../sim/surface.js';
 import type { ReadingChoice } from '../rules/readings.js';
 import { readFile, stat } from 'node:fs/promises';
@@ -97,9 +98,6 @@ export async function createTarget(spec: string, options: TargetOptions): Promis
 
 // ---------------------------------------------------------------- --var and --config
 
-/** A variable's name: letters, digits and _, not starting with `__` (the kit's own). */
-export const VAR_NAME = /^(?!__)[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** `name=value` assignments (the value may contain `=`); later ones win. */
 export function parseVarAssignments(list: readonly string[]): Record<string, string> {
   const vars: Record<string, string> = {};
@@ -113,13 +111,7 @@ export function parseVarAssignments(list: readonly string[]): Record<string, str
 }
 
 /** `--config file.yaml`: `{vars: {...}, token_env, client_id, client_secret_env, base_url}`; secrets stay in the environment. */
-export interface ConfigFile {
-  readonly vars: Readonly<Record<string, string>>;
-  readonly tokenEnv?: string;
-  readonly clientId?: string;
-  readonly clientSecretEnv?: string;
-  readonly baseUrl?: string;
-}
+export type { ConfigFile } from './config.js';
 
 /** The names a config file is found by, in the working directory or a parent, when --config is not given. */
 export const CONFIG_NAMES = ['commerce-sim.config.yaml', 'commerce-sim.config.yml', 'commerce-sim.config.json'] as const;

@@ -4,7 +4,7 @@
  * shows in every step that reads a page, under every rule of those steps; the rule the compared feature
  * is direct evidence of explains it, and the step's other rules follow. Pure.
  */
-import type { Difference } from './diff.js';
+import type { Difference } from './difference.js';
 
 /** A rule that explains differences: those it explains, and the rules that differ only because of it. */
 export interface Cause {

@@ -8,30 +8,11 @@
 import { asList } from '../rules/inspect.js';
 import { explain, NO_RULE, type Explanation } from './diff-causes.js';
 import type { RecordedScenario, StepNotRun } from './format.js';
-import { features, UNKNOWN, type Aspect, type Feature } from './normalise.js';
+import { features, UNKNOWN, type Feature } from './normalise.js';
+import type { Difference } from './difference.js';
+
+export type { Difference, DifferenceKind } from './difference.js';
 import type { Observation, Recording } from './record-live.js';
-
-/** `behaviour`: the sides act differently. `data`: they hold different records. `coverage`: one side did not run it. */
-export type DifferenceKind = 'behaviour' | 'data' | 'coverage';
-
-export interface Difference {
-  readonly kind: DifferenceKind;
-  /** Rules the difference bears on (of the step's or scenario's rules). */
-  readonly rules: readonly string[];
-  /** The rule the compared feature is direct evidence of, when it has one (normalise.ts): what explains it. */
-  readonly direct?: string;
-  readonly scenario: string;
-  readonly step?: string;
-  readonly stepIndex?: number;
-  /** Position of the exchange within the step (0-based). */
-  readonly exchange?: number;
-  /** `GET /v2/accounts?...` of side a (b when a has none). */
-  readonly request?: string;
-  readonly aspect: Aspect | 'exchanges' | 'scenario';
-  readonly what: string;
-  readonly a: string;
-  readonly b: string;
-}
 
 export interface Side {
   /** As given on the command line: `sim`, a URL, a directory. */
