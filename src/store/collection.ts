@@ -6,94 +6,19 @@
  * starts from): then it stores only its own inserts, changed copies and the ids of base records it
  * deleted or replaced (copy-on-write), and reads merge the two layers in order.
  */
-import type { FilterClause, FilterSpec } from '../engine/filter.js';
+import type { FilterSpec } from '../engine/filter.js';
 import { lookupCost, sortCost, testCost, visitCost } from '../engine/read-cost.js';
 import type { Direction, SortSpec } from '../engine/sort.js';
-import { compareIds, copyRecord, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
+import { compareIds, copyRecord, recordOrder, type SimRecord, type Ties } from './sim-record.js';
 import { drain, sortSteps, type Steps } from './steps.js';
-import { compareKeys, compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type Lookup, type RangeField } from './record-filter.js';
+import { compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Lookup, type RangeField } from './record-filter.js';
 import { recordWeight, type RecordTally } from './record-budget.js';
+import { cut, descendingOf, descendingSteps, intervalTest, partitionPoint, sortById, type Run } from './ordered-runs.js';
+import { budgetWalk, mergeSteps, planSteps, type LookupRun, type Plan, type Walkable, type WalkedLayers } from './page-walks.js';
 
 export { fieldText, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
-
-/** First index in [lo, hi) where `before(items[i])` is false; `before` must be true-then-false. */
-function partitionPoint<T>(items: ArrayLike<T>, before: (item: T) => boolean, lo = 0, hi = items.length): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (before(items[mid] as T)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-export interface PageQuery {
-  readonly clauses: readonly FilterClause[];
-  readonly sort: SortSpec;
-  readonly offset: number;
-  readonly limit: number;
-  /** Records hidden from reads (eventual consistency); undefined when all are visible. */
-  readonly visible?: ((record: SimRecord) => boolean) | undefined;
-  /** The most a read may cost, in the units of engine/read-cost.ts (`serve --max-scan`); past it the read is refused. */
-  readonly maxScan?: number | undefined;
-}
-
-export interface PageResult {
-  readonly total: number;
-  readonly records: readonly SimRecord[];
-  /** What the read was estimated to cost before it ran (units of engine/read-cost.ts); 0 for index arithmetic. */
-  readonly cost: number;
-  /** Set when that cost is over `maxScan`: nothing was read. */
-  readonly refused?: { readonly cost: number };
-}
-
-/**
- * A read answered at once, or one whose plan costs more than the caller wants to spend in one go: its
- * work as steps (store/steps.ts) a driver runs in slices between other requests. The steps read the
- * collection as it is while they run: the caller keeps it unchanged until they are done.
- */
-export type PageRead = { readonly kind: 'now'; readonly result: PageResult } | { readonly kind: 'steps'; readonly cost: number; readonly steps: Steps<PageResult> };
-
-/** Records a read's loops visit between two yields: well under a millisecond of work. */
-const VISITS_PER_STEP = 2048;
-
-/** A run [lo, hi) of an ordered index. */
-interface Run {
-  readonly ordered: readonly SimRecord[];
-  readonly lo: number;
-  readonly hi: number;
-}
-
-/**
- * How a read that index arithmetic alone does not answer finds its records, and what that is estimated
- * to cost before it starts (engine/read-cost.ts). The cheapest is taken; past the budget, none is.
- *
- * - `scan`: every record of the sort field's run, tested one by one.
- * - `first-matches`: one interval off the sort field and nothing else, so the total is counted from that
- *   field's index; the run is walked in sort order until the page is full. At worst it meets every
- *   record of the run outside the interval before the page's.
- * - `driver`: the records in another range field's interval, read from its index, tested and sorted.
- * - `lookup`: the records an `in` clause on a range field names, looked up one by one, tested and sorted.
- */
-type Plan =
-  | { readonly kind: 'scan'; readonly cost: number }
-  | { readonly kind: 'first-matches'; readonly cost: number }
-  | { readonly kind: 'driver'; readonly cost: number; readonly run: Run }
-  | { readonly kind: 'lookup'; readonly cost: number; readonly lookup: Lookup; readonly runs: readonly LookupRun[] };
-
-/**
- * A read with one interval off the sort field and nothing else: its total is index arithmetic, and its
- * page the first matching records in sort order. `visit`: what each record its walk meets costs.
- */
-interface Walkable {
-  readonly total: number;
-  readonly visit: number;
-}
-
-/** Records of one lookup key in one layer's index; those of the base may be hidden by this layer. */
-interface LookupRun {
-  readonly run: Run;
-  readonly fromBase: boolean;
-}
+export type { PageQuery, PageRead, PageResult } from './page-query.js';
+import type { PageQuery, PageRead, PageResult } from './page-query.js';
 
 export class Collection {
   private readonly byId = new Map<string, SimRecord>();
@@ -112,6 +37,8 @@ export class Collection {
    * may have to read per record. Raised on writes, never lowered on deletes (an upper bound is enough).
    */
   private readonly longestText = new Map<string, number>();
+  /** What the walks of a read (page-walks.ts) need of this collection. */
+  private readonly layers: WalkedLayers;
 
   /**
    * `base`: shared records this collection starts from and never writes (its ties are this one's).
@@ -122,7 +49,9 @@ export class Collection {
     private readonly base?: Collection,
     private readonly ties: Ties = base?.ties ?? 'asc',
     private readonly tally?: RecordTally,
-  ) {}
+  ) {
+    this.layers = { overBase: base !== undefined, hidden: this.hiddenRecords, get: (id) => this.get(id) };
+  }
 
   get size(): number {
     return (this.base === undefined ? 0 : this.base.size - this.hidden.size) + this.byId.size;
@@ -311,86 +240,11 @@ export class Collection {
       // budget's worth of records, and the read is refused only if the page is not full by then.
       if (walkable === undefined) return now({ total: 0, records: [], cost, refused: { cost } });
       const budget = Math.floor(query.maxScan / walkable.visit);
-      const walk = this.budgetWalk(own, base, order, check, query, walkable, budget, cost);
+      const walk = budgetWalk(this.layers, own, base, order, check, query, walkable, budget, cost);
       return query.maxScan > sliceAbove ? { kind: 'steps', cost: query.maxScan, steps: walk } : now(drain(walk));
     }
-    const steps = this.planSteps(plan, own, base, order, check, query, walkable);
+    const steps = planSteps(this.layers, plan, own, base, order, check, query, walkable);
     return cost > sliceAbove ? { kind: 'steps', cost, steps } : now(drain(steps));
-  }
-
-  /** A walk whose worst case is over the cap: it may meet `budget` records, and is refused if its page is not full by then. */
-  private *budgetWalk(
-    own: Run,
-    base: Run | undefined,
-    order: (a: SimRecord, b: SimRecord) => number,
-    check: (r: SimRecord) => boolean,
-    query: PageQuery,
-    walkable: Walkable,
-    budget: number,
-    cost: number,
-  ): Steps<PageResult> {
-    const records = yield* this.firstMatches(own, base, order, check, query, budget);
-    return records === undefined ? { total: 0, records: [], cost, refused: { cost } } : { total: walkable.total, records, cost };
-  }
-
-  /** The work of a plan, as steps: yields between slices of records, returns the page. */
-  private *planSteps(
-    plan: Plan,
-    own: Run,
-    base: Run | undefined,
-    order: (a: SimRecord, b: SimRecord) => number,
-    check: (r: SimRecord) => boolean,
-    query: PageQuery,
-    walkable: Walkable | undefined,
-  ): Steps<PageResult> {
-    const { cost } = plan;
-    switch (plan.kind) {
-      case 'driver': {
-        const found = yield* this.collectDriven(plan.run, own, check);
-        const sorted = yield* sortSteps(found, order);
-        return { total: walkable?.total ?? sorted.length, records: sorted.slice(query.offset, query.offset + query.limit), cost };
-      }
-      case 'lookup': {
-        const found = yield* this.collectLookedUp(plan.lookup, plan.runs, check);
-        const sorted = yield* sortSteps(found, order);
-        return { total: sorted.length, records: sorted.slice(query.offset, query.offset + query.limit), cost };
-      }
-      case 'first-matches':
-        return { total: (walkable as Walkable).total, records: (yield* this.firstMatches(own, base, order, check, query, Infinity)) as SimRecord[], cost };
-      case 'scan': {
-        const records: SimRecord[] = [];
-        let total = 0;
-        yield* this.mergeSteps(own, base, order, 0, (r) => {
-          if (!check(r)) return true;
-          if (total >= query.offset && records.length < query.limit) records.push(r);
-          total++;
-          return true;
-        });
-        return { total, records, cost };
-      }
-    }
-  }
-
-  /** The page's records, the first matching ones in sort order; undefined when `cap` records were met first. */
-  private *firstMatches(
-    own: Run,
-    base: Run | undefined,
-    order: (a: SimRecord, b: SimRecord) => number,
-    check: (r: SimRecord) => boolean,
-    query: PageQuery,
-    cap: number,
-  ): Steps<SimRecord[] | undefined> {
-    const want = query.offset + query.limit;
-    const records: SimRecord[] = [];
-    let seen = 0;
-    let met = 0;
-    yield* this.mergeSteps(own, base, order, 0, (r) => {
-      if (met++ >= cap) return false;
-      if (!check(r)) return true;
-      if (seen++ >= query.offset) records.push(r);
-      return seen < want;
-    });
-    return seen >= want || met <= cap ? records : undefined;
   }
 
   /** Whether the read is one interval off the sort field and nothing else, and if so its total (index arithmetic). */
@@ -458,23 +312,6 @@ export class Collection {
     return best;
   }
 
-  /** A driver's matches, unsorted: its run's records (less hidden base ones) and, over a base, the own run's. */
-  private *collectDriven(run: Run, own: Run, check: (r: SimRecord) => boolean): Steps<SimRecord[]> {
-    const fromBase = this.base !== undefined;
-    const found: SimRecord[] = [];
-    for (let i = run.lo; i < run.hi; i++) {
-      const r = run.ordered[i] as SimRecord;
-      if ((!fromBase || !this.hiddenRecords.has(r)) && check(r)) found.push(r);
-      if ((i - run.lo) % VISITS_PER_STEP === VISITS_PER_STEP - 1) yield;
-    }
-    if (fromBase)
-      for (let i = own.lo; i < own.hi; i++) {
-        if (check(own.ordered[i] as SimRecord)) found.push(own.ordered[i] as SimRecord);
-        if ((i - own.lo) % VISITS_PER_STEP === VISITS_PER_STEP - 1) yield;
-      }
-    return found;
-  }
-
   /** For a timestamp lookup, each key's run in each layer's index (binary searches); ids need none. */
   private lookupRuns(lookup: Lookup): LookupRun[] {
     if (lookup.field === 'id') return [];
@@ -485,28 +322,6 @@ export class Collection {
       if (this.base !== undefined) runs.push({ run: cut(this.base.ownIndex(lookup.field, 'asc'), lookup.field, 'asc', point), fromBase: true });
     }
     return runs;
-  }
-
-  /** A lookup's matches, unsorted: the keys are distinct, so no record comes twice. */
-  private *collectLookedUp(lookup: Lookup, runs: readonly LookupRun[], check: (r: SimRecord) => boolean): Steps<SimRecord[]> {
-    const found: SimRecord[] = [];
-    let visited = 0;
-    if (lookup.field === 'id') {
-      for (const id of lookup.keys) {
-        const r = this.get(id as string);
-        if (r !== undefined && check(r)) found.push(r);
-        if (++visited % VISITS_PER_STEP === 0) yield;
-      }
-      return found;
-    }
-    for (const { run, fromBase } of runs) {
-      for (let i = run.lo; i < run.hi; i++) {
-        const r = run.ordered[i] as SimRecord;
-        if ((!fromBase || !this.hiddenRecords.has(r)) && check(r)) found.push(r);
-        if (++visited % VISITS_PER_STEP === 0) yield;
-      }
-    }
-    return found;
   }
 
   /** Records whose `field` lies in the interval: binary searches, less the hidden base records in it. */
@@ -550,7 +365,7 @@ export class Collection {
     const records: SimRecord[] = [];
     let toSkip = skip;
     drain(
-      this.mergeSteps({ ...own, lo: o0 }, { ...base, lo: b0 }, order, 0, (r) => {
+      mergeSteps(this.layers, { ...own, lo: o0 }, { ...base, lo: b0 }, order, 0, (r) => {
         if (toSkip > 0) {
           toSkip--;
           return true;
@@ -560,38 +375,6 @@ export class Collection {
       }),
     );
     return { total, records, cost: 0 };
-  }
-
-  /**
-   * Walk the own run and the base run in order (skipping hidden base records), `skip` first, calling
-   * `visit` until it answers false; a step every VISITS_PER_STEP records met.
-   */
-  private *mergeSteps(own: Run, base: Run | undefined, order: (a: SimRecord, b: SimRecord) => number, skip: number, visit: (r: SimRecord) => boolean): Steps<void> {
-    let o = own.lo;
-    let b = base?.lo ?? 0;
-    const bhi = base?.hi ?? 0;
-    let left = skip;
-    let met = 0;
-    for (;;) {
-      if (++met % VISITS_PER_STEP === 0) yield;
-      while (base !== undefined && b < bhi && this.hiddenRecords.has(base.ordered[b] as SimRecord)) b++;
-      const fromOwn = o < own.hi ? (own.ordered[o] as SimRecord) : undefined;
-      const fromBase = base !== undefined && b < bhi ? (base.ordered[b] as SimRecord) : undefined;
-      let next: SimRecord;
-      if (fromOwn === undefined && fromBase === undefined) return;
-      if (fromBase === undefined || (fromOwn !== undefined && order(fromOwn, fromBase) < 0)) {
-        next = fromOwn as SimRecord;
-        o++;
-      } else {
-        next = fromBase;
-        b++;
-      }
-      if (left > 0) {
-        left--;
-        continue;
-      }
-      if (!visit(next)) return;
-    }
   }
 
   /** The run of `source`'s index on the sort field that the sort field's interval allows. */
@@ -692,90 +475,4 @@ export class Collection {
 function textLength(record: SimRecord, field: string): number {
   const v = field === 'id' ? record.id : record.attrs[field];
   return typeof v === 'string' ? v.length : 0;
-}
-
-/** The intervals as one test, built per read: no Map iteration per record (a scan makes a million calls). */
-function intervalTest(filter: CompiledFilter): (r: SimRecord) => boolean {
-  const tests = [...filter.intervals].map(
-    ([field, iv]) =>
-      (r: SimRecord) =>
-        inInterval(rangeKey(r, field), iv),
-  );
-  if (tests.length === 0) return () => true;
-  if (tests.length === 1) return tests[0] as (r: SimRecord) => boolean;
-  return (r) => {
-    for (let i = 0; i < tests.length; i++) if (!(tests[i] as (r: SimRecord) => boolean)(r)) return false;
-    return true;
-  };
-}
-
-/** The run of an index ordered by `field` that lies in the interval: two binary searches. */
-function cut(ordered: readonly SimRecord[], field: RangeField, direction: Direction, iv: Interval): Run {
-  const k = (r: SimRecord, v: Key) => compareKeys(rangeKey(r, field), v);
-  const below = (r: SimRecord) => iv.lo !== undefined && (iv.loIncl ? k(r, iv.lo) < 0 : k(r, iv.lo) <= 0);
-  const above = (r: SimRecord) => iv.hi !== undefined && (iv.hiIncl ? k(r, iv.hi) > 0 : k(r, iv.hi) >= 0);
-  // A missing bound is the index's end: no search for it.
-  const first = direction === 'asc' ? iv.lo : iv.hi;
-  const last = direction === 'asc' ? iv.hi : iv.lo;
-  const lo = first === undefined ? 0 : partitionPoint(ordered, direction === 'asc' ? below : above);
-  const hi = last === undefined ? ordered.length : partitionPoint(ordered, (r) => !(direction === 'asc' ? above(r) : below(r)), lo);
-  return { ordered, lo, hi };
-}
-
-/**
- * The descending index from the ascending one in one pass: runs of equal values in reverse order, each
- * run kept in its own order, since ties are ordered by id the same way in both directions.
- */
-function descendingOf(ascending: readonly SimRecord[], field: string): SimRecord[] {
-  return drain(descendingSteps(ascending, field));
-}
-
-/** The same as steps (a reseed builds it in slices). */
-function* descendingSteps(ascending: readonly SimRecord[], field: string): Steps<SimRecord[]> {
-  const n = ascending.length;
-  const out = new Array<SimRecord>(n);
-  let o = 0;
-  let next = 16_384;
-  for (let end = n; end > 0;) {
-    let start = end - 1;
-    const key = keyOf(ascending[start] as SimRecord, field);
-    while (start > 0 && keyOf(ascending[start - 1] as SimRecord, field) === key) start--;
-    for (let k = start; k < end; k++) out[o++] = ascending[k] as SimRecord;
-    end = start;
-    if (o >= next) {
-      next += 16_384;
-      yield;
-    }
-  }
-  return out;
-}
-
-const HEX8 = /^[0-9a-f]{8}/;
-const POSITION_BITS = 2 ** 21;
-
-/**
- * Records in ascending id order. UUID-shaped ids sort natively: the first 32 bits of each id and its
- * position are packed into one double, a comparator-free Float64Array sort orders them, and the rare
- * runs that share those 32 bits are finished by string comparison. A million ids take a tenth of what
- * a comparator sort takes; other ids (or too many records) fall back to that sort.
- */
-export function sortById(records: SimRecord[]): SimRecord[] {
-  const n = records.length;
-  if (n >= POSITION_BITS || !records.every((r) => HEX8.test(r.id))) return records.sort(compareIds);
-  const packed = new Float64Array(n);
-  for (let i = 0; i < n; i++) packed[i] = parseInt((records[i] as SimRecord).id.slice(0, 8), 16) * POSITION_BITS + i;
-  packed.sort();
-  const out = new Array<SimRecord>(n);
-  for (let i = 0; i < n; i++) out[i] = records[(packed[i] as number) % POSITION_BITS] as SimRecord;
-  for (let i = 0; i < n;) {
-    let j = i + 1;
-    const prefix = (out[i] as SimRecord).id.slice(0, 8);
-    while (j < n && (out[j] as SimRecord).id.startsWith(prefix)) j++;
-    if (j - i > 1) {
-      const run = out.slice(i, j).sort(compareIds);
-      for (let k = 0; k < run.length; k++) out[i + k] = run[k] as SimRecord;
-    }
-    i = j;
-  }
-  return out;
 }

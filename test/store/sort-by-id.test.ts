@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sortById, type SimRecord } from '../../src/store/collection.js';
+import type { SimRecord } from '../../src/store/collection.js';
+import { sortById } from '../../src/store/ordered-runs.js';
 
 const record = (id: string): SimRecord => ({ id, createdMs: 0, updatedMs: 0, attrs: {} });
 const plain = (ids: readonly string[]) => [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
