@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fileImports, floors, roomImports } from './rooms.js';
+import { relative } from 'node:path';
+import { fileImports, files, floors, roomImports, SRC } from './rooms.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -40,6 +41,13 @@ describe('the floor plan (README "Architecture")', () => {
 
   it('has no two files importing each other either, however far round (a type import counts)', () => {
     expect(() => floors(fileImports())).not.toThrow();
+  });
+
+  it('has no source file over 500 lines (a larger one holds more than one concern)', () => {
+    const long = files(SRC)
+      .map((file) => [relative(SRC, file), readFileSync(file, 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 500);
+    expect(long).toEqual([]);
   });
 
   it('reads a loop of rooms as one (the check above is not vacuous)', () => {
