@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { UsageError } from './io.js';
+import { wholeOption } from '../numbers.js';
 import { parseShard } from '../shard.js';
 import { reporterFor } from './style.js';
 import { findingPrinter, parseJudged, writeTrafficReports } from './traffic-output.js';
@@ -57,9 +58,7 @@ export const check: DefinedCommand = defineCommand({
     const judged = parseJudged(values.judge);
     const reporter = reporterFor(values.reporter, io.env);
     if (reporter === undefined) throw new UsageError(`--reporter must be summary or github, got '${values.reporter ?? ''}'`);
-    const maxRaw = values['max-entry-bytes'];
-    const maxEntryBytes = maxRaw === undefined ? undefined : /^\d+$/.test(maxRaw) && Number(maxRaw) > 0 ? Number(maxRaw) : undefined;
-    if (maxRaw !== undefined && maxEntryBytes === undefined) throw new UsageError(`--max-entry-bytes must be a whole number of bytes, got '${maxRaw}'`);
+    const maxEntryBytes = wholeOption('--max-entry-bytes', values['max-entry-bytes'], 1, Number.MAX_SAFE_INTEGER);
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
     if (shard !== undefined && !shard.ok) throw new UsageError(shard.message);
     const started = Date.now();

@@ -12,7 +12,9 @@ import { finished } from 'node:stream/promises';
 import { ClientError } from '../client/retry.js';
 import { exportAccounts, type CsvSink, type ExportProgress } from '../client/export.js';
 import { MAX_RECORDS } from '../store/datasets.js';
-import { createTarget, intOption } from './targets.js';
+import { createTarget } from './targets.js';
+import { wholeOption } from '../numbers.js';
+import { MAX_SEED } from '../limits.js';
 import { createSimTarget } from '../adapters/simulator.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { type Target } from '../port.js';
@@ -86,12 +88,12 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
     throw new UsageError('--seed, --accounts and --dataset apply to --target sim only');
   }
   if (values.after !== undefined && values.after.trim() === '') throw new UsageError('--after takes the id to resume after');
-  const budget = intOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER);
-  const retries = intOption('--retries', values.retries, 0, 100);
+  const budget = wholeOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER);
+  const retries = wholeOption('--retries', values.retries, 0, 100);
   const options = {
     env: io.env,
-    seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1),
-    accounts: intOption('--accounts', values.accounts, 0, MAX_RECORDS),
+    seed: wholeOption('--seed', values.seed, 0, MAX_SEED),
+    accounts: wholeOption('--accounts', values.accounts, 0, MAX_RECORDS),
     ...credentialOptions(values, config),
   };
   const credentials = credentialsFor(spec, options);

@@ -11,7 +11,9 @@ import { ADVERSITY_PROFILE_NAMES, DatasetError, resolveDataset } from '../store/
 import type { RunProgress } from '../scenarios/runner.js';
 import { selectScenarios } from '../scenarios/select.js';
 import { parseShard, type Shard } from '../shard.js';
-import { createTarget, intOption } from './targets.js';
+import { createTarget } from './targets.js';
+import { wholeOption } from '../numbers.js';
+import { MAX_SEED } from '../limits.js';
 import { fingerprinted } from '../kit/fingerprint-target.js';
 import { failedRuleLines } from './failed-rules.js';
 import { guardTarget } from '../adapters/guarded.js';
@@ -114,12 +116,12 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   }
   const targetOptions = {
     ...targetOptionsFrom(values, config, io),
-    seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1),
+    seed: wholeOption('--sim-seed', values['sim-seed'], 0, MAX_SEED),
     deviate,
     ...(dataset === undefined ? {} : { dataset, cwd: io.cwd }),
     ...(values.surface === undefined ? {} : { surface: surfaceOption(values.surface, spec) }),
     ...(values.reading === undefined ? {} : { readings: readingsOption(values.reading, spec) }),
-    concurrency: intOption('--concurrency', values.concurrency, 1, 8),
+    concurrency: wholeOption('--concurrency', values.concurrency, 1, 8),
   };
   const credentials = credentialsFor(spec, targetOptions);
   const tags = values.tag ?? [];

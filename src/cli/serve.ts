@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { readingsOption } from './target-options.js';
 import { removeReadyFile, writeReadyFile } from './ready-file.js';
 import { nextStopSignal } from './stop-signal.js';
-import { intOption } from './targets.js';
+import { wholeOption } from '../numbers.js';
+import { DEFAULT_PORT, MAX_PORT } from '../limits.js';
 import { changedReadings, describeReadings, withDefaults, type ReadingChoice } from '../rules/readings.js';
 import { readDataFile } from '../store/dataset-file.js';
 import { isLoopback, readClients, type ClientRegistry } from '../sim/clients.js';
@@ -27,7 +28,7 @@ import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 
 const USAGE = `usage: commerce-sim serve [options]
 
-  --port N            port to listen on (default 4747; 0 picks a free one)
+  --port N            port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
   --host H            address to listen on (default 127.0.0.1)
   --seed N            seed of the data, ids and tokens (default ${DEFAULT_SEED})
   --accounts N        number of seeded accounts (default 120)
@@ -227,12 +228,12 @@ function serveOptionsFrom(values: ServeValues): ServeOptions {
     throw new UsageError(`--host ${host} is reachable from other machines: pass --clients FILE so only registered clients get tokens, or --allow-any-client to serve anyone`);
   }
   return {
-    port: intOption('--port', values.port, 0, 65_535) ?? 4747,
+    port: wholeOption('--port', values.port, 0, MAX_PORT) ?? DEFAULT_PORT,
     host,
     json: values.json === true,
     ...(values['ready-file'] === undefined ? {} : { readyFile: values['ready-file'] }),
     ...(values.log === true ? { log: true } : {}),
-    ...(values['shutdown-grace'] === undefined ? {} : { graceMs: intOption('--shutdown-grace', values['shutdown-grace'], 0, 600_000) }),
+    ...(values['shutdown-grace'] === undefined ? {} : { graceMs: wholeOption('--shutdown-grace', values['shutdown-grace'], 0, 600_000) }),
     allowAnyClient,
     ...(values.clients === undefined ? {} : { clientsFile: values.clients }),
     clientId,

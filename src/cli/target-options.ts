@@ -4,12 +4,13 @@
  */
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import type { RuleId } from '../rules/ids.js';
-import { findConfig, intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from './targets.js';
+import { findConfig, loadConfig, parseVarAssignments, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from './targets.js';
 import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
 import { parseReading, type ReadingChoice } from '../rules/readings.js';
 import type { Values } from './command.js';
 import { REPORTERS, reporterFor, type Reporter } from './style.js';
 import { UsageError, type CliIo } from './io.js';
+import { positiveOption, wholeOption } from '../numbers.js';
 
 /** Names of environment variables holding the secrets: a secret itself never goes on a command line. */
 export const CREDENTIAL_OPTIONS = {
@@ -86,7 +87,7 @@ export function targetOptionsFrom(values: TargetValues, config: ConfigFile, io: 
     env: io.env,
     vars: { ...config.vars, ...parseVarAssignments(values.var ?? []) },
     ...credentialOptions(values, config),
-    budget: intOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER),
+    budget: wholeOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER),
     rps: positiveOption('--rps', values.rps),
   };
 }

@@ -151,21 +151,3 @@ export async function loadConfig(path: string, cwd: string, label = path): Promi
   const { parseConfig } = await import('./config-file.js');
   return parseConfig(text, label);
 }
-
-/** A positive number option (`--rps 0.5`), or a usage error naming the flag. */
-export function positiveOption(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number above 0, got '${text}'`);
-  return n;
-}
-
-/** A whole number option within bounds, or a usage error naming the flag. */
-export function intOption(flag: string, text: string | undefined, min: number, max: number): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got '${text}'`);
-  }
-  return n;
-}

@@ -6,6 +6,7 @@
  */
 import { isJsonObject } from '../engine/json.js';
 import { KitError } from '../kit-errors.js';
+import { MAX_PORT } from '../limits.js';
 import { readingsOfFile, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { isLoopback } from '../sim/clients.js';
 import { readSimulatorSettings, recordBudgetProblem, simulatorOptionsOf, withDataset, type SimulatorSetting, type SimulatorSettings } from '../sim/options.js';
@@ -96,8 +97,8 @@ function check(options: unknown): { readonly o: StartSimulatorOptions; readonly 
   const unknown = Object.keys(options).find((k) => !(KNOWN as readonly string[]).includes(k));
   if (unknown !== undefined) bad(`unknown option '${unknown}' (known: ${KNOWN.join(', ')})`);
   const o = options as StartSimulatorOptions;
-  if (o.port !== undefined && (typeof o.port !== 'number' || !Number.isInteger(o.port) || o.port < 0 || o.port > 65_535))
-    bad(`port must be a whole number from 0 to 65535, got ${JSON.stringify(o.port)}`);
+  if (o.port !== undefined && (typeof o.port !== 'number' || !Number.isInteger(o.port) || o.port < 0 || o.port > MAX_PORT))
+    bad(`port must be a whole number from 0 to ${MAX_PORT}, got ${JSON.stringify(o.port)}`);
   if (o.host !== undefined && (typeof o.host !== 'string' || o.host.length === 0)) bad('host must be a non-empty string');
   if (o.host !== undefined && !isLoopback(o.host) && o.allowAnyClient !== true) bad(`host ${o.host} is reachable from other machines: pass allowAnyClient: true to serve anyone there`);
   if (o.dataset !== undefined && typeof o.dataset !== 'string') bad('dataset must be a dataset name or a file path');
