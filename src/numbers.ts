@@ -9,7 +9,7 @@ import { UsageError } from './kit-errors.js';
 const shown = (given: unknown): string => (typeof given === 'string' ? `'${given}'` : JSON.stringify(given));
 
 function whole(name: string, n: unknown, given: unknown, min: number, max: number): number {
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${name} takes a whole number from ${min} to ${max}, got ${shown(given)}`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min || n > max) throw new UsageError('CLI_USAGE', `${name} takes a whole number from ${min} to ${max}, got ${shown(given)}`);
   return n;
 }
 
@@ -28,6 +28,6 @@ export function wholeValue(name: string, value: unknown, min: number, max: numbe
 export function positiveOption(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${name} takes a number above 0, got ${shown(text)}`);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError('CLI_USAGE', `${name} takes a number above 0, got ${shown(text)}`);
   return n;
 }

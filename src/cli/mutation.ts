@@ -46,14 +46,14 @@ async function mutationCommand(values: Values<typeof OPTIONS>, io: CliIo): Promi
   const seed = wholeOption('--seed', values.seed, 0, MAX_SEED);
   const count = wholeOption('--readings', values.readings, 1, MAX_READINGS_COMBINATIONS);
   if (count !== undefined) {
-    if (values.surface !== undefined) throw new UsageError('--readings and --surface do not go together (the documented surface is one combination of readings)');
+    if (values.surface !== undefined) throw new UsageError('CLI_USAGE', '--readings and --surface do not go together (the documented surface is one combination of readings)');
     const { runReadingsMutation } = await import('../kit/readings-proof.js');
     const rows = await runReadingsMutation({ seed: seed ?? 1, count, deviations });
     io.stdout.write(renderReadingsRows(rows, seed ?? 1));
     return rows.every((r) => r.falseFailures.length === 0 && r.deviations.every((d) => d.verdict.kind !== 'missed')) ? EXIT_OK : EXIT_RULE_FAILED;
   }
   const surface = values.surface ?? 'full';
-  if (!isSurface(surface)) throw new UsageError(`--surface takes ${SURFACES.join(' or ')}, got '${surface}'`);
+  if (!isSurface(surface)) throw new UsageError('CLI_USAGE', `--surface takes ${SURFACES.join(' or ')}, got '${surface}'`);
   const { runMutation } = await import('../kit/mutation.js');
   const rows = await runMutation({ deviations, surface, ...(seed === undefined ? {} : { seed }) });
   io.stdout.write(values.markdown === true ? renderMutationTable(rows) : renderText(rows));

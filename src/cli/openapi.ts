@@ -15,7 +15,7 @@ export const openapi: DefinedCommand = defineCommand({
   usage: USAGE,
   options: { server: { type: 'string' } },
   main: async (values, io) => {
-    if (values.server !== undefined && !URL.canParse(values.server)) throw new UsageError(`--server takes an absolute URL, got '${values.server}'`);
+    if (values.server !== undefined && !URL.canParse(values.server)) throw new UsageError('CLI_USAGE', `--server takes an absolute URL, got '${values.server}'`);
     const doc = openApiDocument(values.server === undefined ? {} : { serverUrl: values.server });
     io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     return EXIT_OK;

@@ -106,9 +106,10 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
     import('../report/github.js'),
   ]);
   const suites = selectProperties(values.grep);
-  if (suites.length === 0) throw new UsageError(`--grep ${values.grep ?? ''}: no property matches (${PROPERTY_NAMES.join(', ')})`);
-  if (values.path !== undefined && suites.length !== 1) throw new UsageError('--path replays one property: add --grep with its name');
-  if (values.path !== undefined && !/^\d+(:\d+)*(@[A-Za-z0-9+/:]*)?$/.test(values.path)) throw new UsageError(`--path takes the path a failure printed, such as 4:2:0, got '${values.path}'`);
+  if (suites.length === 0) throw new UsageError('CLI_USAGE', `--grep ${values.grep ?? ''}: no property matches (${PROPERTY_NAMES.join(', ')})`);
+  if (values.path !== undefined && suites.length !== 1) throw new UsageError('CLI_USAGE', '--path replays one property: add --grep with its name');
+  if (values.path !== undefined && !/^\d+(:\d+)*(@[A-Za-z0-9+/:]*)?$/.test(values.path))
+    throw new UsageError('CLI_USAGE', `--path takes the path a failure printed, such as 4:2:0, got '${values.path}'`);
   const seed = wholeOption('--seed', values.seed, 0, MAX_SEED) ?? freshSeed();
   const runs = wholeOption('--runs', values.runs, 1, 1_000_000) ?? DEFAULT_RUNS;
   const surface = surfaceOption(values.surface, spec);

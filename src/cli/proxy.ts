@@ -76,18 +76,18 @@ export const proxy: DefinedCommand = defineCommand({
   options: OPTIONS,
   async main(values, io) {
     const upstream = values.upstream;
-    if (upstream === undefined) throw new UsageError('proxy needs --upstream URL or --upstream sim');
+    if (upstream === undefined) throw new UsageError('CLI_USAGE', 'proxy needs --upstream URL or --upstream sim');
     const judged = parseJudged(values.judge);
     const reporter = reporterFor(values.reporter, io.env);
-    if (reporter === undefined) throw new UsageError(`--reporter must be summary or github, got '${values.reporter ?? ''}'`);
+    if (reporter === undefined) throw new UsageError('CLI_USAGE', `--reporter must be summary or github, got '${values.reporter ?? ''}'`);
     const port = wholeOption('--port', values.port, 0, MAX_PORT) ?? DEFAULT_PROXY_PORT;
     const requests = wholeOption('--requests', values.requests, 1, Number.MAX_SAFE_INTEGER);
     const duration = wholeOption('--duration', values.duration, 1, 31_536_000);
     const timeoutMs = wholeOption('--timeout', values.timeout, 1, 3_600_000);
     const seed = wholeOption('--seed', values.seed, 0, MAX_SEED);
     const isSim = upstream === 'sim';
-    if (!isSim && (values.dataset !== undefined || seed !== undefined)) throw new UsageError('--dataset and --seed need --upstream sim');
-    if (!isSim && !/^https?:\/\//i.test(upstream)) throw new UsageError(`--upstream must be an http(s) base URL or sim, got '${upstream}'`);
+    if (!isSim && (values.dataset !== undefined || seed !== undefined)) throw new UsageError('CLI_USAGE', '--dataset and --seed need --upstream sim');
+    if (!isSim && !/^https?:\/\//i.test(upstream)) throw new UsageError('CLI_USAGE', `--upstream must be an http(s) base URL or sim, got '${upstream}'`);
     const started = Date.now();
     const [{ startJudgingProxy }, { startSimulator }] = await Promise.all([import('../traffic/proxy/judging-proxy.js'), import('../kit/start-simulator.js')]);
     const sim = isSim ? await startSimulator({ ...(seed === undefined ? {} : { seed }), ...(values.dataset === undefined ? {} : { dataset: values.dataset }) }) : undefined;

@@ -110,7 +110,7 @@ export const record: DefinedCommand = defineCommand({
 async function recordCommand(values: Values<typeof RECORD_OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   const settings = await liveSettings(values, io);
   const spec = values.target ?? settings.configBaseUrl;
-  if (spec === undefined) throw new UsageError('--target is required (sim or a base URL)');
+  if (spec === undefined) throw new UsageError('CLI_USAGE', '--target is required (sim or a base URL)');
   const scenarios = await recordableScenarios(positionals, settings, io);
   const { recording, secrets } = await recordLive(spec, scenarios, settings);
   const files = recordingFiles(recording, { renameIds: values['rename-ids'] === true, secrets });

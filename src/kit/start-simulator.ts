@@ -5,7 +5,7 @@
  * silently different simulator.
  */
 import { isJsonObject } from '../engine/json.js';
-import { KitError } from '../kit-errors.js';
+import { CodedKitError } from '../kit-errors.js';
 import { MAX_PORT } from '../limits.js';
 import { readingsOfFile, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { isLoopback } from '../sim/clients.js';
@@ -19,14 +19,12 @@ import type { Snapshot } from '../sim/snapshot.js';
 import type { ReadingChoice } from '../rules/readings.js';
 import type { RuleId } from '../rules/ids.js';
 
-export class SimulatorOptionError extends KitError {
+export class SimulatorOptionError extends CodedKitError<'SIM_INVALID_OPTION'> {
   override readonly name = 'SimulatorOptionError';
-  readonly code = 'SIM_INVALID_OPTION' as const;
 }
 
-export class SimulatorAdminError extends KitError {
+export class SimulatorAdminError extends CodedKitError<'SIM_ADMIN_FAILED'> {
   override readonly name = 'SimulatorAdminError';
-  readonly code = 'SIM_ADMIN_FAILED' as const;
 }
 
 export interface StartSimulatorOptions {
@@ -87,7 +85,7 @@ export interface StartedSimulator {
 const KNOWN = ['port', 'host', 'allowAnyClient', 'seed', 'accounts', 'counts', 'dataset', 'deviate', 'surface', 'readings', 'clientId', 'clock', 'maxRecords'] as const;
 const SETTINGS: readonly SimulatorSetting[] = ['seed', 'accounts', 'counts', 'deviate', 'surface', 'readings', 'clientId', 'clock', 'maxRecords'];
 const bad = (message: string): never => {
-  throw new SimulatorOptionError(message);
+  throw new SimulatorOptionError('SIM_INVALID_OPTION', message);
 };
 
 /** The options, checked member by member (plain JavaScript callers get the same checks as TypeScript ones). */
@@ -150,7 +148,7 @@ export async function startSimulator(options?: StartSimulatorOptions): Promise<S
       headers: { authorization: `Bearer ${simulator.adminToken}`, 'content-type': 'application/json' },
       body: body === undefined ? '' : JSON.stringify(body),
     });
-    if (res.status !== 200) throw new SimulatorAdminError(`${method} ${url} answered ${res.status}: ${res.body.slice(0, 300)}`);
+    if (res.status !== 200) throw new SimulatorAdminError('SIM_ADMIN_FAILED', `${method} ${url} answered ${res.status}: ${res.body.slice(0, 300)}`);
     return JSON.parse(res.body) as unknown;
   };
   let closed: Promise<void> | undefined;

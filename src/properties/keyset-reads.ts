@@ -85,7 +85,7 @@ export function alignedStart(values: readonly string[], attribute: SortableAttri
 async function readOk(env: PropertyEnv, url: string): Promise<unknown> {
   const request = { method: 'GET', url };
   const ex = toExchange(request, await env.target.send(request));
-  if (ex.response.status !== 200 || asList(ex.json) === undefined) throw new PropertySetupError(`GET ${url} answered ${ex.response.status}: the walks need the documented list read`);
+  if (ex.response.status !== 200 || asList(ex.json) === undefined) throw new PropertySetupError('PROPS_SETUP', `GET ${url} answered ${ex.response.status}: the walks need the documented list read`);
   return ex.json;
 }
 

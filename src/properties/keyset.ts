@@ -160,7 +160,7 @@ export const keyset = defineProperty<undefined, KeysetInput>({
     const admin = requireAdmin(trial.env);
     // Seeding is a state change the walk rules would rightly refuse to judge across: it is set-up, not the walk.
     const seeded = await trial.sendAside(adminRequest(admin.token, 'POST', '/__sim/seed', seedWith(admin.baseline, { seed: i.dataSeed, accounts: i.count, profile: i.profile, burst: i.burst })));
-    if (seeded.response.status !== 200) throw new AdminError(`seeding the walk's data answered ${seeded.response.status}`);
+    if (seeded.response.status !== 200) throw new AdminError('PROPS_ADMIN_FAILED', `seeding the walk's data answered ${seeded.response.status}`);
     const all = await trial.send({ method: 'GET', url: documentedListUrl(SORT_FILTER_PATH, { limit: 1 }) });
     const total = pageMeta(all.json).resultsTotal;
     const seen = new Set<string>();

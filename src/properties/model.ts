@@ -61,7 +61,7 @@ export const model = defineProperty<{ collection: string; ppid: string }, Iterab
     const realm = varString(env.vars, 'realm_id');
     const uai = varString(env.vars, 'user_authentication_info_id');
     const ppid = varString(env.vars, 'password_profile_id');
-    if (realm === undefined || uai === undefined || ppid === undefined) return Promise.reject(new PropertySetupError(NEEDS_IDS));
+    if (realm === undefined || uai === undefined || ppid === undefined) return Promise.reject(new PropertySetupError('PROPS_SETUP', NEEDS_IDS));
     return Promise.resolve({ collection: `/v2/authentication-realms/${realm}/user-authentication-info/${uai}/user-authentication-password-profile-info`, ppid });
   },
   arbitrary: (_ctx, _env, replay) => fc.commands(commands, { maxCommands: 25, ...(replay === undefined ? {} : { replayPath: replay }) }),
@@ -71,7 +71,7 @@ export const model = defineProperty<{ collection: string; ppid: string }, Iterab
   async run(cmds, trial, ctx) {
     const admin = requireAdmin(trial.env);
     const reset = await trial.send(adminRequest(admin.token, 'POST', '/__sim/reset'));
-    if (reset.response.status !== 200) throw new AdminError(`POST /__sim/reset answered ${reset.response.status}`);
+    if (reset.response.status !== 200) throw new AdminError('PROPS_ADMIN_FAILED', `POST /__sim/reset answered ${reset.response.status}`);
     const state: Model = { records: new Map(), pageLength: DEFAULT_PAGE_LENGTH, last: 0n, advancedMs: 0, readings: await modelReadings(trial, admin.token) };
     const real: Real = { trial, collection: ctx.collection, ppid: ctx.ppid, adminToken: admin.token };
     try {

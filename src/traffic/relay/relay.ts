@@ -77,7 +77,7 @@ export const DEFAULT_MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
 export const CLOSE_GRACE_MS = 5_000;
 
 export async function startRelay(o: RelayOptions): Promise<Relay> {
-  if (typeof o.onExchange !== 'function') throw new UsageError('onExchange must be a function');
+  if (typeof o.onExchange !== 'function') throw new UsageError('CLI_USAGE', 'onExchange must be a function');
   const observers: Observers = {
     maxCaptureBytes: wholeValue('maxCaptureBytes', o.maxCaptureBytes, 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_CAPTURE_BYTES,
     onExchange: o.onExchange,
