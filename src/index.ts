@@ -5,7 +5,7 @@
  * `commerce-sim/report`, the reference client `commerce-sim/client` (each loaded only by who asks).
  */
 export { startSimulator, SimulatorOptionError, SimulatorAdminError, type StartSimulatorOptions, type StartedSimulator } from './kit/start-simulator.js';
-export { KitError, CodedKitError, isKitError, ERROR_CODES, type KitErrorCode } from './kit-errors.js';
+export { KitError, CodedKitError, isKitError, ERROR_CODES, type KitErrorCode, type KitErrorOptions } from './kit-errors.js';
 export { Simulator, DEFAULT_SEED, DEFAULT_CLIENT_ID, type SimulatorOptions, type SeededIds, type Arrival } from './sim/simulator.js';
 export type { PreparedData } from './sim/admin-port.js';
 export type { BodyParts } from './sim/body-parts.js';

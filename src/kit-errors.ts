@@ -40,16 +40,27 @@ export const ERROR_CODES = {
 
 export type KitErrorCode = keyof typeof ERROR_CODES;
 
+/** What every error of the tool may carry besides its code and message. */
+export interface KitErrorOptions {
+  readonly cause?: unknown;
+}
+
+/** The root every error of the tool is an instance of: `catch`, test `instanceof KitError`, switch on `code`. */
 export abstract class KitError extends Error {
   abstract readonly code: KitErrorCode;
 }
 
-/** A KitError whose code is given when it is thrown: one of a family (TARGET_*, DATASET_*, ...). */
+/**
+ * The one way an error of the tool is built: a class names the codes it may carry (one, or a family:
+ * TARGET_*, DATASET_*, ...) and its `name`; every throw gives the code, the message and maybe a cause,
+ * `new TargetError('TARGET_TIMEOUT', message, { cause })`, so `grep` for a code finds where it is thrown.
+ * A class with more to carry (a status, the problems found) takes it in the options and keeps it.
+ */
 export abstract class CodedKitError<C extends KitErrorCode> extends KitError {
   constructor(
     readonly code: C,
     message: string,
-    options?: { cause?: unknown },
+    options?: KitErrorOptions,
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
   }
@@ -58,7 +69,6 @@ export abstract class CodedKitError<C extends KitErrorCode> extends KitError {
 export const isKitError = (value: unknown): value is KitError => value instanceof KitError;
 
 /** A usage error (a bad option or value): one line plus where to look, exit 2. Thrown below the CLI too (option checks of targets). */
-export class UsageError extends KitError {
+export class UsageError extends CodedKitError<'CLI_USAGE'> {
   override readonly name = 'UsageError';
-  readonly code = 'CLI_USAGE' as const;
 }

@@ -2,7 +2,7 @@
 import { TargetError } from '../port.js';
 import { DEFAULT_CLOCK_START } from '../store/clock.js';
 import { DEFAULT_CLIENT_ID, Simulator, type SimulatorOptions } from '../sim/simulator.js';
-import { withDataset } from '../sim/options.js';
+import { DEFAULT_BASE_URL, withDataset } from '../sim/options.js';
 import type { DatasetProfile } from '../store/datasets.js';
 import type { Adversity } from '../store/project.js';
 import { resolveDataset } from '../store/adversity-profiles.js';
@@ -30,7 +30,7 @@ export interface SimTargetOptions {
   readonly wallClock?: () => number;
 }
 
-export const SIM_BASE_URL = 'http://127.0.0.1:4747';
+export const SIM_BASE_URL = DEFAULT_BASE_URL;
 
 export function simulatorOptions(options: SimTargetOptions): SimulatorOptions {
   const profile: DatasetProfile | undefined = options.dataset === 'shared-timestamps' ? 'shared-timestamps' : options.dataset === 'default' ? 'default' : undefined;

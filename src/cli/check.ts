@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { UsageError } from './io.js';
+import { wholeOption } from '../numbers.js';
 import { parseShard } from '../shard.js';
 import { reporterFor } from './style.js';
 import { findingPrinter, parseJudged, writeTrafficReports } from './traffic-output.js';
@@ -53,15 +54,13 @@ export const check: DefinedCommand = defineCommand({
   options: OPTIONS,
   allowPositionals: true,
   async main(values, io, files) {
-    if (files.length === 0) throw new UsageError('check needs at least one HAR file or recording');
+    if (files.length === 0) throw new UsageError('CLI_USAGE', 'check needs at least one HAR file or recording');
     const judged = parseJudged(values.judge);
     const reporter = reporterFor(values.reporter, io.env);
-    if (reporter === undefined) throw new UsageError(`--reporter must be summary or github, got '${values.reporter ?? ''}'`);
-    const maxRaw = values['max-entry-bytes'];
-    const maxEntryBytes = maxRaw === undefined ? undefined : /^\d+$/.test(maxRaw) && Number(maxRaw) > 0 ? Number(maxRaw) : undefined;
-    if (maxRaw !== undefined && maxEntryBytes === undefined) throw new UsageError(`--max-entry-bytes must be a whole number of bytes, got '${maxRaw}'`);
+    if (reporter === undefined) throw new UsageError('CLI_USAGE', `--reporter must be summary or github, got '${values.reporter ?? ''}'`);
+    const maxEntryBytes = wholeOption('--max-entry-bytes', values['max-entry-bytes'], 1, Number.MAX_SAFE_INTEGER);
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-    if (shard !== undefined && !shard.ok) throw new UsageError(shard.message);
+    if (shard !== undefined && !shard.ok) throw new UsageError('CLI_USAGE', shard.message);
     const started = Date.now();
     const [{ readTraffic, readTrafficLog }, { createTrafficJudge }, { COMPLETE_MARK }] = await Promise.all([
       import('../traffic/har/read.js'),

@@ -22,7 +22,7 @@ export function parseOptions<O extends OptionTable>(argv: readonly string[], opt
   try {
     return parseArgs<Strict<O>>({ args: [...argv], options, strict: true, allowPositionals });
   } catch (error) {
-    throw new UsageError(parseErrorMessage(error, argv, options));
+    throw new UsageError('CLI_USAGE', parseErrorMessage(error, argv, options));
   }
 }
 

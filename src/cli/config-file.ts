@@ -44,7 +44,7 @@ export function parseConfig(text: string, label: string): ConfigFile {
   if (syntax !== undefined) {
     // The parser points at a character: line and column.
     const { line, col } = lineCounter.linePos(syntax.pos[0]);
-    throw new UsageError(`${label}:${line}:${col}: ${syntax.message.split('\n')[0] ?? syntax.message}`);
+    throw new UsageError('CLI_USAGE', `${label}:${line}:${col}: ${syntax.message.split('\n')[0] ?? syntax.message}`);
   }
   const validate = new Ajv2020({ allErrors: false, allowUnionTypes: true, verbose: true }).compile<RawConfig>(configSchema);
   const value: unknown = doc.toJS({ maxAliasCount: 100 }) ?? {};
@@ -52,7 +52,7 @@ export function parseConfig(text: string, label: string): ConfigFile {
     const problem = plainWords(validate.errors?.[0]);
     // A member is its line (of its key); the document itself, its first.
     const line = lineCounter.linePos(locate(doc, problem.path)).line;
-    throw new UsageError(`${label}:${line}: ${problem.path.length === 0 ? '(top level)' : yamlPath(problem.path)}: ${problem.message}`);
+    throw new UsageError('CLI_USAGE', `${label}:${line}: ${problem.path.length === 0 ? '(top level)' : yamlPath(problem.path)}: ${problem.message}`);
   }
   const raw: RawConfig = value;
   const vars: Record<string, string> = {};

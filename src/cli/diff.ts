@@ -51,7 +51,7 @@ export const diff: DefinedCommand = defineCommand({
 });
 
 async function diffCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
-  if (values.a === undefined || values.b === undefined) throw new UsageError('--a and --b are both required');
+  if (values.a === undefined || values.b === undefined) throw new UsageError('CLI_USAGE', '--a and --b are both required');
   const specA = await sideSpec(values.a, io);
   const specB = await sideSpec(values.b, io);
   const deviations = {
@@ -60,7 +60,7 @@ async function diffCommand(values: Values<typeof OPTIONS>, io: CliIo, positional
   };
   for (const [side, ids] of Object.entries(deviations)) {
     const spec = side === 'a' ? specA : specB;
-    if (ids.length > 0 && spec.kind !== 'sim') throw new UsageError(`--deviate-${side} applies to a sim side only`);
+    if (ids.length > 0 && spec.kind !== 'sim') throw new UsageError('CLI_USAGE', `--deviate-${side} applies to a sim side only`);
   }
   const settings = await liveSettings(values, io);
 
@@ -92,7 +92,7 @@ async function sideSpec(text: string, io: CliIo): Promise<SideSpec> {
   if (/^https?:\/\//i.test(text)) return { kind: 'url', url: text };
   const dir = resolve(io.cwd, text);
   const info = await stat(dir).catch(() => undefined);
-  if (info?.isDirectory() !== true) throw new UsageError(`'${text}' is not sim, an http(s) URL, or a recording directory`);
+  if (info?.isDirectory() !== true) throw new UsageError('CLI_USAGE', `'${text}' is not sim, an http(s) URL, or a recording directory`);
   return { kind: 'dir', dir };
 }
 

@@ -9,10 +9,12 @@ import { rm, stat } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { ClientError } from '../client/retry.js';
+import { ClientError, type ClientErrorCode, type ClientErrorOptions } from '../client/retry.js';
 import { exportAccounts, type CsvSink, type ExportProgress } from '../client/export.js';
 import { MAX_RECORDS } from '../store/datasets.js';
-import { createTarget, intOption } from './targets.js';
+import { createTarget } from './targets.js';
+import { wholeOption } from '../numbers.js';
+import { MAX_SEED } from '../limits.js';
 import { createSimTarget } from '../adapters/simulator.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { type Target } from '../port.js';
@@ -68,30 +70,30 @@ export const exportCommand: DefinedCommand = defineCommand({
 
 /** The client's error, with what the export wrote and where to resume: exit 2 through the one printer. */
 class ExportStopped extends ClientError {
-  constructor(
-    error: ClientError,
-    readonly resume: string,
-  ) {
-    super(error.code, error.message, { cause: error, ...(error.status === undefined ? {} : { status: error.status }) });
+  readonly resume: string;
+  constructor(code: ClientErrorCode, message: string, options: ClientErrorOptions & { readonly resume: string }) {
+    super(code, message, options);
+    this.resume = options.resume;
   }
 }
 
 async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   const [what, ...extra] = positionals;
-  if (what !== 'accounts' || extra.length > 0) throw new UsageError(what === undefined ? 'say what to export: accounts' : `only 'accounts' can be exported, got '${[what, ...extra].join(' ')}'`);
+  if (what !== 'accounts' || extra.length > 0)
+    throw new UsageError('CLI_USAGE', what === undefined ? 'say what to export: accounts' : `only 'accounts' can be exported, got '${[what, ...extra].join(' ')}'`);
   // No --config here: a commerce-sim.config.yaml found from the working directory up still names the target and credentials.
   const config = await configFrom({ config: undefined }, io);
   const spec = values.target ?? config.baseUrl ?? 'sim';
   if (spec !== 'sim' && (values.seed !== undefined || values.accounts !== undefined || values.dataset !== undefined)) {
-    throw new UsageError('--seed, --accounts and --dataset apply to --target sim only');
+    throw new UsageError('CLI_USAGE', '--seed, --accounts and --dataset apply to --target sim only');
   }
-  if (values.after !== undefined && values.after.trim() === '') throw new UsageError('--after takes the id to resume after');
-  const budget = intOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER);
-  const retries = intOption('--retries', values.retries, 0, 100);
+  if (values.after !== undefined && values.after.trim() === '') throw new UsageError('CLI_USAGE', '--after takes the id to resume after');
+  const budget = wholeOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER);
+  const retries = wholeOption('--retries', values.retries, 0, 100);
   const options = {
     env: io.env,
-    seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1),
-    accounts: intOption('--accounts', values.accounts, 0, MAX_RECORDS),
+    seed: wholeOption('--seed', values.seed, 0, MAX_SEED),
+    accounts: wholeOption('--accounts', values.accounts, 0, MAX_RECORDS),
     ...credentialOptions(values, config),
   };
   const credentials = credentialsFor(spec, options);
@@ -153,7 +155,7 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
       throw error;
     }
     // The target ignoring gt(id,…) breaks a documented rule (large-data.keyset.id); anything else is a target error (exit 2).
-    if (error.code !== 'CLIENT_NO_PROGRESS') throw new ExportStopped(error, resume);
+    if (error.code !== 'CLIENT_NO_PROGRESS') throw new ExportStopped(error.code, error.message, { cause: error, ...(error.status === undefined ? {} : { status: error.status }), resume });
     io.stderr.write(`commerce-sim export: ${error.message} (${error.code})${resume}\n`);
     return EXIT_RULE_FAILED;
   } finally {

@@ -8,7 +8,10 @@ import { generateFixtures } from '../recordings/generate.js';
 import { INDEX_FILE, type FixtureFile } from '../recordings/format.js';
 import { isObject } from '../rules/inspect.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
-import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
+import { EXIT_OK, EXIT_RULE_FAILED, type CliIo } from './io.js';
+import { MAX_SEED } from '../limits.js';
+import { wholeOption } from '../numbers.js';
+import { DEFAULT_SEED } from '../sim/options.js';
 
 const USAGE = `usage: commerce-sim fixtures [--out DIR] [--seed S] [--check]
 
@@ -27,9 +30,8 @@ export interface FixtureOptions {
 const OPTIONS = { out: { type: 'string' }, seed: { type: 'string' }, check: { type: 'boolean' } } as const;
 
 export function fixtureOptions(values: Values<typeof OPTIONS>): FixtureOptions {
-  const seedText = values.seed ?? '42';
-  if (!/^\d{1,9}$/.test(seedText)) throw new UsageError(`--seed takes a whole number, got '${seedText}'`);
-  return { out: values.out ?? 'fixtures', seed: Number(seedText), check: values.check === true };
+  const seed = wholeOption('--seed', values.seed, 0, MAX_SEED) ?? DEFAULT_SEED;
+  return { out: values.out ?? 'fixtures', seed, check: values.check === true };
 }
 
 export const fixtures: DefinedCommand = defineCommand({ name: 'fixtures', usage: USAGE, options: OPTIONS, main: fixturesCommand });

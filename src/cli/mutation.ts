@@ -10,6 +10,11 @@ import { describeReadings } from '../rules/readings.js';
 import { isSurface, SURFACES } from '../sim/surface.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
+import { MAX_SEED } from '../limits.js';
+import { wholeOption } from '../numbers.js';
+
+/** The most combinations of readings one `--readings N` run draws. */
+const MAX_READINGS_COMBINATIONS = 9999;
 
 export const USAGE = `usage: commerce-sim mutation [--markdown] [--deviate ID]... [--seed S] [--readings N]
 
@@ -38,22 +43,17 @@ export const mutation: DefinedCommand = defineCommand({ name: 'mutation', usage:
 
 async function mutationCommand(values: Values<typeof OPTIONS>, io: CliIo): Promise<number> {
   const deviations = checkDeviations('--deviate', values.deviate ?? [...DEVIATION_IDS]);
-  let seed: number | undefined;
-  if (values.seed !== undefined) {
-    seed = Number(values.seed);
-    if (!/^\d+$/.test(values.seed) || !Number.isSafeInteger(seed) || seed >= 2 ** 32) throw new UsageError(`--seed takes a whole number from 0 to ${2 ** 32 - 1}, got '${values.seed}'`);
-  }
-  if (values.readings !== undefined) {
-    const count = Number(values.readings);
-    if (!/^\d{1,4}$/.test(values.readings) || count < 1) throw new UsageError(`--readings takes a number of combinations from 1 to 9999, got '${values.readings}'`);
-    if (values.surface !== undefined) throw new UsageError('--readings and --surface do not go together (the documented surface is one combination of readings)');
+  const seed = wholeOption('--seed', values.seed, 0, MAX_SEED);
+  const count = wholeOption('--readings', values.readings, 1, MAX_READINGS_COMBINATIONS);
+  if (count !== undefined) {
+    if (values.surface !== undefined) throw new UsageError('CLI_USAGE', '--readings and --surface do not go together (the documented surface is one combination of readings)');
     const { runReadingsMutation } = await import('../kit/readings-proof.js');
     const rows = await runReadingsMutation({ seed: seed ?? 1, count, deviations });
     io.stdout.write(renderReadingsRows(rows, seed ?? 1));
     return rows.every((r) => r.falseFailures.length === 0 && r.deviations.every((d) => d.verdict.kind !== 'missed')) ? EXIT_OK : EXIT_RULE_FAILED;
   }
   const surface = values.surface ?? 'full';
-  if (!isSurface(surface)) throw new UsageError(`--surface takes ${SURFACES.join(' or ')}, got '${surface}'`);
+  if (!isSurface(surface)) throw new UsageError('CLI_USAGE', `--surface takes ${SURFACES.join(' or ')}, got '${surface}'`);
   const { runMutation } = await import('../kit/mutation.js');
   const rows = await runMutation({ deviations, surface, ...(seed === undefined ? {} : { seed }) });
   io.stdout.write(values.markdown === true ? renderMutationTable(rows) : renderText(rows));

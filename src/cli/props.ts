@@ -9,7 +9,9 @@ import { catalogue, ruleById } from '../rules/catalogue.js';
 import { isSecretKey } from '../report/redact.js';
 import { judgedLine, readingsLine } from '../report/summarise.js';
 import { DEFAULT_RUNS, NOT_RUN, PROPERTY_NAMES, STOPPED } from '../properties/names.js';
-import { createTarget, intOption } from './targets.js';
+import { createTarget } from './targets.js';
+import { wholeOption } from '../numbers.js';
+import { MAX_SEED } from '../limits.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { fingerprinted } from '../kit/fingerprint-target.js';
 import { appendStepSummary } from './step-summary.js';
@@ -104,16 +106,17 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
     import('../report/github.js'),
   ]);
   const suites = selectProperties(values.grep);
-  if (suites.length === 0) throw new UsageError(`--grep ${values.grep ?? ''}: no property matches (${PROPERTY_NAMES.join(', ')})`);
-  if (values.path !== undefined && suites.length !== 1) throw new UsageError('--path replays one property: add --grep with its name');
-  if (values.path !== undefined && !/^\d+(:\d+)*(@[A-Za-z0-9+/:]*)?$/.test(values.path)) throw new UsageError(`--path takes the path a failure printed, such as 4:2:0, got '${values.path}'`);
-  const seed = intOption('--seed', values.seed, 0, 2 ** 32 - 1) ?? freshSeed();
-  const runs = intOption('--runs', values.runs, 1, 1_000_000) ?? DEFAULT_RUNS;
+  if (suites.length === 0) throw new UsageError('CLI_USAGE', `--grep ${values.grep ?? ''}: no property matches (${PROPERTY_NAMES.join(', ')})`);
+  if (values.path !== undefined && suites.length !== 1) throw new UsageError('CLI_USAGE', '--path replays one property: add --grep with its name');
+  if (values.path !== undefined && !/^\d+(:\d+)*(@[A-Za-z0-9+/:]*)?$/.test(values.path))
+    throw new UsageError('CLI_USAGE', `--path takes the path a failure printed, such as 4:2:0, got '${values.path}'`);
+  const seed = wholeOption('--seed', values.seed, 0, MAX_SEED) ?? freshSeed();
+  const runs = wholeOption('--runs', values.runs, 1, 1_000_000) ?? DEFAULT_RUNS;
   const surface = surfaceOption(values.surface, spec);
   const readings = readingsOption(values.reading, spec);
   const targetOptions = {
     ...targetOptionsFrom(values, config, io),
-    seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1),
+    seed: wholeOption('--sim-seed', values['sim-seed'], 0, MAX_SEED),
     deviate,
     ...(surface === undefined ? {} : { surface }),
     ...(readings === undefined ? {} : { readings }),

@@ -6,11 +6,13 @@
 import { resolve } from 'node:path';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { UsageError } from './io.js';
+import { DEFAULT_PROXY_PORT, MAX_PORT, MAX_SEED } from '../limits.js';
+import { wholeOption } from '../numbers.js';
 import { reporterFor } from './style.js';
 import { nextStopSignal } from './stop-signal.js';
 import { findingPrinter, parseJudged, writeTrafficReports } from './traffic-output.js';
 
-const USAGE = `usage: commerce-sim proxy --upstream URL|sim [--port 4748] [--host H] [--har FILE] [--report DIR]
+const USAGE = `usage: commerce-sim proxy --upstream URL|sim [--port ${DEFAULT_PROXY_PORT}] [--host H] [--har FILE] [--report DIR]
                             [--annotate] [--requests N] [--duration S] [--judge both|server|client]
                             [--complete] [--strict] [--reporter summary|github] [--json] [--quiet]
                             [--dataset NAME] [--seed N] [--timeout MS] [--insecure]
@@ -21,7 +23,7 @@ server's answers against the catalogue's rules, the client's requests against th
 and §8. One line per finding as it happens (rule, level, walk, where); the usual reports at the end.
   --upstream URL|sim   the server to relay to; sim: the embedded simulator, started here (ground truth:
                        each walk's records received once, twice or never; the traffic is complete)
-  --port N             where clients connect (default 4748; 0 picks one)
+  --port N             where clients connect (default ${DEFAULT_PROXY_PORT}; 0 picks one)
   --host H             address to listen on (default 127.0.0.1)
   --har FILE           also write the traffic as HAR 1.2, secrets redacted (commerce-sim check reads it)
   --report DIR         where the reports go at the end (default reports)
@@ -68,31 +70,24 @@ const OPTIONS = {
   insecure: { type: 'boolean' },
 } as const;
 
-function whole(name: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got '${value}'`);
-  return n;
-}
-
 export const proxy: DefinedCommand = defineCommand({
   name: 'proxy',
   usage: USAGE,
   options: OPTIONS,
   async main(values, io) {
     const upstream = values.upstream;
-    if (upstream === undefined) throw new UsageError('proxy needs --upstream URL or --upstream sim');
+    if (upstream === undefined) throw new UsageError('CLI_USAGE', 'proxy needs --upstream URL or --upstream sim');
     const judged = parseJudged(values.judge);
     const reporter = reporterFor(values.reporter, io.env);
-    if (reporter === undefined) throw new UsageError(`--reporter must be summary or github, got '${values.reporter ?? ''}'`);
-    const port = whole('--port', values.port, 0, 65_535) ?? 4748;
-    const requests = whole('--requests', values.requests, 1, Number.MAX_SAFE_INTEGER);
-    const duration = whole('--duration', values.duration, 1, 31_536_000);
-    const timeoutMs = whole('--timeout', values.timeout, 1, 3_600_000);
-    const seed = whole('--seed', values.seed, 0, 2 ** 31 - 1);
+    if (reporter === undefined) throw new UsageError('CLI_USAGE', `--reporter must be summary or github, got '${values.reporter ?? ''}'`);
+    const port = wholeOption('--port', values.port, 0, MAX_PORT) ?? DEFAULT_PROXY_PORT;
+    const requests = wholeOption('--requests', values.requests, 1, Number.MAX_SAFE_INTEGER);
+    const duration = wholeOption('--duration', values.duration, 1, 31_536_000);
+    const timeoutMs = wholeOption('--timeout', values.timeout, 1, 3_600_000);
+    const seed = wholeOption('--seed', values.seed, 0, MAX_SEED);
     const isSim = upstream === 'sim';
-    if (!isSim && (values.dataset !== undefined || seed !== undefined)) throw new UsageError('--dataset and --seed need --upstream sim');
-    if (!isSim && !/^https?:\/\//i.test(upstream)) throw new UsageError(`--upstream must be an http(s) base URL or sim, got '${upstream}'`);
+    if (!isSim && (values.dataset !== undefined || seed !== undefined)) throw new UsageError('CLI_USAGE', '--dataset and --seed need --upstream sim');
+    if (!isSim && !/^https?:\/\//i.test(upstream)) throw new UsageError('CLI_USAGE', `--upstream must be an http(s) base URL or sim, got '${upstream}'`);
     const started = Date.now();
     const [{ startJudgingProxy }, { startSimulator }] = await Promise.all([import('../traffic/proxy/judging-proxy.js'), import('../kit/start-simulator.js')]);
     const sim = isSim ? await startSimulator({ ...(seed === undefined ? {} : { seed }), ...(values.dataset === undefined ? {} : { dataset: values.dataset }) }) : undefined;

@@ -7,7 +7,7 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { UsageError } from '../kit-errors.js';
 
-const cannot = (path: string, error: unknown): UsageError => new UsageError(`--ready-file ${path}: cannot write it (${error instanceof Error ? error.message : String(error)})`);
+const cannot = (path: string, error: unknown): UsageError => new UsageError('CLI_USAGE', `--ready-file ${path}: cannot write it (${error instanceof Error ? error.message : String(error)})`);
 
 /** Writes `text` to `path` atomically; a failure is a usage error naming the file. */
 export async function writeReadyFile(path: string, text: string): Promise<void> {

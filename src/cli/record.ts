@@ -14,7 +14,9 @@ import { ruleById } from '../rules/catalogue.js';
 import type { Scenario } from '../scenarios/format.js';
 import { loadScenarios } from '../scenarios/load.js';
 import { selectScenarios } from '../scenarios/select.js';
-import { createTarget, intOption, type TargetOptions } from './targets.js';
+import { createTarget, type TargetOptions } from './targets.js';
+import { wholeOption } from '../numbers.js';
+import { MAX_SEED } from '../limits.js';
 import { guardTarget } from '../adapters/guarded.js';
 import { defineCommand, type DefinedCommand, type Values } from './command.js';
 import { EXIT_OK, UsageError, type CliIo } from './io.js';
@@ -56,7 +58,7 @@ export interface LiveSettings {
 
 export async function liveSettings(values: Values<typeof LIVE_OPTIONS>, io: CliIo): Promise<LiveSettings> {
   const config = await configFrom(values, io);
-  const options: TargetOptions = { ...targetOptionsFrom(values, config, io), seed: intOption('--seed', values.seed, 0, 2 ** 32 - 1) };
+  const options: TargetOptions = { ...targetOptionsFrom(values, config, io), seed: wholeOption('--seed', values.seed, 0, MAX_SEED) };
   return { options, configBaseUrl: config.baseUrl, allowWrites: values['allow-writes'] === true, grep: values.grep, tags: values.tag ?? [] };
 }
 
@@ -108,7 +110,7 @@ export const record: DefinedCommand = defineCommand({
 async function recordCommand(values: Values<typeof RECORD_OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   const settings = await liveSettings(values, io);
   const spec = values.target ?? settings.configBaseUrl;
-  if (spec === undefined) throw new UsageError('--target is required (sim or a base URL)');
+  if (spec === undefined) throw new UsageError('CLI_USAGE', '--target is required (sim or a base URL)');
   const scenarios = await recordableScenarios(positionals, settings, io);
   const { recording, secrets } = await recordLive(spec, scenarios, settings);
   const files = recordingFiles(recording, { renameIds: values['rename-ids'] === true, secrets });

@@ -43,8 +43,8 @@ export const report: DefinedCommand = defineCommand({
   allowPositionals: true,
   async main(values, io, positionals) {
     const [action, ...dirs] = positionals;
-    if (action !== 'merge') throw new UsageError(action === undefined ? 'report needs an action: merge' : `unknown action '${action}' (report merge DIR...)`);
-    if (dirs.length === 0) throw new UsageError('report merge needs at least one report directory');
+    if (action !== 'merge') throw new UsageError('CLI_USAGE', action === undefined ? 'report needs an action: merge' : `unknown action '${action}' (report merge DIR...)`);
+    if (dirs.length === 0) throw new UsageError('CLI_USAGE', 'report merge needs at least one report directory');
     const inputs = await Promise.all(
       dirs.map(async (dir) => {
         const read = await readReport(resolve(io.cwd, dir));

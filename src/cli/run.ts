@@ -11,7 +11,9 @@ import { ADVERSITY_PROFILE_NAMES, DatasetError, resolveDataset } from '../store/
 import type { RunProgress } from '../scenarios/runner.js';
 import { selectScenarios } from '../scenarios/select.js';
 import { parseShard, type Shard } from '../shard.js';
-import { createTarget, intOption } from './targets.js';
+import { createTarget } from './targets.js';
+import { wholeOption } from '../numbers.js';
+import { MAX_SEED } from '../limits.js';
 import { fingerprinted } from '../kit/fingerprint-target.js';
 import { failedRuleLines } from './failed-rules.js';
 import { guardTarget } from '../adapters/guarded.js';
@@ -93,33 +95,33 @@ async function checkDataset(dataset: string, cwd: string): Promise<void> {
   try {
     await resolveDataset(dataset, { cwd });
   } catch (error) {
-    if (error instanceof DatasetError) throw new UsageError(`--dataset: ${error.message}`);
+    if (error instanceof DatasetError) throw new UsageError('CLI_USAGE', `--dataset: ${error.message}`);
     throw error;
   }
 }
 
 async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   // One name per seed across run and props: --seed is fast-check's (props), --sim-seed the simulator's data.
-  if (values.seed !== undefined) throw new UsageError(`run has no fast-check seed: give the simulator's data seed as --sim-seed ${values.seed} (--seed is props' fast-check seed)`);
+  if (values.seed !== undefined) throw new UsageError('CLI_USAGE', `run has no fast-check seed: give the simulator's data seed as --sim-seed ${values.seed} (--seed is props' fast-check seed)`);
   const { config, reporter, spec, deviate } = await runBasics(values, io);
   const dataset = values.dataset;
-  if (dataset !== undefined && spec !== 'sim') throw new UsageError('--dataset applies to --target sim only');
+  if (dataset !== undefined && spec !== 'sim') throw new UsageError('CLI_USAGE', '--dataset applies to --target sim only');
   // Every dataset serve plays (a name or a file), read once here so a bad one is a usage error before any work.
   if (dataset !== undefined) await checkDataset(dataset, io.cwd);
   let shard: Shard | undefined;
   if (values.shard !== undefined) {
     const parsed = parseShard(values.shard);
-    if (!parsed.ok) throw new UsageError(parsed.message);
+    if (!parsed.ok) throw new UsageError('CLI_USAGE', parsed.message);
     shard = parsed.value;
   }
   const targetOptions = {
     ...targetOptionsFrom(values, config, io),
-    seed: intOption('--sim-seed', values['sim-seed'], 0, 2 ** 32 - 1),
+    seed: wholeOption('--sim-seed', values['sim-seed'], 0, MAX_SEED),
     deviate,
     ...(dataset === undefined ? {} : { dataset, cwd: io.cwd }),
     ...(values.surface === undefined ? {} : { surface: surfaceOption(values.surface, spec) }),
     ...(values.reading === undefined ? {} : { readings: readingsOption(values.reading, spec) }),
-    concurrency: intOption('--concurrency', values.concurrency, 1, 8),
+    concurrency: wholeOption('--concurrency', values.concurrency, 1, 8),
   };
   const credentials = credentialsFor(spec, targetOptions);
   const tags = values.tag ?? [];
@@ -136,7 +138,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   const all = await loadScenarios(paths, { ruleExists: (id) => ruleById(id) !== undefined, cwd: io.cwd });
   const scenarios = selectScenarios(all, { ...(values.grep === undefined ? {} : { grep: values.grep }), tags, ...(shard === undefined ? {} : { shard }) });
   // A selection that matches nothing would pass having judged nothing.
-  if (scenarios.length === 0 && all.length > 0) throw new UsageError(`no scenario matches the selection (${selectionText(values)}) among ${all.length} loaded`);
+  if (scenarios.length === 0 && all.length > 0) throw new UsageError('CLI_USAGE', `no scenario matches the selection (${selectionText(values)}) among ${all.length} loaded`);
   warnWithoutCredentials(spec, credentials, io);
 
   const started = Date.now();

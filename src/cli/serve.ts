@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { readingsOption } from './target-options.js';
 import { removeReadyFile, writeReadyFile } from './ready-file.js';
 import { nextStopSignal } from './stop-signal.js';
-import { intOption } from './targets.js';
+import { wholeOption } from '../numbers.js';
+import { DEFAULT_PORT, MAX_PORT } from '../limits.js';
 import { changedReadings, describeReadings, withDefaults, type ReadingChoice } from '../rules/readings.js';
 import { readDataFile } from '../store/dataset-file.js';
 import { isLoopback, readClients, type ClientRegistry } from '../sim/clients.js';
@@ -27,7 +28,7 @@ import { EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 
 const USAGE = `usage: commerce-sim serve [options]
 
-  --port N            port to listen on (default 4747; 0 picks a free one)
+  --port N            port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
   --host H            address to listen on (default 127.0.0.1)
   --seed N            seed of the data, ids and tokens (default ${DEFAULT_SEED})
   --accounts N        number of seeded accounts (default 120)
@@ -134,16 +135,16 @@ const SERVE_SETTINGS: readonly SimulatorSetting[] = [
 /** A refused setting as a usage error naming its flag (`counts.orders` → `--count orders`). */
 function flagError(problem: Problem): UsageError {
   const [head = '', ...rest] = problem.path.split('.');
-  return new UsageError(`${[FLAGS[head] ?? `--${head}`, ...rest].join(' ')} ${problem.message}`);
+  return new UsageError('CLI_USAGE', `${[FLAGS[head] ?? `--${head}`, ...rest].join(' ')} ${problem.message}`);
 }
 
 /** The registered clients of `--clients FILE`, checked member by member. */
 async function loadClients(file: string, cwd: string): Promise<ClientRegistry> {
   const read = await readDataFile(file, cwd);
-  if (!read.ok) throw new UsageError(`--clients ${file}: ${read.kind === 'unreadable' ? 'cannot read it' : 'not JSON or YAML'} (${read.message})`);
+  if (!read.ok) throw new UsageError('CLI_USAGE', `--clients ${file}: ${read.kind === 'unreadable' ? 'cannot read it' : 'not JSON or YAML'} (${read.message})`);
   const value = read.value;
   const reading = readClients(value);
-  if (!reading.ok) throw new UsageError(`--clients ${file}: ${reading.path} ${reading.message}`);
+  if (!reading.ok) throw new UsageError('CLI_USAGE', `--clients ${file}: ${reading.path} ${reading.message}`);
   return reading.value;
 }
 
@@ -152,7 +153,7 @@ function parseCounts(entries: readonly string[]): Record<string, number | string
   const counts: Record<string, number | string> = {};
   for (const entry of entries) {
     const eq = entry.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--count takes NAME=N with NAME a seeded collection (accounts, orders, files, customers, ...), got '${entry}'`);
+    if (eq <= 0) throw new UsageError('CLI_USAGE', `--count takes NAME=N with NAME a seeded collection (accounts, orders, files, customers, ...), got '${entry}'`);
     counts[entry.slice(0, eq)] = numeric(entry.slice(eq + 1)) ?? '';
   }
   return counts;
@@ -224,15 +225,15 @@ function serveOptionsFrom(values: ServeValues): ServeOptions {
   const host = values.host ?? '127.0.0.1';
   const allowAnyClient = values['allow-any-client'] === true;
   if (!isLoopback(host) && values.clients === undefined && !allowAnyClient) {
-    throw new UsageError(`--host ${host} is reachable from other machines: pass --clients FILE so only registered clients get tokens, or --allow-any-client to serve anyone`);
+    throw new UsageError('CLI_USAGE', `--host ${host} is reachable from other machines: pass --clients FILE so only registered clients get tokens, or --allow-any-client to serve anyone`);
   }
   return {
-    port: intOption('--port', values.port, 0, 65_535) ?? 4747,
+    port: wholeOption('--port', values.port, 0, MAX_PORT) ?? DEFAULT_PORT,
     host,
     json: values.json === true,
     ...(values['ready-file'] === undefined ? {} : { readyFile: values['ready-file'] }),
     ...(values.log === true ? { log: true } : {}),
-    ...(values['shutdown-grace'] === undefined ? {} : { graceMs: intOption('--shutdown-grace', values['shutdown-grace'], 0, 600_000) }),
+    ...(values['shutdown-grace'] === undefined ? {} : { graceMs: wholeOption('--shutdown-grace', values['shutdown-grace'], 0, 600_000) }),
     allowAnyClient,
     ...(values.clients === undefined ? {} : { clientsFile: values.clients }),
     clientId,
@@ -298,7 +299,7 @@ export interface ServeSession {
 function serverCredentials(options: ServeOptions, env: Readonly<Record<string, string | undefined>>): { tokenKey: string; adminToken: string } {
   const fromEnv = (flag: string, name: string): string => {
     const value = env[name];
-    if (value === undefined || value.length < 16) throw new UsageError(`${flag} ${name}: the variable must hold at least 16 characters`);
+    if (value === undefined || value.length < 16) throw new UsageError('CLI_USAGE', `${flag} ${name}: the variable must hold at least 16 characters`);
     return value;
   };
   const random = randomCredentials();
@@ -324,7 +325,7 @@ async function readingsFile(file: string, cwd: string): Promise<ReadingChoice> {
   try {
     return await readingsOfFile(file, { cwd });
   } catch (error) {
-    if (error instanceof DatasetError) throw new UsageError(`--readings: ${error.message}`);
+    if (error instanceof DatasetError) throw new UsageError('CLI_USAGE', `--readings: ${error.message}`);
     throw error;
   }
 }
@@ -336,7 +337,7 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
     try {
       dataset = await resolveDataset(options.dataset, { cwd: io.cwd });
     } catch (error) {
-      if (error instanceof DatasetError) throw new UsageError(`--dataset: ${error.message}`);
+      if (error instanceof DatasetError) throw new UsageError('CLI_USAGE', `--dataset: ${error.message}`);
       throw error;
     }
   }

@@ -4,12 +4,13 @@
  */
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import type { RuleId } from '../rules/ids.js';
-import { findConfig, intOption, loadConfig, parseVarAssignments, positiveOption, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from './targets.js';
+import { findConfig, loadConfig, parseVarAssignments, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from './targets.js';
 import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
 import { parseReading, type ReadingChoice } from '../rules/readings.js';
 import type { Values } from './command.js';
 import { REPORTERS, reporterFor, type Reporter } from './style.js';
 import { UsageError, type CliIo } from './io.js';
+import { positiveOption, wholeOption } from '../numbers.js';
 
 /** Names of environment variables holding the secrets: a secret itself never goes on a command line. */
 export const CREDENTIAL_OPTIONS = {
@@ -37,11 +38,11 @@ export const READING_OPTION = { reading: { type: 'string', multiple: true } } as
 /** `--reading NAME=VALUE` (repeatable): what the simulator answers where the document is silent (rules/readings.ts). */
 export function readingsOption(texts: readonly string[] | undefined, spec = 'sim'): ReadingChoice | undefined {
   if (texts === undefined || texts.length === 0) return undefined;
-  if (spec !== 'sim') throw new UsageError('--reading applies to --target sim only (a URL reads the document its own way)');
+  if (spec !== 'sim') throw new UsageError('CLI_USAGE', '--reading applies to --target sim only (a URL reads the document its own way)');
   const out: Record<string, string> = {};
   for (const text of texts) {
     const parsed = parseReading(text);
-    if (!parsed.ok) throw new UsageError(`--reading ${text}: ${parsed.message}`);
+    if (!parsed.ok) throw new UsageError('CLI_USAGE', `--reading ${text}: ${parsed.message}`);
     out[parsed.value.name] = parsed.value.value;
   }
   return out as ReadingChoice;
@@ -50,8 +51,8 @@ export function readingsOption(texts: readonly string[] | undefined, spec = 'sim
 /** `--surface full|documented`: which surface the embedded simulator answers (sim targets only). */
 export function surfaceOption(text: string | undefined, spec: string): Surface | undefined {
   if (text === undefined) return undefined;
-  if (!isSurface(text)) throw new UsageError(`--surface takes ${SURFACES.join(' or ')}, got '${text}'`);
-  if (spec !== 'sim') throw new UsageError('--surface applies to --target sim only (a URL is whatever it is)');
+  if (!isSurface(text)) throw new UsageError('CLI_USAGE', `--surface takes ${SURFACES.join(' or ')}, got '${text}'`);
+  if (spec !== 'sim') throw new UsageError('CLI_USAGE', '--surface applies to --target sim only (a URL is whatever it is)');
   return text;
 }
 
@@ -86,7 +87,7 @@ export function targetOptionsFrom(values: TargetValues, config: ConfigFile, io: 
     env: io.env,
     vars: { ...config.vars, ...parseVarAssignments(values.var ?? []) },
     ...credentialOptions(values, config),
-    budget: intOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER),
+    budget: wholeOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER),
     rps: positiveOption('--rps', values.rps),
   };
 }
@@ -105,7 +106,7 @@ export function warnWithoutCredentials(spec: string, credentials: Credentials, i
 /** `--deviate` ids: only documented rules have a deviation; anything else would be a silent no-op. */
 export function checkDeviations(flag: string, ids: readonly string[]): RuleId[] {
   const unknown = ids.find((id) => !isDeviationId(id));
-  if (unknown !== undefined) throw new UsageError(`${flag} ${unknown}: the simulator has no such deviation (one of: ${DEVIATION_IDS.join(', ')})`);
+  if (unknown !== undefined) throw new UsageError('CLI_USAGE', `${flag} ${unknown}: the simulator has no such deviation (one of: ${DEVIATION_IDS.join(', ')})`);
   return ids.filter(isDeviationId);
 }
 
@@ -116,9 +117,9 @@ export async function runBasics(
 ): Promise<{ readonly config: ConfigFile; readonly reporter: Reporter; readonly spec: string; readonly deviate: readonly RuleId[] }> {
   const config = await configFrom(values, io);
   const reporter = reporterFor(values.reporter, io.env);
-  if (reporter === undefined) throw new UsageError(`--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
+  if (reporter === undefined) throw new UsageError('CLI_USAGE', `--reporter takes ${REPORTERS.join(' or ')}, got '${values.reporter ?? ''}'`);
   const spec = values.target ?? config.baseUrl ?? 'sim';
   const deviate = checkDeviations('--deviate', values.deviate ?? []);
-  if (deviate.length > 0 && spec !== 'sim') throw new UsageError('--deviate applies to --target sim only');
+  if (deviate.length > 0 && spec !== 'sim') throw new UsageError('CLI_USAGE', '--deviate applies to --target sim only');
   return { config, reporter, spec, deviate };
 }

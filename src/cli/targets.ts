@@ -51,17 +51,17 @@ export interface Credentials {
 export function readCredentials(options: Pick<TargetOptions, 'env' | 'tokenEnv' | 'clientId' | 'clientSecretEnv'>): Credentials {
   const { tokenEnv, clientId, clientSecretEnv } = options;
   if (tokenEnv !== undefined && (clientId !== undefined || clientSecretEnv !== undefined)) {
-    throw new UsageError('give --token-env, or --client-id with --client-secret-env, not both');
+    throw new UsageError('CLI_USAGE', 'give --token-env, or --client-id with --client-secret-env, not both');
   }
   const fromEnv = (flag: string, name: string): string => {
     const value = options.env[name];
-    if (value === undefined || value.trim() === '') throw new UsageError(`${flag} ${name}: the environment variable ${name} is empty or not set`);
+    if (value === undefined || value.trim() === '') throw new UsageError('CLI_USAGE', `${flag} ${name}: the environment variable ${name} is empty or not set`);
     return value.trim();
   };
   if (tokenEnv !== undefined) return { token: fromEnv('--token-env', tokenEnv) };
   if (clientId === undefined && clientSecretEnv === undefined) return {};
-  if (clientId === undefined || clientId === '') throw new UsageError('--client-secret-env needs --client-id');
-  if (clientSecretEnv === undefined) throw new UsageError('--client-id needs --client-secret-env VAR (the variable holding the client secret)');
+  if (clientId === undefined || clientId === '') throw new UsageError('CLI_USAGE', '--client-secret-env needs --client-id');
+  if (clientSecretEnv === undefined) throw new UsageError('CLI_USAGE', '--client-id needs --client-secret-env VAR (the variable holding the client secret)');
   return { clientId, clientSecret: fromEnv('--client-secret-env', clientSecretEnv) };
 }
 
@@ -81,7 +81,7 @@ export async function createTarget(spec: string, options: TargetOptions): Promis
     const vars = { ...sim.vars, ...(options.vars ?? {}) };
     return { kind: sim.kind, baseUrl: sim.baseUrl, vars, send: (r) => sim.send(r), close: () => sim.close() };
   }
-  if (!/^https?:\/\//i.test(spec)) throw new UsageError(`--target takes 'sim' or an http(s) URL, got '${spec}'`);
+  if (!/^https?:\/\//i.test(spec)) throw new UsageError('CLI_USAGE', `--target takes 'sim' or an http(s) URL, got '${spec}'`);
   const credentials = readCredentials(options);
   return createHttpTarget({
     baseUrl: spec,
@@ -104,7 +104,7 @@ export function parseVarAssignments(list: readonly string[]): Record<string, str
   for (const item of list) {
     const eq = item.indexOf('=');
     const name = eq < 0 ? item : item.slice(0, eq);
-    if (eq < 0 || !VAR_NAME.test(name)) throw new UsageError(`--var takes name=value (name of letters, digits and _), got '${item}'`);
+    if (eq < 0 || !VAR_NAME.test(name)) throw new UsageError('CLI_USAGE', `--var takes name=value (name of letters, digits and _), got '${item}'`);
     vars[name] = item.slice(eq + 1);
   }
   return vars;
@@ -137,27 +137,9 @@ export async function loadConfig(path: string, cwd: string, label = path): Promi
   try {
     text = await readFile(resolve(cwd, path), 'utf8');
   } catch (error) {
-    throw new UsageError(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError('CLI_USAGE', `${label}: ${error instanceof Error ? error.message : String(error)}`);
   }
   // The YAML parser and the validator load with a config file, not with every command.
   const { parseConfig } = await import('./config-file.js');
   return parseConfig(text, label);
-}
-
-/** A positive number option (`--rps 0.5`), or a usage error naming the flag. */
-export function positiveOption(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number above 0, got '${text}'`);
-  return n;
-}
-
-/** A whole number option within bounds, or a usage error naming the flag. */
-export function intOption(flag: string, text: string | undefined, min: number, max: number): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, got '${text}'`);
-  }
-  return n;
 }

@@ -25,7 +25,7 @@ class NothingJudged extends CodedKitError<'TRAFFIC_NOTHING_JUDGED'> {
 
 export function parseJudged(value: string | undefined): JudgedParty {
   if (value === undefined || value === 'both' || value === 'server' || value === 'client') return value ?? 'both';
-  throw new UsageError(`--judge must be both, server or client, got '${value}'`);
+  throw new UsageError('CLI_USAGE', `--judge must be both, server or client, got '${value}'`);
 }
 
 /** Prints a finding when its party is judged (`--judge server` prints no finding about the client). */

@@ -11,4 +11,4 @@ export { exportAccounts, accountRow, ACCOUNTS_PATH, ACCOUNT_COLUMNS } from './ex
 export type { CsvSink, ExportOptions, ExportProgress, ExportResult } from './export.js';
 export { csvField, csvRow, parseCsv } from './csv.js';
 export { ClientError, createRequester, DEFAULT_CLIENT_BUDGET, DEFAULT_RETRIES } from './retry.js';
-export type { ClientErrorCode, Requester, RequestStats, RetryOptions, Sleep } from './retry.js';
+export type { ClientErrorCode, ClientErrorOptions, Requester, RequestStats, RetryOptions, Sleep } from './retry.js';

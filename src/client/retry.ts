@@ -3,7 +3,7 @@
  * could not be reached or timed out) honouring Retry-After, else exponential backoff with seeded
  * jitter. Sleep and the clock are injected, so tests never wait and replay exactly.
  */
-import { KitError } from '../kit-errors.js';
+import { CodedKitError, type KitErrorOptions } from '../kit-errors.js';
 import { backoffMs, realSleep, retryAfterMs, seededRandom, type Sleep } from '../adapters/http-pacing.js';
 import { TargetError, type Target, type TargetResponse } from '../port.js';
 
@@ -23,16 +23,17 @@ export type ClientErrorCode =
   /** The target answered the same page again: it ignores the filter (large-data.keyset.*). */
   | 'CLIENT_NO_PROGRESS';
 
-export class ClientError extends KitError {
+export interface ClientErrorOptions extends KitErrorOptions {
+  /** The HTTP status of the last answer, when there was one. */
+  readonly status?: number;
+}
+
+export class ClientError extends CodedKitError<ClientErrorCode> {
   override readonly name = 'ClientError';
   /** The HTTP status of the last answer, when there was one. */
   readonly status: number | undefined;
-  constructor(
-    readonly code: ClientErrorCode,
-    message: string,
-    options?: { cause?: unknown; status?: number },
-  ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: ClientErrorCode, message: string, options?: ClientErrorOptions) {
+    super(code, message, options);
     this.status = options?.status;
   }
 }

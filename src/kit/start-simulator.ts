@@ -5,7 +5,8 @@
  * silently different simulator.
  */
 import { isJsonObject } from '../engine/json.js';
-import { KitError } from '../kit-errors.js';
+import { CodedKitError } from '../kit-errors.js';
+import { MAX_PORT } from '../limits.js';
 import { readingsOfFile, resolveDataset, type ResolvedDataset } from '../store/adversity-profiles.js';
 import { isLoopback } from '../sim/clients.js';
 import { readSimulatorSettings, recordBudgetProblem, simulatorOptionsOf, withDataset, type SimulatorSetting, type SimulatorSettings } from '../sim/options.js';
@@ -18,14 +19,12 @@ import type { Snapshot } from '../sim/snapshot.js';
 import type { ReadingChoice } from '../rules/readings.js';
 import type { RuleId } from '../rules/ids.js';
 
-export class SimulatorOptionError extends KitError {
+export class SimulatorOptionError extends CodedKitError<'SIM_INVALID_OPTION'> {
   override readonly name = 'SimulatorOptionError';
-  readonly code = 'SIM_INVALID_OPTION' as const;
 }
 
-export class SimulatorAdminError extends KitError {
+export class SimulatorAdminError extends CodedKitError<'SIM_ADMIN_FAILED'> {
   override readonly name = 'SimulatorAdminError';
-  readonly code = 'SIM_ADMIN_FAILED' as const;
 }
 
 export interface StartSimulatorOptions {
@@ -86,7 +85,7 @@ export interface StartedSimulator {
 const KNOWN = ['port', 'host', 'allowAnyClient', 'seed', 'accounts', 'counts', 'dataset', 'deviate', 'surface', 'readings', 'clientId', 'clock', 'maxRecords'] as const;
 const SETTINGS: readonly SimulatorSetting[] = ['seed', 'accounts', 'counts', 'deviate', 'surface', 'readings', 'clientId', 'clock', 'maxRecords'];
 const bad = (message: string): never => {
-  throw new SimulatorOptionError(message);
+  throw new SimulatorOptionError('SIM_INVALID_OPTION', message);
 };
 
 /** The options, checked member by member (plain JavaScript callers get the same checks as TypeScript ones). */
@@ -96,8 +95,8 @@ function check(options: unknown): { readonly o: StartSimulatorOptions; readonly 
   const unknown = Object.keys(options).find((k) => !(KNOWN as readonly string[]).includes(k));
   if (unknown !== undefined) bad(`unknown option '${unknown}' (known: ${KNOWN.join(', ')})`);
   const o = options as StartSimulatorOptions;
-  if (o.port !== undefined && (typeof o.port !== 'number' || !Number.isInteger(o.port) || o.port < 0 || o.port > 65_535))
-    bad(`port must be a whole number from 0 to 65535, got ${JSON.stringify(o.port)}`);
+  if (o.port !== undefined && (typeof o.port !== 'number' || !Number.isInteger(o.port) || o.port < 0 || o.port > MAX_PORT))
+    bad(`port must be a whole number from 0 to ${MAX_PORT}, got ${JSON.stringify(o.port)}`);
   if (o.host !== undefined && (typeof o.host !== 'string' || o.host.length === 0)) bad('host must be a non-empty string');
   if (o.host !== undefined && !isLoopback(o.host) && o.allowAnyClient !== true) bad(`host ${o.host} is reachable from other machines: pass allowAnyClient: true to serve anyone there`);
   if (o.dataset !== undefined && typeof o.dataset !== 'string') bad('dataset must be a dataset name or a file path');
@@ -149,7 +148,7 @@ export async function startSimulator(options?: StartSimulatorOptions): Promise<S
       headers: { authorization: `Bearer ${simulator.adminToken}`, 'content-type': 'application/json' },
       body: body === undefined ? '' : JSON.stringify(body),
     });
-    if (res.status !== 200) throw new SimulatorAdminError(`${method} ${url} answered ${res.status}: ${res.body.slice(0, 300)}`);
+    if (res.status !== 200) throw new SimulatorAdminError('SIM_ADMIN_FAILED', `${method} ${url} answered ${res.status}: ${res.body.slice(0, 300)}`);
     return JSON.parse(res.body) as unknown;
   };
   let closed: Promise<void> | undefined;

@@ -3,7 +3,7 @@
  * moving the virtual clock, the operator's soft offset limit, and putting the data back between
  * properties so each starts from the state a fresh simulator has (and a replay finds the same).
  */
-import { KitError } from '../kit-errors.js';
+import { CodedKitError } from '../kit-errors.js';
 import { at, isObject } from '../rules/inspect.js';
 import { accounts as accountsResource } from '../store/resources.js';
 import { parseJsonOrUndefined, type Target, type TargetRequest, type TargetResponse } from '../port.js';
@@ -18,18 +18,17 @@ export function adminRequest(token: string, method: string, path: string, body?:
 
 /** The admin access of a property marked `admin` (the runner only runs it when there is one). */
 export function requireAdmin(env: PropertyEnv): AdminAccess {
-  if (env.admin === undefined) throw new AdminError('this property needs the admin API (admin_token)');
+  if (env.admin === undefined) throw new AdminError('PROPS_ADMIN_FAILED', 'this property needs the admin API (admin_token)');
   return env.admin;
 }
 
-export class AdminError extends KitError {
+export class AdminError extends CodedKitError<'PROPS_ADMIN_FAILED'> {
   override readonly name = 'AdminError';
-  readonly code = 'PROPS_ADMIN_FAILED' as const;
 }
 
 async function call(target: Target, token: string, method: string, path: string, body?: unknown): Promise<TargetResponse> {
   const res = await target.send(adminRequest(token, method, path, body));
-  if (res.status !== 200) throw new AdminError(`${method} ${path} answered ${res.status}: ${res.body.slice(0, 200)}`);
+  if (res.status !== 200) throw new AdminError('PROPS_ADMIN_FAILED', `${method} ${path} answered ${res.status}: ${res.body.slice(0, 200)}`);
   return res;
 }
 

@@ -3,6 +3,7 @@
  * and query strings written the ways clients write them (raw or percent-encoded brackets).
  */
 import * as fc from 'fast-check';
+import { MAX_PAGE_LENGTH } from '../limits.js';
 
 /** List endpoints the document names whose paths need no parent ids (docs/api-notes.md paths table). */
 export const LIST_PATHS: readonly string[] = ['/v2/accounts', '/v2/orders', '/v2/files', '/v2/customers', '/v2/promotions', '/v2/inventories', '/v2/account-members'];
@@ -22,7 +23,7 @@ export const junkNumberText: fc.Arbitrary<string> = fc.oneof(
 
 /** page[limit]: mostly whole numbers around the interesting values, sometimes junk. */
 export const limitText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: fc.integer({ min: 1, max: 100 }).map(String) },
+  { weight: 6, arbitrary: fc.integer({ min: 1, max: MAX_PAGE_LENGTH }).map(String) },
   { weight: 2, arbitrary: fc.constantFrom('0', '1', '24', '25', '26', '99', '100', '101', '1000', '1000000') },
   { weight: 2, arbitrary: fc.integer({ min: 101, max: 100_000 }).map(String) },
   { weight: 2, arbitrary: junkNumberText },

@@ -3,7 +3,7 @@
  * trial, judges it with the oracle, and throws a PropertyFailure on a blocking failure, so fast-check
  * shrinks it and reports the seed and path that replay it.
  */
-import { KitError } from '../kit-errors.js';
+import { CodedKitError } from '../kit-errors.js';
 import * as fc from 'fast-check';
 import { TargetError } from '../port.js';
 import { AdminError, adminRequest } from './admin-requests.js';
@@ -12,9 +12,8 @@ import type { CheckParams, FailedRun, PropertyDef, PropertyFailureInfo, Property
 import type { FindingId, PropertyEnv } from './env.js';
 
 /** A property cannot run against this target (a variable it needs is missing): reported as a skip. */
-export class PropertySetupError extends KitError {
+export class PropertySetupError extends CodedKitError<'PROPS_SETUP'> {
   override readonly name = 'PropertySetupError';
-  readonly code = 'PROPS_SETUP' as const;
 }
 
 export function defineProperty<C, T>(def: PropertyDef<C, T>): PropertySuite {
@@ -86,7 +85,7 @@ async function checkProperty<C, T>(def: PropertyDef<C, T>, env: PropertyEnv, par
 
 async function resetSimulator(env: PropertyEnv, token: string): Promise<void> {
   const res = await env.target.send(adminRequest(token, 'POST', '/__sim/reset'));
-  if (res.status !== 200) throw new AdminError(`POST /__sim/reset answered ${res.status}`);
+  if (res.status !== 200) throw new AdminError('PROPS_ADMIN_FAILED', `POST /__sim/reset answered ${res.status}`);
 }
 
 function failureOf<T>(details: fc.RunDetails<[T]>, show: (input: T) => unknown, extra: (input: T) => string | undefined): PropertyFailureInfo | undefined {

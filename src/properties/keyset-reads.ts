@@ -85,7 +85,7 @@ export function alignedStart(values: readonly string[], attribute: SortableAttri
 async function readOk(env: PropertyEnv, url: string): Promise<unknown> {
   const request = { method: 'GET', url };
   const ex = toExchange(request, await env.target.send(request));
-  if (ex.response.status !== 200 || asList(ex.json) === undefined) throw new PropertySetupError(`GET ${url} answered ${ex.response.status}: the walks need the documented list read`);
+  if (ex.response.status !== 200 || asList(ex.json) === undefined) throw new PropertySetupError('PROPS_SETUP', `GET ${url} answered ${ex.response.status}: the walks need the documented list read`);
   return ex.json;
 }
 
@@ -135,7 +135,7 @@ export const keysetReads = defineProperty<Tails, KeysetReadsInput>({
     fc.record({
       attribute: fc.constantFrom<SortableAttribute>('id', 'created_at', 'updated_at'),
       // §8's largest page among them (a server whose largest is 99 is met every run of a hundred); shrinking may still reach small pages.
-      pageSize: fc.oneof({ withCrossShrink: true }, fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 100 }), fc.constantFrom(99, 100)),
+      pageSize: fc.oneof({ withCrossShrink: true }, fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: MAX_PAGE_LENGTH }), fc.constantFrom(99, 100)),
       back: fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: TAIL - 1 }) }),
       aligned: fc.option(fc.nat({ max: 1000 }), { freq: 3, nil: undefined }),
       shared: fc.option(fc.nat({ max: 1000 }), { freq: 3, nil: undefined }),

@@ -12,6 +12,7 @@ import { asList, compareInstants, idsOf, pageMeta, recordAttr, recordId, sameVal
 import { AdminError, adminRequest, requireAdmin, seedWith } from './admin-requests.js';
 import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
+import { MAX_PAGE_LENGTH } from '../limits.js';
 
 export const KEYSET = 'keyset';
 const PATH = SORT_FILTER_PATH;
@@ -36,7 +37,7 @@ export function pageSizeOf(i: KeysetInput): number {
 const input: fc.Arbitrary<KeysetInput> = fc.record({
   attribute: fc.constantFrom('id', 'created_at', 'updated_at'),
   // §8's largest page among them (a server whose largest is 99 is met every run of a hundred); shrinking may still reach small pages.
-  pageSize: fc.oneof({ withCrossShrink: true }, fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 100 }), fc.constantFrom(99, 100)),
+  pageSize: fc.oneof({ withCrossShrink: true }, fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: MAX_PAGE_LENGTH }), fc.constantFrom(99, 100)),
   count: fc.integer({ min: 0, max: 250 }),
   profile: fc.constantFrom('default', 'shared-timestamps'),
   burst: fc.integer({ min: 2, max: 120 }),
@@ -159,7 +160,7 @@ export const keyset = defineProperty<undefined, KeysetInput>({
     const admin = requireAdmin(trial.env);
     // Seeding is a state change the walk rules would rightly refuse to judge across: it is set-up, not the walk.
     const seeded = await trial.sendAside(adminRequest(admin.token, 'POST', '/__sim/seed', seedWith(admin.baseline, { seed: i.dataSeed, accounts: i.count, profile: i.profile, burst: i.burst })));
-    if (seeded.response.status !== 200) throw new AdminError(`seeding the walk's data answered ${seeded.response.status}`);
+    if (seeded.response.status !== 200) throw new AdminError('PROPS_ADMIN_FAILED', `seeding the walk's data answered ${seeded.response.status}`);
     const all = await trial.send({ method: 'GET', url: documentedListUrl(SORT_FILTER_PATH, { limit: 1 }) });
     const total = pageMeta(all.json).resultsTotal;
     const seen = new Set<string>();

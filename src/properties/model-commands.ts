@@ -156,7 +156,7 @@ export class DeleteCmd implements ModelCommand {
     must(real, ex.response.status === 204, 'password-profile.delete', `DELETE ${itemUrl(real, id)}`, 204, ex.response.status);
     m.records.delete(id);
     // §4.3 "deletes are not visible" to an updated_at sync: the record leaves list reads.
-    const list = await real.trial.send({ method: 'GET', url: `${real.collection}?page[limit]=100&sort=updated_at` });
+    const list = await real.trial.send({ method: 'GET', url: `${real.collection}?page[limit]=${MAX_PAGE_LENGTH}&sort=updated_at` });
     must(real, !idsOf(list.json).includes(id), 'large-data.deletes-immediate', `GET ${list.request.url} after DELETE`, `record ${id} absent`, 'listed', [ex, list]);
     const again = await real.trial.send({ method: 'GET', url: itemUrl(real, id) });
     must(real, again.response.status === 404, 'password-profile.delete', 'GET after DELETE', 404, again.response.status);

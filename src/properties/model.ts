@@ -12,6 +12,7 @@ import { plainText } from './arbitraries.js';
 import { defineProperty, PropertySetupError } from './define.js';
 import { ClockCmd, CreateCmd, DeleteCmd, GetCmd, ListCmd, SettingsCmd, UpdateCmd, type ListSort, type Model, type ModelCommand, type ModelReadings, type Real } from './model-commands.js';
 import { StopRun, type Trial } from './trial.js';
+import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../limits.js';
 
 export const MODEL = 'model';
 
@@ -23,12 +24,12 @@ const commands: fc.Arbitrary<ModelCommand>[] = [
   fc.tuple(fc.nat(), fc.option(plainText(12), { nil: undefined }), fc.option(password, { nil: undefined })).map(([n, u, p]) => new UpdateCmd(n, u, p)),
   fc.nat().map((n) => new DeleteCmd(n)),
   fc.nat().map((n) => new GetCmd(n)),
-  fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(1, 2, 25, 0, 101, -1, 2.5)).map((n) => new SettingsCmd(n)),
+  fc.oneof(fc.integer({ min: 1, max: MAX_PAGE_LENGTH }), fc.constantFrom(1, 2, 25, 0, 101, -1, 2.5)).map((n) => new SettingsCmd(n)),
   fc.integer({ min: 0, max: 86_400_000 }).map((n) => new ClockCmd(n)),
   fc
     .tuple(
       // Half the reads without page[limit]: those are the ones the project's page_length decides.
-      fc.option(fc.integer({ min: 1, max: 100 }), { freq: 2, nil: undefined }),
+      fc.option(fc.integer({ min: 1, max: MAX_PAGE_LENGTH }), { freq: 2, nil: undefined }),
       fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
       fc.option(fc.constantFrom<ListSort>('created_at', '-created_at', 'id', 'updated_at', '-updated_at', 'username'), { nil: undefined }),
     )
@@ -60,7 +61,7 @@ export const model = defineProperty<{ collection: string; ppid: string }, Iterab
     const realm = varString(env.vars, 'realm_id');
     const uai = varString(env.vars, 'user_authentication_info_id');
     const ppid = varString(env.vars, 'password_profile_id');
-    if (realm === undefined || uai === undefined || ppid === undefined) return Promise.reject(new PropertySetupError(NEEDS_IDS));
+    if (realm === undefined || uai === undefined || ppid === undefined) return Promise.reject(new PropertySetupError('PROPS_SETUP', NEEDS_IDS));
     return Promise.resolve({ collection: `/v2/authentication-realms/${realm}/user-authentication-info/${uai}/user-authentication-password-profile-info`, ppid });
   },
   arbitrary: (_ctx, _env, replay) => fc.commands(commands, { maxCommands: 25, ...(replay === undefined ? {} : { replayPath: replay }) }),
@@ -70,8 +71,8 @@ export const model = defineProperty<{ collection: string; ppid: string }, Iterab
   async run(cmds, trial, ctx) {
     const admin = requireAdmin(trial.env);
     const reset = await trial.send(adminRequest(admin.token, 'POST', '/__sim/reset'));
-    if (reset.response.status !== 200) throw new AdminError(`POST /__sim/reset answered ${reset.response.status}`);
-    const state: Model = { records: new Map(), pageLength: 25, last: 0n, advancedMs: 0, readings: await modelReadings(trial, admin.token) };
+    if (reset.response.status !== 200) throw new AdminError('PROPS_ADMIN_FAILED', `POST /__sim/reset answered ${reset.response.status}`);
+    const state: Model = { records: new Map(), pageLength: DEFAULT_PAGE_LENGTH, last: 0n, advancedMs: 0, readings: await modelReadings(trial, admin.token) };
     const real: Real = { trial, collection: ctx.collection, ppid: ctx.ppid, adminToken: admin.token };
     try {
       await fc.asyncModelRun(() => ({ model: state, real }), cmds);

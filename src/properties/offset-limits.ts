@@ -68,7 +68,7 @@ export const offsetLimits = defineProperty<Ctx, OffsetInput>({
     if (admin !== undefined) {
       const counts = { ...(admin.baseline.counts ?? {}), orders: SEEDED_PAST_LIMIT, files: SEEDED_PAST_LIMIT, customers: SEEDED_PAST_LIMIT, promotions: SEEDED_PAST_LIMIT };
       const res = await env.target.send(adminRequest(admin.token, 'POST', '/__sim/seed', seedWith(admin.baseline, { counts })));
-      if (res.status !== 200) throw new AdminError(`seeding ${SEEDED_PAST_LIMIT} records answered ${res.status}`);
+      if (res.status !== 200) throw new AdminError('PROPS_ADMIN_FAILED', `seeding ${SEEDED_PAST_LIMIT} records answered ${res.status}`);
     }
     return { offsetLimit: await readOffsetLimit(env), admin };
   },

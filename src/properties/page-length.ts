@@ -8,6 +8,7 @@ import { asList, at, pageMeta } from '../rules/inspect.js';
 import { SHOWN_LIST_PATHS } from '../rules/surface.js';
 import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
+import { MAX_PAGE_LENGTH } from '../limits.js';
 
 export const PAGE_LENGTH = 'page-length';
 
@@ -31,10 +32,10 @@ export const pageLength = defineProperty<undefined, PageLengthInput>({
   prepare: () => Promise.resolve(undefined),
   arbitrary: () =>
     fc.record({
-      pageLength: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(1, 24, 25, 26, 99, 100)),
+      pageLength: fc.oneof(fc.integer({ min: 1, max: MAX_PAGE_LENGTH }), fc.constantFrom(1, 24, 25, 26, 99, 100)),
       // The list paths the document shows (§4.2): the project-setting verdict rests on documented reads only.
       path: fc.constantFrom(...SHOWN_LIST_PATHS),
-      perCall: fc.option(fc.integer({ min: 1, max: 100 }), { freq: 3, nil: undefined }),
+      perCall: fc.option(fc.integer({ min: 1, max: MAX_PAGE_LENGTH }), { freq: 3, nil: undefined }),
     }),
   show: (i) => ({ 'PUT /v2/settings page_length': i.pageLength, then: `GET ${i.path}`, ...(i.perCall === undefined ? {} : { and: `GET ${i.path}?page[limit]=${i.perCall}` }) }),
   async run(i, trial) {

@@ -178,7 +178,7 @@ export const create = defineProperty<Ctx, CreateInput>({
     const uai = varString(env.vars, 'user_authentication_info_id');
     const ppid = varString(env.vars, 'password_profile_id');
     if (realm === undefined || uai === undefined || ppid === undefined) {
-      return Promise.reject(new PropertySetupError(NEEDS_IDS));
+      return Promise.reject(new PropertySetupError('PROPS_SETUP', NEEDS_IDS));
     }
     const collection = `/v2/authentication-realms/${encodeURIComponent(realm)}/user-authentication-info/${encodeURIComponent(uai)}/user-authentication-password-profile-info`;
     return Promise.resolve({ collection, ppid });

@@ -18,6 +18,7 @@ import { plainText, queryString, type QueryParam } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import { bent, countRange, expectedPage, sampleOf, type SampleRecord } from './filter-model.js';
 import type { Trial } from './trial.js';
+import { MAX_PAGE_LENGTH } from '../limits.js';
 
 export const SORT_FILTER = 'sort-filter';
 
@@ -213,7 +214,7 @@ function documentedInput(ctx: Ctx): fc.Arbitrary<SortFilterInput> {
       fc.constantFrom(...SORTABLE_ATTRIBUTES).map((field) => ({ field, direction: 'asc' as const })),
       { freq: 4, nil: undefined },
     ),
-    limit: fc.option(fc.integer({ min: 1, max: 100 }), { freq: 4, nil: undefined }),
+    limit: fc.option(fc.integer({ min: 1, max: MAX_PAGE_LENGTH }), { freq: 4, nil: undefined }),
     offset: fc.option(fc.integer({ min: 0, max: 150 }), { freq: 3, nil: undefined }),
   });
 }
@@ -224,7 +225,7 @@ function exploringInput(ctx: Ctx): fc.Arbitrary<SortFilterInput> {
     documented: fc.constant(false),
     clauses: fc.oneof(fc.array(clauseArb(ctx), { maxLength: 1 }), fc.array(clauseArb(ctx), { minLength: 2, maxLength: 3 })),
     sort: fc.option(fc.record({ field: fc.constantFrom(...SORTS), direction: fc.constantFrom<'asc' | 'desc'>('asc', 'desc') }), { freq: 4, nil: undefined }),
-    limit: fc.option(fc.integer({ min: 1, max: 100 }), { freq: 4, nil: undefined }),
+    limit: fc.option(fc.integer({ min: 1, max: MAX_PAGE_LENGTH }), { freq: 4, nil: undefined }),
     offset: fc.option(fc.integer({ min: 0, max: 150 }), { freq: 3, nil: undefined }),
   });
 }
@@ -254,7 +255,7 @@ export const sortFilter = defineProperty<Ctx, SortFilterInput>({
     const records: unknown[] = [];
     let total: number | undefined;
     for (let page = 0; page < SAMPLE_PAGES; page++) {
-      const request = { method: 'GET', url: `${PATH}?page[limit]=100&page[offset]=${page * 100}` };
+      const request = { method: 'GET', url: `${PATH}?page[limit]=${MAX_PAGE_LENGTH}&page[offset]=${page * MAX_PAGE_LENGTH}` };
       const response = await env.target.send(request);
       const ex = toExchange(request, response);
       const data = response.status === 200 ? asList(ex.json)?.data : undefined;
@@ -262,7 +263,7 @@ export const sortFilter = defineProperty<Ctx, SortFilterInput>({
       reads.push(ex);
       records.push(...data);
       total = pageMeta(ex.json).resultsTotal;
-      if (data.length < 100) break;
+      if (data.length < MAX_PAGE_LENGTH) break;
     }
     const sample = sampleOf(records);
     return { sample, complete: total !== undefined && sample.length === total, reads };

@@ -106,7 +106,7 @@ function listFeatures(f: Fixture, body: unknown, data: readonly unknown[]): Feat
   const { limit, offset, total, pages } = page;
   const known = limit !== undefined && offset !== undefined && total !== undefined;
   const asked = listQuery(f.request.url).limit;
-  const limitRule = asked === undefined ? 'pagination.limit.default' : Number(asked) > 100 ? 'pagination.limit.clamp' : 'pagination.limit.per-call';
+  const limitRule = asked === undefined ? 'pagination.limit.default' : Number(asked) > MAX_PAGE_LENGTH ? 'pagination.limit.clamp' : 'pagination.limit.per-call';
   const out: Feature[] = [
     feature('page-size', 'meta.page.limit', String(limit ?? '(absent)'), 'behaviour', limitRule),
     holds('page-size', 'data.length = min(limit, results.total - offset)', known ? data.length === recordsOnPage(total, offset, limit) : undefined, 'pagination.results.total'),

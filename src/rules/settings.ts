@@ -1,6 +1,7 @@
 /** The settings endpoint (docs/api-notes.md, "Settings"; commerce-api.md §8 names it). */
 import { at, describe, expectError, isAsideStatus, isSettingsPath, judgeEach, methodIs, pathOf, requestJson, sentWithoutAuth } from './inspect.js';
 import { fail, pass, skip, type Rule } from './rule.js';
+import { MAX_PAGE_LENGTH } from '../limits.js';
 
 const pageLength: Rule = {
   id: 'settings.page-length',
@@ -15,7 +16,7 @@ const pageLength: Rule = {
       if (!methodIs(ex, 'PUT') || !isSettingsPath(pathOf(ex.request.url)) || typeof n !== 'number' || sentWithoutAuth(ex) || isAsideStatus(ex.response.status)) {
         return skip('not a settings write with a numeric page_length');
       }
-      if (!Number.isInteger(n) || n < 1 || n > 100) return expectError(ex, 400, `page_length ${n}`);
+      if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_LENGTH) return expectError(ex, 400, `page_length ${n}`);
       if (ex.response.status !== 200) return fail(`${describe(ex)}: page_length ${n} answered ${ex.response.status}`, 200, ex.response.status);
       const echoed = at(ex.json, 'data', 'page_length') ?? at(ex.json, 'page_length');
       return echoed === n ? pass : fail(`${describe(ex)}: page_length in the answer`, n, echoed);

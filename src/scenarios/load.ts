@@ -3,7 +3,7 @@
  * schemas/scenario.schema.json with ajv and reports problems as `file:line: yaml.path: what`,
  * never as a stack trace. Directories are walked recursively in sorted order.
  */
-import { KitError } from '../kit-errors.js';
+import { CodedKitError, type KitErrorOptions } from '../kit-errors.js';
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -26,15 +26,13 @@ export interface ScenarioProblem {
   readonly message: string;
 }
 
-export class ScenarioError extends KitError {
+export class ScenarioError extends CodedKitError<ScenarioErrorCode> {
   override readonly name = 'ScenarioError';
-  constructor(
-    readonly code: ScenarioErrorCode,
-    message: string,
-    readonly problems: readonly ScenarioProblem[] = [],
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  /** Every problem found, each with its file, line and YAML path (the message shows the first ones). */
+  readonly problems: readonly ScenarioProblem[];
+  constructor(code: ScenarioErrorCode, message: string, options?: KitErrorOptions & { readonly problems?: readonly ScenarioProblem[] }) {
+    super(code, message, options);
+    this.problems = options?.problems ?? [];
   }
 }
 
@@ -75,7 +73,7 @@ export async function loadScenarios(paths: readonly string[], options: LoadOptio
 function invalid(problems: readonly ScenarioProblem[]): ScenarioError {
   const shown = problems.slice(0, MAX_SHOWN).map(formatProblem);
   if (problems.length > MAX_SHOWN) shown.push(`... and ${problems.length - MAX_SHOWN} more`);
-  return new ScenarioError('SCENARIO_INVALID', shown.join('\n'), problems);
+  return new ScenarioError('SCENARIO_INVALID', shown.join('\n'), { problems });
 }
 
 /** Files named directly are taken whatever their extension; directories give their .yaml/.yml files, sorted. */
@@ -90,7 +88,7 @@ export async function findScenarioFiles(paths: readonly string[], cwd: string): 
   for (const given of paths) {
     const root = resolve(cwd, given);
     const info = await stat(root).catch((cause: unknown) => {
-      throw new ScenarioError('SCENARIO_NOT_FOUND', `cannot read scenario path ${given}: ${cause instanceof Error ? cause.message : String(cause)}`, [], { cause });
+      throw new ScenarioError('SCENARIO_NOT_FOUND', `cannot read scenario path ${given}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     });
     if (!info.isDirectory()) add(root, root);
     else for (const file of await walkDir(root)) add(file, root);

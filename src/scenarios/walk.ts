@@ -8,6 +8,7 @@ import { asList, MAX_PAGE_LENGTH, recordAttr, recordId, sameValue } from '../rul
 import type { Exchange, TargetRequest } from '../port.js';
 import type { WalkSpec } from './format.js';
 import { buildUrl, type QueryPair } from './request.js';
+import { OFFSET_LIMIT } from '../limits.js';
 
 /** The walk's templated parts, filled. */
 export interface ResolvedWalkParts {
@@ -59,7 +60,7 @@ export async function runWalk(spec: WalkSpec, parts: ResolvedWalkParts, send: Se
 const MIN_RUN = 3;
 
 /** Offsets the scan for a run stays within: §8's soft limit on the paths it applies to. */
-const SCAN_OFFSETS = 10_000;
+const SCAN_OFFSETS = OFFSET_LIMIT;
 
 /**
  * §4.3's further paging, probed where the data allows it: read the set sorted by the attribute until a

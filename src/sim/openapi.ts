@@ -8,6 +8,7 @@ import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH, OFFSET_LIMIT } from '../engine/pa
 import type { ResourceDef } from '../store/resources.js';
 import { components, ref, schemaName, type Json } from './openapi-components.js';
 import { buildRouter, type RouteSpec } from './routes.js';
+import { DEFAULT_BASE_URL } from './options.js';
 
 export interface OpenApiOptions {
   readonly serverUrl?: string;
@@ -196,7 +197,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Json {
       version: options.version ?? '0.1.0',
       description: 'User authentication password profile creation and the pagination convention of the Commerce API, as served by commerce-sim.',
     },
-    servers: [{ url: options.serverUrl ?? 'http://127.0.0.1:4747' }],
+    servers: [{ url: options.serverUrl ?? DEFAULT_BASE_URL }],
     security: [{ bearerAuth: [] }],
     paths,
     components: components([...resources.values()].sort((a, b) => a.name.localeCompare(b.name))),

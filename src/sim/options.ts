@@ -2,6 +2,7 @@
 import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import { exceeds, MAX_CLIENT_ID_LENGTH } from '../engine/field-limits.js';
 import { PROTOTYPE_KEYS } from '../engine/json.js';
+import { DEFAULT_PORT } from '../limits.js';
 import type { Problem, Result } from '../result.js';
 import { readReadingChoice } from '../rules/readings.js';
 import type { RuleId } from '../rules/ids.js';
@@ -71,6 +72,8 @@ export const MAX_MAX_RECORDS = 1_000_000_000;
 export const MAX_MAX_SCAN = 1_000_000_000_000;
 
 export const DEFAULT_SEED = 42;
+/** The origin of absolute links unless told: where `serve` listens by default. */
+export const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
 export const DEFAULT_CLIENT_ID = 'commerce-sim';
 
 /** The ids a client needs to call the create operation, and the admin token. */

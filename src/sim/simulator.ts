@@ -33,7 +33,7 @@ import { DOCUMENTED_SURFACE_READINGS, refuseUndocumented } from './surface.js';
 import { forwardedOrigin } from './forwarded.js';
 import { ReadingsPlay } from './readings-play.js';
 import type { Readings } from '../rules/readings.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, maxRecordsOf, recordBudgetProblem, type SeededIds, type SimulatorOptions } from './options.js';
+import { DEFAULT_BASE_URL, DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, maxRecordsOf, recordBudgetProblem, type SeededIds, type SimulatorOptions } from './options.js';
 
 export { DEFAULT_CLIENT_ID, DEFAULT_MAX_PROJECTS, DEFAULT_SEED, type SeededIds, type SimulatorOptions } from './options.js';
 
@@ -92,7 +92,7 @@ export class Simulator implements AdminPort {
     this.adminToken = options.adminToken ?? adminTokenFor(key);
     this.deviations = options.deviate !== undefined && options.deviate.length > 0 ? new Set(options.deviate) : NO_DEVIATIONS;
     this.router = buildRouter(this.deviations);
-    this.baseUrl = options.baseUrl ?? 'http://127.0.0.1:4747';
+    this.baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
     this.adminOps = createAdminOps(this);
     this.journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
     // The documented surface takes other conforming readings than the public API's, under the user's own.

@@ -9,6 +9,7 @@ import { parseInstantNs } from '../engine/instants.js';
 import type { ReadingChoice } from '../rules/readings.js';
 import { error } from './respond.js';
 import type { SimRequest, SimResponse } from './messages.js';
+import { OFFSET_LIMIT } from '../limits.js';
 
 export type Surface = 'full' | 'documented';
 export const SURFACES: readonly Surface[] = ['full', 'documented'];
@@ -77,7 +78,7 @@ function listQueryProblem(path: string, query: string): string | undefined {
     if (name === 'page[limit]' && (!DIGITS.test(value) || Number(value) === 0)) return `page[limit]=${value}`;
     if (name === 'page[offset]' && !DIGITS.test(value)) return `page[offset]=${value}`;
     // Past the soft limit what happens is not shown (§8); past the hard limit of orders and files "no records" is.
-    if (name === 'page[offset]' && Number(value) > 10_000 && path === '/v2/accounts') return `page[offset]=${value} past the soft limit`;
+    if (name === 'page[offset]' && Number(value) > OFFSET_LIMIT && path === '/v2/accounts') return `page[offset]=${value} past the soft limit`;
     if ((name === 'sort' || name === 'filter') && path !== '/v2/accounts') return `${name} on ${path}`;
     if (name === 'sort' && !SORTABLE.has(value)) return `sort=${value}`;
     if (name === 'filter') {

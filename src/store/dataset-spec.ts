@@ -3,6 +3,7 @@
  * (POST /__sim/seed), snapshots, dataset files and the property suites' seed bodies. A refusal names the
  * path of the bad member.
  */
+import { MAX_SEED } from '../limits.js';
 import type { Result } from '../result.js';
 import { isCount, isJsonObject, PROTOTYPE_KEYS } from '../engine/json.js';
 import { DATASET_PROFILES, MAX_RECORDS, type DatasetProfile } from './datasets.js';
@@ -39,7 +40,7 @@ export function readDatasetFields(value: unknown, allowed: readonly DatasetField
   for (const key of ['seed', 'dataset_seed'] as const) {
     const v = value[key];
     if (v === undefined) continue;
-    if (!isCount(v) || v > 0xffffffff) return refuse(`${at}${key}`, 'must be a whole number from 0 to 4294967295');
+    if (!isCount(v) || v > MAX_SEED) return refuse(`${at}${key}`, `must be a whole number from 0 to ${MAX_SEED}`);
     out[key] = v;
   }
   const accounts = value['accounts'];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/io.js';
-import { createTarget, intOption, loadConfig, parseVarAssignments, readCredentials } from '../../src/cli/targets.js';
+import { createTarget, loadConfig, parseVarAssignments, readCredentials } from '../../src/cli/targets.js';
 
 describe('--var', () => {
   it('parses name=value, values may hold =, later ones win', () => {
@@ -80,14 +80,5 @@ describe('--config', () => {
     const text = ['base_url: https://api.example.com', 'vars:', '  realm_id: r1', '\tclient_id: c1', ''].join('\n');
     expect(await problem('c.yaml', text)).toMatch(/^c\.yaml:4:1: Tabs are not allowed as indentation/);
     expect(await problem('c.json', '{\n  "vars": {},\n  "base_url": "https://x",,\n}\n')).toMatch(/^c\.json:3:\d+: /);
-  });
-});
-
-describe('number options', () => {
-  it('takes whole numbers within bounds', () => {
-    expect(intOption('--concurrency', '4', 1, 8)).toBe(4);
-    expect(intOption('--concurrency', undefined, 1, 8)).toBeUndefined();
-    expect(() => intOption('--concurrency', '9', 1, 8)).toThrow('--concurrency takes a whole number from 1 to 8');
-    expect(() => intOption('--budget', '1.5', 1, 10)).toThrow(UsageError);
   });
 });

@@ -26,18 +26,18 @@ describe('error codes', () => {
 
   it('every error class of the tool is a KitError with a code of the table', () => {
     const errors = [
-      new UsageError('x'),
+      new UsageError('CLI_USAGE', 'x'),
       new ClientError('CLIENT_NO_PROGRESS', 'x'),
       new FixtureError('FIXTURE_NO_PROGRESS', 'x'),
       new RecordingError('RECORDING_INVALID', 'x'),
-      new AdminError('x'),
-      new PropertySetupError('x'),
+      new AdminError('PROPS_ADMIN_FAILED', 'x'),
+      new PropertySetupError('PROPS_SETUP', 'x'),
       new ReportError('REPORT_BAD_RUN_ID', 'x'),
       new ScenarioError('SCENARIO_INVALID', 'x'),
       new DatasetError('DATASET_INVALID', 'x'),
       new TargetError('TARGET_TIMEOUT', 'x'),
-      new SimulatorOptionError('x'),
-      new SimulatorPortInUseError(4747, '127.0.0.1'),
+      new SimulatorOptionError('SIM_INVALID_OPTION', 'x'),
+      new SimulatorPortInUseError('SIM_PORT_IN_USE', 'x', { port: 4747, host: '127.0.0.1' }),
       new TrafficInputError('TRAFFIC_BAD_INPUT', 'x'),
     ];
     for (const e of errors) {

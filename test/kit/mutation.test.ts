@@ -171,7 +171,7 @@ describe('commerce-sim mutation', () => {
     expect(out.match(/deviations caught: 2\/2/g)).toHaveLength(2);
     const bad = captureIo();
     expect(await mutation(['--readings', 'many'], bad.io)).toBe(2);
-    expect(bad.err()).toMatch(/^commerce-sim mutation: --readings takes a number.* \(see commerce-sim mutation --help\)\n$/);
+    expect(bad.err()).toMatch(/^commerce-sim mutation: --readings takes a whole number from 1 to 9999, got 'many' \(see commerce-sim mutation --help\)\n$/);
   }, 60_000);
 
   it('refuses a deviation the simulator does not have', async () => {

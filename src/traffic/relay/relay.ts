@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { parseBaseUrl } from '../../adapters/http.js';
 import { UsageError } from '../../kit-errors.js';
+import { DEFAULT_PROXY_PORT, MAX_PORT } from '../../limits.js';
+import { wholeValue } from '../../numbers.js';
 import { listenError } from '../../sim/listen-error.js';
 import type { TrafficEntry } from '../entry.js';
 import type { InfraNote } from './answers.js';
@@ -69,16 +71,15 @@ export interface Relay {
   stats(): RelayStats;
 }
 
-export const DEFAULT_RELAY_PORT = 4748;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
 /** How long close() waits for answers in flight before cutting their connections. */
 export const CLOSE_GRACE_MS = 5_000;
 
 export async function startRelay(o: RelayOptions): Promise<Relay> {
-  if (typeof o.onExchange !== 'function') throw new UsageError('onExchange must be a function');
+  if (typeof o.onExchange !== 'function') throw new UsageError('CLI_USAGE', 'onExchange must be a function');
   const observers: Observers = {
-    maxCaptureBytes: whole(o.maxCaptureBytes, 'maxCaptureBytes', DEFAULT_MAX_CAPTURE_BYTES, 0),
+    maxCaptureBytes: wholeValue('maxCaptureBytes', o.maxCaptureBytes, 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_CAPTURE_BYTES,
     onExchange: o.onExchange,
     annotate: o.annotate,
     onInfra: o.onInfra,
@@ -95,11 +96,11 @@ export async function startBareRelay(o: BareRelayOptions): Promise<Relay> {
 async function start(o: BareRelayOptions, observers: Observers | undefined): Promise<Relay> {
   const base = parseBaseUrl(o.upstream);
   const upstream: Upstream = { origin: base.origin, prefix: base.pathname.replace(/\/+$/, ''), host: base.host };
-  const port = whole(o.port, 'port', DEFAULT_RELAY_PORT, 0, 65_535);
+  const port = wholeValue('port', o.port, 0, MAX_PORT) ?? DEFAULT_PROXY_PORT;
   const host = o.host ?? '127.0.0.1';
-  const timeoutMs = whole(o.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS, 1);
+  const timeoutMs = wholeValue('timeoutMs', o.timeoutMs, 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_TIMEOUT_MS;
   const pool = new Pool(base.origin, {
-    connections: whole(o.connections, 'connections', 128, 1),
+    connections: wholeValue('connections', o.connections, 1, Number.MAX_SAFE_INTEGER) ?? 128,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs, rejectUnauthorized: o.rejectUnauthorized ?? true },
@@ -137,13 +138,4 @@ async function shutdown(server: Server, pool: Pool, state: RelayState): Promise<
   server.closeAllConnections();
   await portClosed;
   await (drained ? pool.close() : pool.destroy());
-}
-
-/** A whole-number option from `min` to `max`, else a UsageError naming it. */
-function whole(value: number | undefined, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new UsageError(`${name} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}, got ${JSON.stringify(value)}`);
-  }
-  return value;
 }
