@@ -7,7 +7,7 @@ import { loadScenarios } from '../scenarios/load.js';
 import { runScenarios } from '../scenarios/runner.js';
 import { createSimTarget } from '../adapters/simulator.js';
 import { createHttpTarget } from '../adapters/http.js';
-import { pageArithmeticRunsPerSecond } from '../properties/bench.js';
+import { pageArithmeticRunsPerSecond } from './property-speed.js';
 import { exportAccounts } from '../client/export.js';
 import { isListRecord } from '../client/records.js';
 import { isJsonObject } from '../engine/json.js';

@@ -4,41 +4,29 @@
  * assignments and an optional YAML config file. Shared by every command that takes a target.
  */
 import { VAR_NAME, type ConfigFile } from './config.js';
-import type { Surface } from '../sim/surface.js';
-import type { ReadingChoice } from '../rules/readings.js';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../kit-errors.js';
-import { createHttpTarget } from '../adapters/http.js';
+import { createHttpTarget, type HttpTargetOptions } from '../adapters/http.js';
+import type { SimTargetOptions } from '../adapters/simulator.js';
 import type { Target } from '../port.js';
-import type { RuleId } from '../rules/ids.js';
 
-export interface TargetOptions {
+/**
+ * What a command may ask of its target. The simulator's fields are `createSimTarget`'s (`seed` also
+ * seeds the live adapter's retry jitter; `surface`, `readings`, `dataset` and `cwd` count in process
+ * only), the live adapter's are `createHttpTarget`'s; the rest are the command's own.
+ */
+export interface TargetOptions
+  extends
+    Pick<SimTargetOptions, 'seed' | 'deviate' | 'surface' | 'readings' | 'accounts' | 'dataset' | 'cwd'>,
+    Pick<HttpTargetOptions, 'clientId' | 'timeoutMs' | 'retries' | 'budget' | 'rps' | 'concurrency'> {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Variables given by the user; over the target's own (the simulator's seeded ids). */
   readonly vars?: Readonly<Record<string, string>>;
-  /** Simulator seed; over HTTP it seeds the retry jitter. */
-  readonly seed?: number;
-  readonly deviate?: readonly RuleId[];
-  /** The simulator's surface (`--surface documented`): in process only. */
-  readonly surface?: Surface;
-  /** What the simulator answers where the document is silent (`--reading`): in process only. */
-  readonly readings?: ReadingChoice;
-  readonly accounts?: number;
-  /** A named dataset or a dataset file (`--dataset NAME|FILE`): in process only. */
-  readonly dataset?: string;
-  /** Directory a relative dataset file is read from (default: the process's). */
-  readonly cwd?: string;
   /** Name of the environment variable holding a bearer token. */
   readonly tokenEnv?: string;
-  readonly clientId?: string;
   /** Name of the environment variable holding the client secret. */
   readonly clientSecretEnv?: string;
-  readonly timeoutMs?: number;
-  readonly retries?: number;
-  readonly budget?: number;
-  readonly rps?: number;
-  readonly concurrency?: number;
 }
 
 export interface Credentials {

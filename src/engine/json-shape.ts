@@ -4,6 +4,9 @@
  * members builds far more than 1 MiB of objects), so a body is measured first, in one pass over its
  * characters with no allocation, and refused before `JSON.parse` when its shape is past a limit.
  */
+import { JSON_MARKS, scalarEnd, stringClose } from '../json-scan.js';
+
+const { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } = JSON_MARKS;
 
 export interface ShapeLimits {
   /** Deepest nesting of objects and arrays (a scalar body is 0, `{}` is 1). */
@@ -14,14 +17,6 @@ export interface ShapeLimits {
 
 export type ShapeProblem = { readonly kind: 'depth'; readonly limit: number } | { readonly kind: 'values'; readonly limit: number };
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_OBJECT = 0x7d;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-
 /**
  * The first limit the text passes, or undefined. Malformed text is not judged here (the parser that
  * follows says so). The count bounds what a parse builds from above: each container counts one, and
@@ -30,23 +25,18 @@ const COMMA = 0x2c;
 export function jsonShapeProblem(text: string, limits: ShapeLimits): ShapeProblem | undefined {
   let depth = 0;
   let values = 0;
-  let inString = false;
   // Whether the innermost open container has had a value yet (its first value has no comma before it).
   let emptyContainer = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-      continue;
-    }
+    // Any control character counts as space here (malformed text is the parser's to refuse).
     if (c <= 0x20) continue;
     if (emptyContainer && c !== CLOSE_OBJECT && c !== CLOSE_ARRAY) {
       values++;
       emptyContainer = false;
     }
-    if (c === QUOTE) inString = true;
+    if (c === QUOTE) i = stringClose(text, i + 1, n);
     else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (++depth > limits.maxDepth) return { kind: 'depth', limit: limits.maxDepth };
       values++;
@@ -55,6 +45,7 @@ export function jsonShapeProblem(text: string, limits: ShapeLimits): ShapeProble
       depth--;
       emptyContainer = false;
     } else if (c === COMMA) values++;
+    else if (c !== COLON) i = scalarEnd(text, i + 1, n) - 1; // a scalar: nothing more to count until its end
     if (values > limits.maxValues) return { kind: 'values', limit: limits.maxValues };
   }
   return undefined;

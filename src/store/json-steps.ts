@@ -1,9 +1,10 @@
 /**
  * JSON text parsed as steps (steps.ts): the value `JSON.parse` would build, a few thousand values or a
  * few hundred kilobytes of text a step, so a body of hundreds of megabytes is parsed between other
- * requests instead of in one blocking call. The containers are walked here; every scalar, and every
- * element of a watched array whole, is decoded by `JSON.parse` of its own slice of the text, so escapes,
- * numbers and `__proto__` members mean exactly what they mean to `JSON.parse`.
+ * requests instead of in one blocking call. The containers are walked here, over the tokens the JSON
+ * scanner (src/json-scan.ts) finds; every scalar, and every element of a watched array whole, is
+ * decoded by `JSON.parse` of its own slice of the text, so escapes, numbers and `__proto__` members
+ * mean exactly what they mean to `JSON.parse`.
  *
  * The shape limits of engine/json-shape.ts are counted as the text is read (the same count), and a
  * `JsonWatch` may refuse the text at the first array that grows past what it may hold: a body that will
@@ -11,6 +12,9 @@
  */
 import type { ShapeLimits } from '../engine/json-shape.js';
 import type { Steps } from './steps.js';
+import { JSON_MARKS, codeAt, isJsonSpace, scalarEnd, skipSpace, stringEnd, type JsonText } from '../json-scan.js';
+
+const { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } = JSON_MARKS;
 
 export interface JsonStepsLimits extends ShapeLimits {
   /** Longest string, as written (quotes and escapes included). */
@@ -67,22 +71,6 @@ export type JsonStepsResult<P> = { readonly ok: true; readonly value: unknown } 
 const STEP_VALUES = 4096;
 const STEP_CHARS = 1 << 18;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_OBJECT = 0x7d;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-
-/** JSON's own whitespace: space, tab, line feed, carriage return (no other control character). */
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-
-/** A scalar ends at a delimiter, whitespace or the end of the text (its grammar is JSON.parse's to judge). */
-const endsScalar = (c: number): boolean =>
-  c === COMMA || c === CLOSE_ARRAY || c === CLOSE_OBJECT || c === COLON || isSpace(c) || c === QUOTE || c === OPEN_ARRAY || c === OPEN_OBJECT || Number.isNaN(c);
-
 class Stop {
   constructor(readonly problem: JsonStepsProblem<never> | { readonly kind: 'watch'; readonly problem: unknown }) {}
 }
@@ -101,25 +89,25 @@ function setMember(target: Record<string, unknown>, key: string, value: unknown)
 }
 
 /**
- * The text's length, the code unit at an index (NaN past the end, as charCodeAt gives) and a slice as a
- * string. UTF-8 bytes read the same way: every character the parser looks for is ASCII, and no byte of
- * a multi-byte character is, so slices cut only between characters and are decoded one at a time (a
- * body of hundreds of megabytes never becomes one string).
+ * A slice of the text as a string. UTF-8 bytes are read as the scanner reads them (json-scan.ts): slices
+ * cut only between characters and are decoded one at a time (a body of hundreds of megabytes never
+ * becomes one string).
  */
-function reader(source: string | Uint8Array): { readonly n: number; readonly code: (i: number) => number; readonly slice: (start: number, end: number) => string } {
-  if (typeof source === 'string') return { n: source.length, code: (i) => source.charCodeAt(i), slice: (start, end) => source.slice(start, end) };
+function slicer(source: JsonText): (start: number, end: number) => string {
+  if (typeof source === 'string') return (start, end) => source.slice(start, end);
   // A byte order mark stays a character (as in the string a body decodes to): JSON.parse refuses it where it refuses \uFEFF.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const n = source.length;
-  return { n, code: (i) => (i < n ? (source[i] as number) : NaN), slice: (start, end) => decoder.decode(source.subarray(start, end)) };
+  return (start, end) => decoder.decode(source.subarray(start, end));
 }
 
 /**
  * Parse `source` (text, or its UTF-8 bytes) as JSON, as steps; with `watch`, its hooks may refuse it early. Malformed text is a
  * `syntax` problem wherever JSON.parse would throw, and only there.
  */
-export function* parseJsonSteps<P>(source: string | Uint8Array, limits: JsonStepsLimits, watch?: JsonWatch<P>): Steps<JsonStepsResult<P>> {
-  const { n, code, slice } = reader(source);
+export function* parseJsonSteps<P>(source: JsonText, limits: JsonStepsLimits, watch?: JsonWatch<P>): Steps<JsonStepsResult<P>> {
+  const n = source.length;
+  const slice = slicer(source);
+  const code = (i: number): number => codeAt(source, i);
   let i = 0;
   let values = 0;
   let outside = 0;
@@ -135,7 +123,7 @@ export function* parseJsonSteps<P>(source: string | Uint8Array, limits: JsonStep
     throw new Stop(problem as JsonStepsProblem<never>);
   };
   const spaces = () => {
-    while (i < n && isSpace(code(i))) i++;
+    i = skipSpace(source, i, n);
   };
   const count = (more: number) => {
     values += more;
@@ -146,19 +134,13 @@ export function* parseJsonSteps<P>(source: string | Uint8Array, limits: JsonStep
     const problem = watch?.outside(outside);
     if (problem !== undefined) stop({ kind: 'watch', problem });
   };
-  /** The end of the string opening at `start` (the index after its closing quote); whether it holds escapes. */
-  let escaped = false;
-  const stringEnd = (start: number): number => {
-    escaped = false;
-    let j = start + 1;
+  /** The end of the string opening at `start` (the index after its closing quote). */
+  const stringAt = (start: number): number => {
     const last = Math.min(n, start + limits.maxStringChars);
-    for (; j < last; j++) {
-      const c = code(j);
-      if (c === QUOTE) return j + 1;
-      if (c === BACKSLASH) {
-        escaped = true;
-        j++;
-      } else if (c < 0x20) return stop({ kind: 'syntax' });
+    const j = stringEnd(source, start + 1, last);
+    if (j < last) {
+      if (code(j) !== QUOTE) return stop({ kind: 'syntax' }); // a control character
+      return j + 1;
     }
     if (last === n) return stop({ kind: 'syntax' });
     return stop({ kind: 'string', limit: limits.maxStringChars });
@@ -174,12 +156,12 @@ export function* parseJsonSteps<P>(source: string | Uint8Array, limits: JsonStep
   const scalar = (): unknown => {
     const start = i;
     if (code(i) === QUOTE) {
-      i = stringEnd(i);
+      i = stringAt(i);
       // Even a plain string is copied out of the text (by JSON.parse): a slice would keep the whole body alive.
       return parseSlice(start, i);
     }
     const last = Math.min(n, start + limits.maxNumberChars + 1);
-    while (i < last && !endsScalar(code(i))) i++;
+    i = scalarEnd(source, i, last);
     if (i === start) return stop({ kind: 'syntax' });
     if (i - start > limits.maxNumberChars) return stop({ kind: 'number', limit: limits.maxNumberChars });
     return parseSlice(start, i);
@@ -195,9 +177,9 @@ export function* parseJsonSteps<P>(source: string | Uint8Array, limits: JsonStep
     let j = i;
     const c0 = code(j);
     skipped = 1;
-    if (c0 === QUOTE) return stringEnd(j);
+    if (c0 === QUOTE) return stringAt(j);
     if (c0 !== OPEN_OBJECT && c0 !== OPEN_ARRAY) {
-      while (j < n && j - i <= limits.maxNumberChars && !endsScalar(code(j))) j++;
+      j = scalarEnd(source, j, Math.min(n, i + limits.maxNumberChars + 1));
       if (j - i > limits.maxNumberChars) stop({ kind: 'number', limit: limits.maxNumberChars });
       return j;
     }
@@ -206,12 +188,12 @@ export function* parseJsonSteps<P>(source: string | Uint8Array, limits: JsonStep
     const last = Math.min(n, i + chars);
     for (; j < last; j++) {
       const c = code(j);
-      if (isSpace(c)) continue;
+      if (isJsonSpace(c)) continue;
       if (empty && c !== CLOSE_OBJECT && c !== CLOSE_ARRAY) {
         skipped++;
         empty = false;
       }
-      if (c === QUOTE) j = stringEnd(j) - 1;
+      if (c === QUOTE) j = stringAt(j) - 1;
       else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         level++;
         if (depth + level > limits.maxDepth) stop({ kind: 'depth', limit: limits.maxDepth });
@@ -222,6 +204,7 @@ export function* parseJsonSteps<P>(source: string | Uint8Array, limits: JsonStep
         empty = false;
         if (level === 0) return j + 1;
       } else if (c === COMMA) skipped++;
+      else if (c !== COLON) j = scalarEnd(source, j + 1, last) - 1; // a scalar: nothing more to count until its end
       if (skipped > most) return undefined;
     }
     // Unterminated (the parse of the slice says so), or longer than an element may be.
@@ -339,8 +322,9 @@ export function* parseJsonSteps<P>(source: string | Uint8Array, limits: JsonStep
   function readKey(frame: Frame): void {
     if (code(i) !== QUOTE) stop({ kind: 'syntax' });
     const start = i;
-    i = stringEnd(i);
-    frame.key = escaped ? (parseSlice(start, i) as string) : slice(start + 1, i - 1);
+    i = stringAt(i);
+    const raw = slice(start + 1, i - 1);
+    frame.key = raw.includes('\\') ? (parseSlice(start, i) as string) : raw;
     spaces();
     if (code(i) !== COLON) stop({ kind: 'syntax' });
     i++;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ruleById } from '../../src/rules/catalogue.js';
 import { properties, selectProperties } from '../../src/properties/registry.js';
-import { pageArithmeticRunsPerSecond } from '../../src/properties/bench.js';
+import { pageArithmeticRunsPerSecond } from '../../src/bench/property-speed.js';
 import { NOT_RUN, runProperties, SKIP_ADMIN, SKIP_WRITES } from '../../src/properties/runner.js';
 import { createSimTarget } from '../../src/adapters/simulator.js';
 import { TargetError } from '../../src/port.js';

@@ -1,23 +1,17 @@
 /**
  * Cuts the entries out of a HAR's bytes as they stream in, so a file of any size is read in bounded
- * memory: a byte scanner tracks strings, escapes and nesting, knows the members of the root and of
- * `log` by name, and hands back the JSON text of each element of `log.entries` as soon as it closes.
+ * memory: the JSON scanner (src/json-scan.ts) reads strings, escapes and scalars, and this tracks the
+ * nesting, knows the members of the root and of `log` by name, and hands back the JSON text of each
+ * element of `log.entries` as soon as it closes.
  * Nothing else is kept (`pages`, `creator` are skipped), and one entry longer than the limit is refused
  * with its number and the limit. The text of an entry is validated by JSON.parse afterwards; outside the
  * entries the scanner checks only what it must to find them. No I/O: bytes in, entry texts out.
  */
 import { isAscii } from 'node:buffer';
+import { JSON_MARKS, isJsonSpace, scalarEnd, stringClose } from '../../json-scan.js';
 import { trafficInputError } from '../errors.js';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } = JSON_MARKS;
 
 /** Member names longer than this are not `log` or `entries`: kept only as far as needed to say so. */
 const MAX_KEY_BYTES = 64;
@@ -78,14 +72,7 @@ export class HarSplitter {
     }
     while (i < n) {
       if (inString) {
-        // One test per ordinary byte; a backslash skips the byte it escapes.
-        for (; i < n; i++) {
-          const c = chunk[i];
-          if (c === QUOTE || c === BACKSLASH) {
-            if (c === QUOTE) break;
-            i++;
-          }
-        }
+        i = stringClose(chunk, i, n);
         if (i >= n) {
           this.escaped = i > n;
           i = n;
@@ -113,7 +100,10 @@ export class HarSplitter {
         }
       } else if (c === COMMA) {
         if (this.depth === 1 || (this.depth === 2 && this.kind2 === 'object')) this.keyExpected = true;
-      } else if (!isSpace(c)) this.other();
+      } else if (!isJsonSpace(c)) {
+        this.other();
+        if (c !== COLON) i = scalarEnd(chunk, i + 1, n) - 1; // the rest of a scalar asks nothing more
+      }
       i++;
     }
     if (inString && this.capturingKey) this.keyPart(chunk, from, n);
@@ -140,7 +130,7 @@ export class HarSplitter {
       throw trafficInputError(this.opts.file, 'a zip archive, not a HAR (Playwright writes .zip HARs: unzip it and pass the .har inside)');
     }
     if (this.offset === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3; // a UTF-8 byte order mark
-    while (i < chunk.length && isSpace(chunk[i] ?? 0)) i++;
+    while (i < chunk.length && isJsonSpace(chunk[i] ?? 0)) i++;
     if (i < chunk.length) {
       this.started = true;
       if (chunk[i] !== OPEN_OBJECT) throw trafficInputError(this.opts.file, 'not a HAR file (a HAR is a JSON object with log.entries)');

@@ -6,9 +6,9 @@
 import { performance } from 'node:perf_hooks';
 import { ruleById } from '../rules/catalogue.js';
 import type { Target } from '../port.js';
-import { pageArithmetic } from './page-arithmetic.js';
-import { usernames } from './usernames.js';
-import type { PropertyEnv } from './env.js';
+import { pageArithmetic } from '../properties/page-arithmetic.js';
+import { usernames } from '../properties/usernames.js';
+import type { PropertyEnv } from '../properties/env.js';
 
 export interface PropertyBench {
   readonly property: string;
