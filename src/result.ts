@@ -10,5 +10,3 @@ export interface Problem {
   readonly path: string;
   readonly message: string;
 }
-
-export const ok = <T>(value: T): { readonly ok: true; readonly value: T } => ({ ok: true, value });

@@ -4,7 +4,7 @@
  */
 import { TargetError, type Target, type TargetErrorCode } from '../port.js';
 
-export const FATAL_CODES: ReadonlySet<TargetErrorCode> = new Set(['TARGET_UNREACHABLE', 'TARGET_BUDGET_EXHAUSTED', 'TARGET_AUTH_FAILED']);
+const FATAL_CODES: ReadonlySet<TargetErrorCode> = new Set(['TARGET_UNREACHABLE', 'TARGET_BUDGET_EXHAUSTED', 'TARGET_AUTH_FAILED']);
 
 export interface GuardedTarget {
   readonly target: Target;

@@ -34,7 +34,7 @@ export interface HttpTargetOptions {
   readonly sleep?: Sleep;
 }
 
-export const DEFAULT_BUDGET = 5000;
+const DEFAULT_BUDGET = 5000;
 const TOKEN_PATH = '/oauth/access_token';
 /** Re-fetch a token this long before it expires. */
 const EXPIRY_MARGIN_MS = 60_000;

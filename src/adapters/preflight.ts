@@ -5,7 +5,7 @@
  */
 import { TargetError, parseJsonOrUndefined, type Target } from '../port.js';
 
-export const PREFLIGHT_URL = '/v2/accounts?page[limit]=1';
+const PREFLIGHT_URL = '/v2/accounts?page[limit]=1';
 
 export interface PreflightOptions {
   /** False when no token or client credentials were given: a 401 then says so instead of "refused". */

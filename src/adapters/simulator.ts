@@ -32,7 +32,7 @@ export interface SimTargetOptions {
 
 export const SIM_BASE_URL = DEFAULT_BASE_URL;
 
-export function simulatorOptions(options: SimTargetOptions): SimulatorOptions {
+function simulatorOptions(options: SimTargetOptions): SimulatorOptions {
   const profile: DatasetProfile | undefined = options.dataset === 'shared-timestamps' ? 'shared-timestamps' : options.dataset === 'default' ? 'default' : undefined;
   return {
     ...(options.seed === undefined ? {} : { seed: options.seed }),

@@ -64,7 +64,7 @@ const ADVICE: Partial<Record<KitErrorCode, Advice>> = {
 
 const BUG: Advice = { what: 'commerce-sim failed unexpectedly', todo: 'This is a bug of commerce-sim: please report it with the message above.' };
 
-export function adviceFor(code: KitErrorCode | undefined): Advice {
+function adviceFor(code: KitErrorCode | undefined): Advice {
   if (code === undefined) return BUG;
   return ADVICE[code] ?? { what: ERROR_CODES[code], todo: "See the message above; the README's table of error codes says more." };
 }

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliIo } from './io.js';
 
-export const REPORT_DIR_FILE_VARIABLE = 'COMMERCE_SIM_REPORT_DIR_FILE';
+const REPORT_DIR_FILE_VARIABLE = 'COMMERCE_SIM_REPORT_DIR_FILE';
 
 export async function tellReportDir(io: CliIo, dir: string): Promise<void> {
   const file = io.env[REPORT_DIR_FILE_VARIABLE];

@@ -13,7 +13,7 @@ export async function packageVersion(): Promise<string> {
 }
 
 /** `20261122T204512Z-sim<suffix>`: when and against what; the suffix keeps kinds of run and CI shards apart. */
-export function runId(started: number, target: Target, suffix: string): string {
+function runId(started: number, target: Target, suffix: string): string {
   const when = new Date(started)
     .toISOString()
     .replace(/[-:]/g, '')

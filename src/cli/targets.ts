@@ -102,7 +102,7 @@ export function parseVarAssignments(list: readonly string[]): Record<string, str
 export type { ConfigFile } from './config.js';
 
 /** The names a config file is found by, in the working directory or a parent, when --config is not given. */
-export const CONFIG_NAMES = ['commerce-sim.config.yaml', 'commerce-sim.config.yml', 'commerce-sim.config.json'] as const;
+const CONFIG_NAMES = ['commerce-sim.config.yaml', 'commerce-sim.config.yml', 'commerce-sim.config.json'] as const;
 
 /** The nearest config file from `cwd` up to the root, or undefined. */
 export async function findConfig(cwd: string): Promise<string | undefined> {

@@ -36,7 +36,7 @@ export function findingPrinter(io: CliIo, judged: JudgedParty): (f: Finding) => 
 }
 
 /** `✗ client.keyset.timestamp-ge (documented, client) accounts by created_at (keyset) #3 · proxy #12: message` */
-export function findingLine(f: Finding): string {
+function findingLine(f: Finding): string {
   const mark = f.status === 'fail' ? (f.level === 'documented' ? '✗' : '!') : '?';
   const where = [f.walk, f.evidence.join(', ')].filter((x) => x !== undefined && x !== '').join(' · ');
   const text = f.message.replace(/\s+/g, ' ');

@@ -9,7 +9,7 @@ export type FilterOp = 'eq' | 'like' | 'ilike' | 'in' | 'gt' | 'ge' | 'lt' | 'le
 export const FILTER_OPS: readonly FilterOp[] = ['eq', 'like', 'ilike', 'in', 'gt', 'ge', 'lt', 'le', 'is_null', 'contains'];
 
 export type FieldKind = 'string' | 'timestamp';
-export interface FieldSpec {
+interface FieldSpec {
   readonly kind: FieldKind;
   readonly ops: readonly FilterOp[];
 }
@@ -24,7 +24,7 @@ export interface FilterClause {
 
 export const MAX_FILTERS = 10;
 export const MAX_FILTER_BYTES = 8192;
-export const PARSE_ERROR_DETAIL = 'Could not parse the supplied filter';
+const PARSE_ERROR_DETAIL = 'Could not parse the supplied filter';
 
 const OP_SET: ReadonlySet<string> = new Set(FILTER_OPS);
 const isOp = (s: string): s is FilterOp => OP_SET.has(s);

@@ -10,7 +10,7 @@
 export type Precision = 's' | 'ms' | 'us' | 'ns';
 
 /** Where the finer scales are counted from: any fixed instant keeps the map monotone. */
-export const SCALE_ANCHOR_MS = Date.UTC(2025, 0, 1, 0, 0, 0, 0);
+const SCALE_ANCHOR_MS = Date.UTC(2025, 0, 1, 0, 0, 0, 0);
 
 const NS_PER_MS = 1_000_000n;
 const NS_PER_S = 1_000_000_000n;
@@ -61,7 +61,7 @@ const floorDiv = (a: bigint, b: bigint): bigint => {
 const ceilDiv = (a: bigint, b: bigint): bigint => -floorDiv(-a, b);
 
 /** The instant a store millisecond `ms` is shown as, in nanoseconds. */
-export function shownNs(ms: number, precision: Precision): bigint {
+function shownNs(ms: number, precision: Precision): bigint {
   const t = BigInt(ms);
   switch (precision) {
     case 'ms':
@@ -76,7 +76,7 @@ export function shownNs(ms: number, precision: Precision): bigint {
 }
 
 /** The smallest store millisecond shown at or after `ns` (the map is monotone), clamped to the store's range. */
-export function firstMsAtOrAfter(ns: bigint, precision: Precision): number {
+function firstMsAtOrAfter(ns: bigint, precision: Precision): number {
   let t: bigint;
   switch (precision) {
     case 'ms':
@@ -100,7 +100,7 @@ export function firstMsAtOrAfter(ns: bigint, precision: Precision): number {
 const DIGITS: Readonly<Record<Precision, number>> = { s: 0, ms: 3, us: 6, ns: 9 };
 
 /** `2025-01-01T00:00:00.123456Z`: an instant in nanoseconds written with the precision's fraction digits. */
-export function formatNs(ns: bigint, precision: Precision): string {
+function formatNs(ns: bigint, precision: Precision): string {
   const seconds = floorDiv(ns, NS_PER_S);
   const whole = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
   const digits = DIGITS[precision];

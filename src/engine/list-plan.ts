@@ -13,7 +13,7 @@ import { planPage, PUBLIC_PAGE_READINGS, skipCount, type PagePlan, type PageRead
 import type { QueryParams } from './query.js';
 import { parseSort, type SortSpec } from './sort.js';
 
-export const DEFAULT_SORT: SortSpec = { field: 'created_at', direction: 'asc' };
+const DEFAULT_SORT: SortSpec = { field: 'created_at', direction: 'asc' };
 const TIMESTAMP_FIELDS = new Set(['created_at', 'updated_at']);
 
 /** What the planner needs to know of the resource. */
@@ -50,7 +50,7 @@ const UNSORTED: Readonly<Record<ListReadings['unsorted'], SortSpec>> = {
 };
 
 /** The envelope of the answer: the document's whole one, or a deviation's `{"data": [...]}` alone. */
-export type Envelope = 'full' | 'data-only' | 'data-only-when-empty';
+type Envelope = 'full' | 'data-only' | 'data-only-when-empty';
 
 export interface ListPlan {
   readonly sort: SortSpec;

@@ -136,7 +136,7 @@ export interface PageCounting {
   readonly pastEnd: 'counted' | 'capped';
 }
 
-export const PUBLIC_PAGE_COUNTING: PageCounting = { current: 'one-based', emptyTotal: 'zero', grid: 'data-set', pastEnd: 'counted' };
+const PUBLIC_PAGE_COUNTING: PageCounting = { current: 'one-based', emptyTotal: 'zero', grid: 'data-set', pastEnd: 'counted' };
 
 export function pageMeta(plan: PagePlan, total: number, returned: number, deviations: Deviations, counting: PageCounting = PUBLIC_PAGE_COUNTING): PageMeta {
   const reportedTotal = deviates(deviations, 'pagination.results.total') ? total + 1 : total;

@@ -34,7 +34,7 @@ export interface CreateReadings {
   readonly mediaType: 'lenient' | 'strict';
 }
 
-export const PUBLIC_CREATE_READINGS: CreateReadings = { characters: 'code-points', hyphenType: 'accept', status: 400, usernames: 'repeat', mediaType: 'lenient' };
+const PUBLIC_CREATE_READINGS: CreateReadings = { characters: 'code-points', hyphenType: 'accept', status: 400, usernames: 'repeat', mediaType: 'lenient' };
 
 /** A username already held under the user-authentication-info, refused as the reading says (undefined: accepted). */
 export function duplicateUsername(readings: CreateReadings, username: string): ApiError | undefined {

@@ -9,7 +9,7 @@
  */
 import { patternParts, type FilterClause } from './filter.js';
 
-export const UNIT_NS = 80;
+const UNIT_NS = 80;
 const units = (ns: number): number => ns / UNIT_NS;
 
 /** A record of a run visited and handed to its tests: the merge step, the interval tests, the loop over the clauses. */
@@ -98,7 +98,7 @@ export function lookupCost(field: string, keys: number, layers: number, size: nu
 }
 
 /** The least cap on a read's work, however small the collection (about 8 ms). */
-export const MIN_SCAN_CAP = 100_000;
+const MIN_SCAN_CAP = 100_000;
 /** The longest value a cap allows patterns to search through: four times the 64 characters of a long name. */
 const CAP_VALUE_CHARS = 256;
 /** The clauses of the costliest filter a client ordinarily sends: four patterns of four parts each. */

@@ -36,7 +36,7 @@ export interface SuiteRun {
   readonly rules: readonly RuleSummary[];
 }
 
-export const SHIPPED_SCENARIOS = fileURLToPath(new URL('../../scenarios', import.meta.url));
+const SHIPPED_SCENARIOS = fileURLToPath(new URL('../../scenarios', import.meta.url));
 
 export function loadSuite(scenariosDir: string = SHIPPED_SCENARIOS): Promise<Scenario[]> {
   return loadScenarios([scenariosDir], { ruleExists: (id) => ruleById(id) !== undefined, cwd: scenariosDir });

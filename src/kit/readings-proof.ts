@@ -44,7 +44,7 @@ export function coveringReadings(): Readings[] {
 }
 
 /** `count` combinations drawn from `seed`: the same seed gives the same combinations. */
-export function sampleReadings(seed: number, count: number): Readings[] {
+function sampleReadings(seed: number, count: number): Readings[] {
   return fc.sample(readingsArbitrary, { seed, numRuns: count });
 }
 

@@ -9,7 +9,7 @@ import { accounts as accountsResource } from '../store/resources.js';
 import { parseJsonOrUndefined, type Target, type TargetRequest, type TargetResponse } from '../port.js';
 import type { AdminAccess, PropertyEnv, SeedBody } from './env.js';
 
-export const adminHeaders = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+const adminHeaders = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 
 /** An admin request (the caller sends it, through a Trial when the oracle should see it). */
 export function adminRequest(token: string, method: string, path: string, body?: unknown): TargetRequest {

@@ -11,7 +11,7 @@ export const HARD_LIMIT_PATHS: readonly string[] = ['/v2/orders', '/v2/files'];
 export const SOFT_LIMIT_PATHS: readonly string[] = ['/v2/accounts', '/v2/customers', '/v2/promotions'];
 
 /** Text of a page parameter that a client might send. */
-export const junkNumberText: fc.Arbitrary<string> = fc.oneof(
+const junkNumberText: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('', ' ', '-1', '-0', '+5', ' 7', '8 ', '2.5', '10.0', '1e2', '0x10', '1_000', 'NaN', 'Infinity', 'null', '[]', 'ten', '٣', '99999999999999999999', '9007199254740993'),
   fc.integer({ min: -1000, max: -1 }).map(String),
   fc
@@ -22,7 +22,7 @@ export const junkNumberText: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** page[limit]: mostly whole numbers around the interesting values, sometimes junk. */
-export const limitText: fc.Arbitrary<string> = fc.oneof(
+const limitText: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: 1, max: MAX_PAGE_LENGTH }).map(String) },
   { weight: 2, arbitrary: fc.constantFrom('0', '1', '24', '25', '26', '99', '100', '101', '1000', '1000000') },
   { weight: 2, arbitrary: fc.integer({ min: 101, max: 100_000 }).map(String) },
@@ -30,7 +30,7 @@ export const limitText: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** page[offset]: small, around the data's end, around the offset limit, huge, or junk. */
-export const offsetText: fc.Arbitrary<string> = fc.oneof(
+const offsetText: fc.Arbitrary<string> = fc.oneof(
   { weight: 5, arbitrary: fc.integer({ min: 0, max: 150 }).map(String) },
   { weight: 2, arbitrary: fc.integer({ min: 150, max: 20_000 }).map(String) },
   { weight: 2, arbitrary: fc.integer({ min: 9_995, max: 10_005 }).map(String) },

@@ -34,7 +34,7 @@ function wildcard(value: string, pattern: string): boolean {
  * instants for timestamps; code units, case-folded, locale or numeric order for text), exact text,
  * case-sensitive `like`. A record selected strictly is selected by any conforming deployment.
  */
-export function strictHolds(record: unknown, clause: FilterClause): boolean {
+function strictHolds(record: unknown, clause: FilterClause): boolean {
   const value = recordAttr(record, clause.field);
   if (typeof value !== 'string') return false;
   const v = clause.values[0] ?? '';
@@ -59,8 +59,8 @@ export function strictHolds(record: unknown, clause: FilterClause): boolean {
   }
 }
 
-export const selects = (record: unknown, clauses: readonly FilterClause[]): boolean => clauses.every((c) => strictHolds(record, c));
-export const maySelect = (record: unknown, clauses: readonly FilterClause[]): boolean => clauses.every((c) => clauseHolds(recordAttr(record, c.field), c) !== false);
+const selects = (record: unknown, clauses: readonly FilterClause[]): boolean => clauses.every((c) => strictHolds(record, c));
+const maySelect = (record: unknown, clauses: readonly FilterClause[]): boolean => clauses.every((c) => clauseHolds(recordAttr(record, c.field), c) !== false);
 
 /** How many records a filter selects: at least `lo` (strict reading), at most `hi` (lenient). */
 export function countRange(sample: readonly SampleRecord[], clauses: readonly FilterClause[]): { lo: number; hi: number } {

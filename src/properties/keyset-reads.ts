@@ -16,7 +16,7 @@ import type { Trial } from './trial.js';
 import { walkById, walkByTimestamp, WALK_RULES, type WalkOptions } from './keyset.js';
 import type { PropertyEnv } from './env.js';
 
-export const KEYSET_READS = 'keyset-reads';
+const KEYSET_READS = 'keyset-reads';
 /** Pages one walk may read: a live target is not walked end to end from far back. */
 const MAX_PAGES = 25;
 /** Records read at the end of each order, the walks' starting points. */
@@ -50,7 +50,7 @@ const MIN_RUN = 3;
  * Where a walk starts so that its first page is uniform: ge(value of a run of equal values), with a page
  * shorter than the run (under half of it when it is long enough, so that a page further on is uniform too).
  */
-export function sharedRunStart(values: readonly string[], attribute: SortableAttribute, pick: number): { readonly from: string; readonly pageSize: number } | undefined {
+function sharedRunStart(values: readonly string[], attribute: SortableAttribute, pick: number): { readonly from: string; readonly pageSize: number } | undefined {
   const runs: { from: string; pageSize: number }[] = [];
   let start = 0;
   for (let i = 1; i <= values.length; i++) {
@@ -66,7 +66,7 @@ export function sharedRunStart(values: readonly string[], attribute: SortableAtt
 }
 
 /** Where a walk starts so that its first page ends on the first record of a run of equal values, and that page's size. */
-export function alignedStart(values: readonly string[], attribute: SortableAttribute, pick: number): { readonly from: string; readonly pageSize: number } | undefined {
+function alignedStart(values: readonly string[], attribute: SortableAttribute, pick: number): { readonly from: string; readonly pageSize: number } | undefined {
   const starts: { from: string; pageSize: number }[] = [];
   for (let s = 1; s + 1 < values.length; s++) {
     const [before, first, second] = [values[s - 1], values[s], values[s + 1]];

@@ -14,7 +14,7 @@ import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
 import { MAX_PAGE_LENGTH } from '../limits.js';
 
-export const KEYSET = 'keyset';
+const KEYSET = 'keyset';
 const PATH = SORT_FILTER_PATH;
 
 export interface KeysetInput {
@@ -30,7 +30,7 @@ export interface KeysetInput {
 }
 
 /** The walk's page size: under a burst's length when `shortPage` (a page as long as the burst or longer meets no uniform page). */
-export function pageSizeOf(i: KeysetInput): number {
+function pageSizeOf(i: KeysetInput): number {
   return i.profile === 'shared-timestamps' && i.shortPage ? 1 + ((i.pageSize - 1) % Math.max(1, i.burst - 1)) : i.pageSize;
 }
 

@@ -14,7 +14,7 @@ import { StopRun, type Trial } from './trial.js';
 import type { FindingId } from './env.js';
 import type { RuleId } from '../rules/ids.js';
 
-export interface ModelRecord {
+interface ModelRecord {
   readonly id: string;
   readonly username: string;
   /** Instants in nanoseconds, as the answers showed them. */
@@ -53,7 +53,7 @@ export interface Real {
 export type ModelCommand = fc.AsyncCommand<Model, Real>;
 
 /** Simulator behaviour beyond the rule catalogue (its virtual clock): the property fails, no rule does. */
-export const SIM_CLOCK: FindingId = 'sim.clock';
+const SIM_CLOCK: FindingId = 'sim.clock';
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
 /** A failing assertion stops the sequence; it rests on `evidence` (the command's own exchange) when given. */

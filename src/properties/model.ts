@@ -14,7 +14,7 @@ import { ClockCmd, CreateCmd, DeleteCmd, GetCmd, ListCmd, SettingsCmd, UpdateCmd
 import { StopRun, type Trial } from './trial.js';
 import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../limits.js';
 
-export const MODEL = 'model';
+const MODEL = 'model';
 
 /** Passwords from characters no username, id, timestamp or link has, so the oracle never mistakes an echo for a leak. */
 const password = fc.string({ unit: fc.constantFrom(...'!#$%&+=?@^~'), minLength: 8, maxLength: 16 });

@@ -12,9 +12,9 @@ import { defineProperty } from './define.js';
 import { readOffsetLimit } from './page-arithmetic.js';
 import type { AdminAccess } from './env.js';
 
-export const OFFSET_LIMITS = 'offset-limits';
+const OFFSET_LIMITS = 'offset-limits';
 /** Records seeded per collection when the admin API is there: past the limit, so records exist there. */
-export const SEEDED_PAST_LIMIT = OFFSET_LIMIT + 100;
+const SEEDED_PAST_LIMIT = OFFSET_LIMIT + 100;
 
 interface Ctx {
   readonly offsetLimit: number;

@@ -14,7 +14,7 @@ import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
 import type { PropertyEnv } from './env.js';
 
-export const PAGE_ARITHMETIC = 'page-arithmetic';
+const PAGE_ARITHMETIC = 'page-arithmetic';
 
 export interface PageInput {
   readonly path: string;
@@ -26,7 +26,7 @@ export interface PageInput {
 }
 
 /** A filter no record passes: a result of 0 records, through a documented read (§4.2). */
-export const EMPTY_FILTER = 'gt(created_at,9999-12-31T23:59:59.999Z)';
+const EMPTY_FILTER = 'gt(created_at,9999-12-31T23:59:59.999Z)';
 
 /**
  * Limits and offsets at page arithmetic's edges for `total` records: limits that divide the total, equal
@@ -101,14 +101,14 @@ const exploringPageInput: fc.Arbitrary<PageInput> = fc.record({
   sort: fc.option(fc.constantFrom('created_at', 'id', '-created_at', 'name'), { freq: 5, nil: undefined }),
 });
 
-export const pageInput: fc.Arbitrary<PageInput> = fc.oneof({ weight: 3, arbitrary: documentedPageInput }, { weight: 2, arbitrary: exploringPageInput });
+const pageInput: fc.Arbitrary<PageInput> = fc.oneof({ weight: 3, arbitrary: documentedPageInput }, { weight: 2, arbitrary: exploringPageInput });
 
 /** Every kind of read, the edges of the target's own totals among them. */
 const pageInputFor = (totals: ReadonlyMap<string, number>): fc.Arbitrary<PageInput> =>
   totals.size === 0 ? pageInput : fc.oneof({ weight: 3, arbitrary: documentedPageInput }, { weight: 2, arbitrary: exploringPageInput }, { weight: 2, arbitrary: edgeInput(totals) });
 
 /** The request URL of an input. */
-export function pageUrl(input: PageInput): string {
+function pageUrl(input: PageInput): string {
   const sort = input.sort !== undefined && input.path === '/v2/accounts' ? [{ name: 'sort', value: input.sort }] : [];
   const filter = input.filter !== undefined && input.path === '/v2/accounts' ? [{ name: 'filter', value: input.filter }] : [];
   return `${input.path}${queryString([...pageQuery(input.params), ...sort, ...filter])}`;
@@ -141,7 +141,7 @@ function featureRules(input: PageInput, limit: number | undefined): RuleId[] {
 }
 
 /** The property's own reading of one answer; the oracle's rules judge the rest. */
-export function judgePage(input: PageInput, ex: Exchange, trial: Trial, offsetLimit: number): void {
+function judgePage(input: PageInput, ex: Exchange, trial: Trial, offsetLimit: number): void {
   const { status } = ex.response;
   if (isAsideStatus(status) || status >= 500) return; // credentials and rate limits: not this property's; 5xx: errors.no-5xx
   const reason = refusalReason(input, offsetLimit);

@@ -10,7 +10,7 @@ import { defineProperty } from './define.js';
 import type { Trial } from './trial.js';
 import { MAX_PAGE_LENGTH } from '../limits.js';
 
-export const PAGE_LENGTH = 'page-length';
+const PAGE_LENGTH = 'page-length';
 
 export interface PageLengthInput {
   readonly pageLength: number;

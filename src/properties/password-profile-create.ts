@@ -15,7 +15,7 @@ import type { Trial } from './trial.js';
 import type { PropertyEnv } from './env.js';
 import type { Usernames } from './usernames.js';
 
-export const CREATE = 'create';
+const CREATE = 'create';
 export const NEEDS_IDS = 'needs the ids of a realm, a user-authentication-info and a password profile: --var realm_id=... --var user_authentication_info_id=... --var password_profile_id=...';
 
 type Fields = Record<string, unknown>;

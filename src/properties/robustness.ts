@@ -12,7 +12,7 @@ import { encodeValue } from './arbitraries.js';
 import { defineProperty } from './define.js';
 import type { PropertyEnv } from './env.js';
 
-export const ROBUSTNESS = 'robustness';
+const ROBUSTNESS = 'robustness';
 /** The simulator's body limit (1 MiB): one byte more must answer 413, not crash. */
 const BODY_LIMIT = 1024 * 1024;
 let oversized: string | undefined;

@@ -17,7 +17,7 @@ import { usernames } from './usernames.js';
 
 import { DEFAULT_RUNS, NOT_RUN, SKIP_ADMIN, SKIP_WRITES, STOPPED } from './names.js';
 
-export { DEFAULT_RUNS, NOT_RUN, SKIP_ADMIN, SKIP_WRITES, STOPPED } from './names.js';
+export { NOT_RUN, SKIP_ADMIN, SKIP_WRITES } from './names.js';
 /** Exchanges kept in a report per failure: the first few and the last ones. */
 const KEEP_HEAD = 2;
 const KEEP_TAIL = 8;

@@ -20,13 +20,13 @@ import { bent, countRange, expectedPage, sampleOf, type SampleRecord } from './f
 import type { Trial } from './trial.js';
 import { MAX_PAGE_LENGTH } from '../limits.js';
 
-export const SORT_FILTER = 'sort-filter';
+const SORT_FILTER = 'sort-filter';
 
 /**
  * An instant moved by one unit of its own last fraction digit (or half a minute) and written with the
  * same precision and zone `Z`, so the probe reads like the deployment's own values.
  */
-export function shiftInstant(text: string, step: 'unit' | 'minute', sign: bigint): string {
+function shiftInstant(text: string, step: 'unit' | 'minute', sign: bigint): string {
   const ns = instantOf(text);
   if (ns === undefined) return text;
   const digits = /[.,](\d{1,9})/.exec(text)?.[1]?.length ?? 0;
@@ -113,7 +113,7 @@ function grammarValue(v: string): string | undefined {
   return v.includes("'") ? undefined : `'${v}'`;
 }
 
-export const filterText = (clauses: readonly FilterClause[]): string => clauses.map((c) => `${c.op}(${c.field},${c.values.map((v) => grammarValue(v) ?? v).join(',')})`).join(':');
+const filterText = (clauses: readonly FilterClause[]): string => clauses.map((c) => `${c.op}(${c.field},${c.values.map((v) => grammarValue(v) ?? v).join(',')})`).join(':');
 
 function urlOf(i: SortFilterInput): string {
   const [c] = i.clauses;

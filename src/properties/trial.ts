@@ -111,7 +111,7 @@ export class Trial {
 }
 
 /** Whether the exchange is documented evidence for `rule` (a documented verdict may rest on it). */
-export const documented = (ex: Exchange, rule: RuleId): boolean => insideFor(ex.request, rule, ex.response.status);
+const documented = (ex: Exchange, rule: RuleId): boolean => insideFor(ex.request, rule, ex.response.status);
 
 /** The verdict of one run: every judged rule's outcome, and the failing ones. */
 export interface Judgement {

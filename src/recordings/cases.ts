@@ -21,7 +21,7 @@ export interface CaseIds {
 }
 
 /** Simulator options that differ from the default (seed 42, 120 accounts, distinct timestamps). */
-export interface CaseSim {
+interface CaseSim {
   readonly accounts?: number;
   readonly dataset?: 'shared-timestamps';
 }
@@ -56,7 +56,7 @@ export type FixtureCase = SingleCase | KeysetCase;
 export const CASE_PASSWORD = 'correct-horse-battery';
 export const CASE_SHORT_PASSWORD = 'short-7';
 export const CASE_CLIENT_SECRET = 'fixture-client-secret';
-export const UNKNOWN_REALM_ID = '00000000-0000-4000-8000-000000000000';
+const UNKNOWN_REALM_ID = '00000000-0000-4000-8000-000000000000';
 
 const PROFILE_TYPE = 'user_authentication_password_profile_info';
 const JSON_TYPE = { 'content-type': 'application/json' } as const;

@@ -7,14 +7,14 @@
 import type { Difference } from './difference.js';
 
 /** A rule that explains differences: those it explains, and the rules that differ only because of it. */
-export interface Cause {
+interface Cause {
   readonly id: string;
   readonly differences: readonly Difference[];
   readonly knockOns: readonly string[];
 }
 
 /** A rule with differences that a cause explains; `follows` is that cause. */
-export interface KnockOn {
+interface KnockOn {
   readonly id: string;
   readonly follows: string;
 }

@@ -11,7 +11,7 @@ import type { RecordedScenario, StepNotRun } from './format.js';
 import { features, UNKNOWN, type Feature } from './normalise.js';
 import type { Difference } from './difference.js';
 
-export type { Difference, DifferenceKind } from './difference.js';
+export type { Difference } from './difference.js';
 import type { Observation, Recording } from './record-live.js';
 
 export interface Side {
@@ -52,7 +52,7 @@ const ASPECT_RULES: Readonly<Record<Difference['aspect'], readonly string[]>> = 
  * bear on the aspect (a walk's `large-data.keyset.id` rests on its page sizes) except for a member
  * of a body, which is its rule's alone; without a direct rule, those step rules, or all of them.
  */
-export function rulesFor(aspect: Difference['aspect'], rules: readonly string[], direct?: string): readonly string[] {
+function rulesFor(aspect: Difference['aspect'], rules: readonly string[], direct?: string): readonly string[] {
   const prefixes = ASPECT_RULES[aspect];
   const matching = rules.filter((id) => prefixes.some((p) => id.startsWith(p)));
   if (direct !== undefined) return aspect === 'fields' ? [direct] : [...new Set([direct, ...matching])];

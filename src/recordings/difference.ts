@@ -2,7 +2,7 @@
 import type { Aspect } from './normalise.js';
 
 /** `behaviour`: the sides act differently. `data`: they hold different records. `coverage`: one side did not run it. */
-export type DifferenceKind = 'behaviour' | 'data' | 'coverage';
+type DifferenceKind = 'behaviour' | 'data' | 'coverage';
 
 export interface Difference {
   readonly kind: DifferenceKind;

@@ -12,7 +12,7 @@ import { parseJsonOrUndefined, type Exchange } from '../port.js';
 /** A JSON body parsed (object or array), or the raw text of anything else (form bodies, malformed JSON, ""). */
 export type FixtureBody = unknown;
 
-export interface FixtureRequest {
+interface FixtureRequest {
   readonly method: string;
   /** Path plus query, no scheme or host. */
   readonly url: string;
@@ -21,7 +21,7 @@ export interface FixtureRequest {
   readonly body?: FixtureBody;
 }
 
-export interface FixtureResponse {
+interface FixtureResponse {
   readonly status: number;
   /** `content-type` only (the one header a client's parser depends on), sorted. */
   readonly headers: Readonly<Record<string, string>>;
@@ -46,7 +46,7 @@ export interface FixtureFile {
 export const ACCESS_TOKEN = '<access_token>';
 export const PASSWORD = PASSWORD_PLACEHOLDER;
 export const CLIENT_SECRET = '<client_secret>';
-export const REDACTED_CREDENTIAL = CREDENTIAL_PLACEHOLDER;
+const REDACTED_CREDENTIAL = CREDENTIAL_PLACEHOLDER;
 /** Where a recording had the target's origin. */
 export const BASE_URL = '{base_url}';
 
@@ -56,7 +56,7 @@ export function bodyOf(text: string): FixtureBody {
   return typeof parsed === 'object' && parsed !== null ? parsed : text;
 }
 
-export function sortedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+function sortedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   const names = Object.keys(headers).map((n) => [n.toLowerCase(), n] as const);
   names.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -68,7 +68,7 @@ export function sortedHeaders(headers: Readonly<Record<string, string>>): Record
 }
 
 /** The one response header kept. */
-export function responseHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+function responseHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const type = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
   return type === undefined ? {} : { 'content-type': type };
 }
@@ -216,7 +216,7 @@ export function mapFixtureStrings(f: Fixture, fn: (s: string) => string): Fixtur
   };
 }
 
-export function mapStrings(value: unknown, fn: (s: string) => string): unknown {
+function mapStrings(value: unknown, fn: (s: string) => string): unknown {
   if (typeof value === 'string') return fn(value);
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn));
   if (!isObject(value)) return value;

@@ -35,7 +35,7 @@ export interface GenerateOptions {
 
 /** The token response's `expires` is real time in a running simulator; fixtures pin it. */
 export const FIXED_WALL_CLOCK = DEFAULT_CLOCK_START;
-export const FIXTURE_BASE_URL = SIM_BASE_URL;
+const FIXTURE_BASE_URL = SIM_BASE_URL;
 
 export class FixtureError extends CodedKitError<'FIXTURE_SECRET_LEAK' | 'FIXTURE_NO_PROGRESS'> {
   override readonly name = 'FixtureError';

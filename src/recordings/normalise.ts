@@ -12,7 +12,7 @@ import { clauseHolds, firstDisorder, parsedClauses, readSort } from '../rules/in
 import { isCreatePath, isIsoMillisZ, instantOf } from '../rules/inspect-paths.js';
 import { BASE_URL, type Fixture } from './format.js';
 
-export type DiffKind = 'behaviour' | 'data';
+type DiffKind = 'behaviour' | 'data';
 export type Aspect = 'status' | 'errors' | 'page-size' | 'totals' | 'links' | 'ordering' | 'filter' | 'fields';
 
 export interface Feature {
@@ -27,8 +27,8 @@ export interface Feature {
   readonly rule?: string;
 }
 
-export const HOLDS = 'holds';
-export const FAILS = 'fails';
+const HOLDS = 'holds';
+const FAILS = 'fails';
 export const UNKNOWN = 'unknown';
 type Relation = typeof HOLDS | typeof FAILS | typeof UNKNOWN;
 
@@ -46,7 +46,7 @@ const holds = (aspect: Aspect, key: string, value: boolean | undefined, rule: st
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** `record --rename-ids` placeholders stand for UUID-shaped ids. */
-export const ID_PLACEHOLDER = /^<id-\d+>$/;
+const ID_PLACEHOLDER = /^<id-\d+>$/;
 
 /** The shape of a scalar: ids and timestamps by form, never by value. */
 export function shapeOf(value: unknown): string {

@@ -267,7 +267,7 @@ function hostSpellings(baseUrl: string): [string, string][] {
   return out.filter(([s], i) => s !== '' && out.findIndex(([t]) => t === s) === i);
 }
 
-export function slug(text: string): string {
+function slug(text: string): string {
   const s = text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

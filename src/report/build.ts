@@ -39,7 +39,7 @@ export function buildRunReport(input: RunReportInput): RunReport {
 }
 
 /** The fingerprint as the report shows it, point by point in the table's order. */
-export function readingsReport(print: Fingerprint): ReadingPointReport[] {
+function readingsReport(print: Fingerprint): ReadingPointReport[] {
   return READING_NAMES.map((name) => {
     const o = print[name];
     const question = pointQuestion(name);

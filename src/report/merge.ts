@@ -55,7 +55,7 @@ const stripShard = (runId: string): string => runId.replace(/-shard\d+of\d+$/, '
  * The shards of an `I/N` set no input brings: a merged verdict must not cover a shard that did not run (a
  * failed job uploads no report). Shards of different N are told apart by the configuration check.
  */
-export function missingShards(inputs: readonly MergeInput[]): readonly string[] {
+function missingShards(inputs: readonly MergeInput[]): readonly string[] {
   const given = new Map<number, Set<number>>();
   for (const { report } of inputs) {
     const match = /^(\d+)\/(\d+)$/.exec(report.options.shard ?? '');

@@ -34,7 +34,7 @@ export interface Verdict {
 export type CaseStatus = 'pass' | 'fail' | 'skip' | 'inconclusive';
 
 /** `setup` and `cleanup` steps give no rule verdicts; a `probe` step's verdicts name their rules. */
-export type StepRole = 'setup' | 'probe' | 'cleanup';
+type StepRole = 'setup' | 'probe' | 'cleanup';
 
 export interface StepResult {
   readonly index: number;

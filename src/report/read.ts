@@ -5,12 +5,12 @@ import { CodedKitError } from '../kit-errors.js';
 import { isJsonObject } from '../engine/json.js';
 import type { RunReport } from './model.js';
 
-export class ReportReadError extends CodedKitError<'REPORT_UNREADABLE'> {
+class ReportReadError extends CodedKitError<'REPORT_UNREADABLE'> {
   override readonly name = 'ReportReadError';
 }
 
 /** `dir/report.json`, else `dir/latest/report.json`: the path of the report a directory holds. */
-export async function reportFileIn(dir: string): Promise<string> {
+async function reportFileIn(dir: string): Promise<string> {
   for (const file of [join(dir, 'report.json'), join(dir, 'latest', 'report.json')]) {
     const found = await stat(file).then(
       (s) => s.isFile(),

@@ -71,7 +71,7 @@ export function redactBody(text: string, placeholder?: (key: string, value: unkn
 
 /** Nesting a report keeps; deeper values are cut (reports show evidence, not hostile payloads whole). */
 const MAX_DEPTH = 64;
-export const TOO_DEEP = `[nested deeper than ${MAX_DEPTH} levels]`;
+const TOO_DEEP = `[nested deeper than ${MAX_DEPTH} levels]`;
 
 /** Whether JSON text nests arrays and objects more than `max` deep (strings skipped): one pass, no parse. */
 function deeperThan(text: string, max: number): boolean {
@@ -129,7 +129,7 @@ export interface ExcerptOptions {
 
 /** A page of 100 accounts is about 40,000 characters: kept whole. */
 export const DEFAULT_MAX_BODY = 64_000;
-export const EVIDENCE_MAX_BODY = 256_000;
+const EVIDENCE_MAX_BODY = 256_000;
 
 export function excerpt(exchange: Exchange, opts: ExcerptOptions = {}): ExchangeExcerpt {
   const secrets = opts.secrets ?? [];

@@ -80,7 +80,7 @@ export function ruleSummary(rule: CatalogueEntry, t: VerdictCounts, coveredBy: r
 const USER_PREFIX = 'user.';
 
 /** The author's own checks (`user.` ids), in the order the report first meets them. */
-export function summariseUserChecks(scenarios: readonly ScenarioResult[]): UserCheckSummary[] {
+function summariseUserChecks(scenarios: readonly ScenarioResult[]): UserCheckSummary[] {
   const byId = new Map<string, { passed: number; failed: number; inconclusive: number; skipped: number; places: { scenario: string; file: string; line?: number }[]; seen: Set<string> }>();
   for (const s of scenarios)
     for (const step of s.steps)
@@ -345,7 +345,7 @@ function skipCause(reason: string): string {
  * that lists the rule (a scenario or a property); else "not in the selection" (--grep, --tag, --shard left
  * out the cases that list it), or "judged by no property here" (the scenarios judge it).
  */
-export function notCoveredCauses(r: RunReport): { readonly cause: string; readonly count: number }[] {
+function notCoveredCauses(r: RunReport): { readonly cause: string; readonly count: number }[] {
   const counts = new Map<string, number>();
   for (const rule of r.rules) {
     if (rule.level !== 'documented' || rule.status !== 'not-covered') continue;

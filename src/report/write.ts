@@ -9,7 +9,7 @@ import { renderMarkdown } from './markdown.js';
 import type { RunReport } from './model.js';
 import { READINGS_FILE, renderReadingsFile } from './readings-file.js';
 
-export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.html'] as const;
+const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.html'] as const;
 
 export class ReportError extends CodedKitError<'REPORT_BAD_RUN_ID'> {
   override readonly name = 'ReportError';

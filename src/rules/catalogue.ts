@@ -35,7 +35,5 @@ export function ruleById(id: string): Rule | undefined {
   return byId.get(id);
 }
 
-/** Every rule id, in catalogue order. */
-
 /** Ids of the `documented` rules: the ones whose failure fails conformance (exit code 1). */
 export const documentedRuleIds: readonly string[] = catalogue.filter((r) => r.level === 'documented').map((r) => r.id);

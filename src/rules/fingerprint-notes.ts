@@ -13,7 +13,7 @@ export interface PointNotes {
   readonly state: State;
 }
 
-export interface State {
+interface State {
   /** Why a point stays unobserved when the evidence left several values open. */
   reasons?: Map<ReadingName, string>;
   /** The soft offset limit in force, as the last settings answer showed it. */

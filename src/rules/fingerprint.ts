@@ -128,15 +128,3 @@ export function fingerprintOf(exchanges: Iterable<Exchange>, options: Fingerprin
 
 /** The question a point asks, for reports. */
 export const pointQuestion = (name: ReadingName): string => READING_POINTS[name].question;
-
-/** How many points are observed, unknown and not observed. */
-export function fingerprintCounts(print: Fingerprint): { readonly observed: number; readonly unknown: number; readonly notObserved: number } {
-  let observed = 0;
-  let unknown = 0;
-  for (const name of READING_NAMES) {
-    const k = print[name].kind;
-    if (k === 'observed') observed += 1;
-    else if (k === 'unknown') unknown += 1;
-  }
-  return { observed, unknown, notObserved: READING_NAMES.length - observed - unknown };
-}

@@ -42,7 +42,7 @@ export const DOCUMENTED_RULE_IDS = [
 ] as const;
 
 /** The assumed rules (the document is silent; docs/api-notes.md chose). */
-export const ASSUMED_RULE_IDS = [
+const ASSUMED_RULE_IDS = [
   'create.password-profile-id.echo',
   'create.type.hyphen-accepted',
   'create.errors.validation-400',

@@ -6,7 +6,7 @@
 import type { Result } from '../result.js';
 import { compareInstants } from './inspect-paths.js';
 
-export const FILTER_OPERATORS: readonly string[] = ['eq', 'like', 'ilike', 'in', 'gt', 'ge', 'lt', 'le', 'is_null', 'contains'];
+const FILTER_OPERATORS: readonly string[] = ['eq', 'like', 'ilike', 'in', 'gt', 'ge', 'lt', 'le', 'is_null', 'contains'];
 
 export interface FilterClause {
   readonly op: string;

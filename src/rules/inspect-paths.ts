@@ -54,7 +54,7 @@ export function decodeSegment(s: string): string {
 const CATALOG_READS = ['hierarchies', 'hierarchies/{id}/children', 'hierarchies/{id}/nodes', 'hierarchies/{id}/products', 'nodes', 'nodes/{id}/relationships/products', 'products'];
 
 /** The paths of the list endpoints commerce-api.md §4.2 names, as docs/api-notes.md gives them. */
-export const DOCUMENTED_LIST_PATHS: readonly string[] = [
+const DOCUMENTED_LIST_PATHS: readonly string[] = [
   '/v2/accounts',
   '/v2/account-members',
   '/v2/authentication-realms/{realm}/user-authentication-info',

@@ -105,7 +105,7 @@ export function pageAttributes(json: unknown): { readonly page: unknown; readonl
 }
 
 /** A pagination member's value: a number, or a numeric string (the type is not shown, §2.3). */
-export function pageNumber(v: unknown): number | undefined {
+function pageNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   return typeof v === 'string' && /^\s*-?\d{1,15}(\.\d+)?\s*$/.test(v) ? Number(v) : undefined;
 }
@@ -135,7 +135,7 @@ export function missingPageMembers(json: unknown): string[] {
   return missing;
 }
 
-export const hasPageMeta = (json: unknown): boolean => pageAttributes(json).position !== 'missing';
+const hasPageMeta = (json: unknown): boolean => pageAttributes(json).position !== 'missing';
 
 /**
  * Whether the checks can tell what a read asked for: not when a list parameter is given twice with

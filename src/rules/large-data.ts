@@ -31,7 +31,7 @@ import { surfaceCoverRules } from './surface-covers.js';
 import { fail, pass, skip, type CheckContext, type Rule } from './rule.js';
 
 /** The id a write or delete addresses: the last path segment. */
-export function addressedId(ex: Exchange): string | undefined {
+function addressedId(ex: Exchange): string | undefined {
   const segs = pathOf(ex.request.url)
     .split('/')
     .filter((s) => s !== '');

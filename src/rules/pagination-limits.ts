@@ -26,7 +26,7 @@ import {
 import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './rule.js';
 
 /** The page_length of the last successful settings write before exchange `upTo`, if any. */
-export function settingsPageLength(exchanges: readonly Exchange[], upTo: number): number | undefined {
+function settingsPageLength(exchanges: readonly Exchange[], upTo: number): number | undefined {
   let n: number | undefined;
   for (const ex of exchanges.slice(0, upTo)) {
     if (!methodIs(ex, 'PUT', 'PATCH', 'POST') || !isSettingsPath(pathOf(ex.request.url)) || !is2xx(ex.response.status)) continue;
@@ -147,7 +147,7 @@ const limitClamp: Rule = {
 };
 
 /** Why a request's page parameters are invalid (zero/negative/fractional/non-numeric), or undefined. */
-export function badPageParams(url: string): string | undefined {
+function badPageParams(url: string): string | undefined {
   const q = listQuery(url);
   if (q.limit !== undefined) {
     const c = classifyPageParam(q.limit);

@@ -99,7 +99,7 @@ const pageTotal: Rule = {
  * The page counts a conforming server may give: on the data set's grid (pages start at multiples of the
  * limit), and, from an offset off that grid, on the offset's own (a partial page before it, then full ones).
  */
-export function pageCounts(total: number, limit: number, offset: number | undefined): number[] {
+function pageCounts(total: number, limit: number, offset: number | undefined): number[] {
   const grid = Math.ceil(total / limit);
   if (offset === undefined || offset <= 0 || offset % limit === 0) return [grid];
   const own = Math.ceil(Math.min(offset, total) / limit) + Math.ceil(Math.max(0, total - offset) / limit);

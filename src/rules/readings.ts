@@ -265,11 +265,11 @@ export function readingValues<N extends ReadingName>(name: N): readonly ReadingV
 /** The public API's reading of every point (docs/api-notes.md): the simulator's default. */
 export const DEFAULT_READINGS: Readings = Object.fromEntries(READING_NAMES.map((n) => [n, readingValues(n)[0]])) as unknown as Readings;
 
-export function isReadingName(text: string): text is ReadingName {
+function isReadingName(text: string): text is ReadingName {
   return Object.hasOwn(READING_POINTS, text);
 }
 
-export function isReadingValue<N extends ReadingName>(name: N, value: string): value is ReadingValue<N> {
+function isReadingValue<N extends ReadingName>(name: N, value: string): value is ReadingValue<N> {
   return Object.hasOwn(READING_POINTS[name].values, value);
 }
 

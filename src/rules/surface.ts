@@ -28,15 +28,15 @@ export const SORTABLE_ATTRIBUTES = ['id', 'created_at', 'updated_at'] as const;
 /** The comparison operators §4.2 names. */
 export const COMPARISON_OPERATORS = ['gt', 'ge'] as const;
 /** The query parameters §4.2 names for list endpoints. */
-export const LIST_PARAMETERS = ['page[limit]', 'page[offset]', 'sort', 'filter'] as const;
+const LIST_PARAMETERS = ['page[limit]', 'page[offset]', 'sort', 'filter'] as const;
 /** §8: the offset limit is hard on these paths. */
-export const HARD_LIMIT_PATHS = ['/v2/orders', '/v2/files'] as const;
+const HARD_LIMIT_PATHS = ['/v2/orders', '/v2/files'] as const;
 
 export type SortableAttribute = (typeof SORTABLE_ATTRIBUTES)[number];
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
 
 /** The operations the document states: the create (§4.1) and the paginated list reads (§4.2). */
-export type DocumentedOperation = { readonly kind: 'create' } | { readonly kind: 'list'; readonly path: (typeof SHOWN_LIST_PATHS)[number] };
+type DocumentedOperation = { readonly kind: 'create' } | { readonly kind: 'list'; readonly path: (typeof SHOWN_LIST_PATHS)[number] };
 
 /** One part of a request outside the documented surface. */
 export interface SurfaceGap {

@@ -11,7 +11,7 @@ import { schemaLabel, schemaValidator } from './schemas.js';
 
 // ---------------------------------------------------------------- JSON paths
 
-export type PathValue = { readonly found: true; readonly value: unknown } | { readonly found: false };
+type PathValue = { readonly found: true; readonly value: unknown } | { readonly found: false };
 
 const SEGMENT = /\.([A-Za-z_][A-Za-z0-9_-]*)|\[(-?[0-9]+)\]|\['([^']*)'\]|\.@([a-z_]+)$/y;
 
@@ -20,7 +20,7 @@ const SEGMENT = /\.([A-Za-z_][A-Za-z0-9_-]*)|\[(-?[0-9]+)\]|\['([^']*)'\]|\.@([a
  * attribute wherever a conforming deployment keeps it (`$.data[2].@created_at` finds `meta.timestamps`,
  * `meta`, the record itself or `attributes`: rules/inspect.ts recordAttr). The schema admits nothing else.
  */
-export function readPath(json: unknown, path: string): PathValue {
+function readPath(json: unknown, path: string): PathValue {
   if (!path.startsWith('$')) return { found: false };
   let cur: unknown = json;
   SEGMENT.lastIndex = 1;
@@ -197,7 +197,7 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
+function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));

@@ -51,18 +51,18 @@ interface StepBase {
   readonly restores: RestorableState | undefined;
 }
 
-export interface RequestStep extends StepBase {
+interface RequestStep extends StepBase {
   readonly kind: 'request';
   readonly exchange: ExchangeSpec;
 }
 
 /** Several requests judged together by the step's rules. */
-export interface SequenceStep extends StepBase {
+interface SequenceStep extends StepBase {
   readonly kind: 'sequence';
   readonly items: readonly ExchangeSpec[];
 }
 
-export interface WalkStep extends StepBase {
+interface WalkStep extends StepBase {
   readonly kind: 'walk';
   readonly walk: WalkSpec;
 }
@@ -89,7 +89,7 @@ export interface RequestSpec {
 
 export type QueryEntry = readonly [name: string, value: Scalar];
 
-export type BodySpec = { readonly kind: 'none' } | { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'raw'; readonly text: string };
+type BodySpec = { readonly kind: 'none' } | { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'raw'; readonly text: string };
 
 /** A schema the body must match: one shipped with the tool, or the scenario's own JSON Schema. */
 export type SchemaSpec = { readonly kind: 'named'; readonly name: ResponseSchemaName } | { readonly kind: 'inline'; readonly schema: Readonly<Record<string, unknown>> };
@@ -98,7 +98,7 @@ export type SchemaSpec = { readonly kind: 'named'; readonly name: ResponseSchema
  * Ids a scenario author gives their own expectations (`expect: {rule: user.my-check}`): reported apart
  * from the catalogue's rules, with the scenario file and line, and a failing one fails the run.
  */
-export const USER_CHECK_PREFIX = 'user.';
+const USER_CHECK_PREFIX = 'user.';
 export const isUserCheckId = (id: string): boolean => id.startsWith(USER_CHECK_PREFIX);
 
 export interface Expectations {
@@ -157,7 +157,7 @@ export const DEFAULT_MAX_PAGES = 1000;
 
 // ---------------------------------------------------------------- templates
 
-export type TemplateScope = 'vars' | 'captures';
+type TemplateScope = 'vars' | 'captures';
 
 export interface TemplateRef {
   readonly scope: TemplateScope;

@@ -14,8 +14,6 @@ import { locate, yamlPath } from '../yaml-locate.js';
 import type { Scenario } from './format.js';
 import { normalise, type DocPath, type Problem, type RawScenario } from './normalise.js';
 
-export { yamlPath };
-
 export type ScenarioErrorCode = 'SCENARIO_INVALID' | 'SCENARIO_NOT_FOUND';
 
 export interface ScenarioProblem {
@@ -45,7 +43,7 @@ export interface LoadOptions {
 
 const MAX_SHOWN = 20;
 
-export const formatProblem = (p: ScenarioProblem): string => `${p.file}:${p.line}: ${p.yamlPath}: ${p.message}`;
+const formatProblem = (p: ScenarioProblem): string => `${p.file}:${p.line}: ${p.yamlPath}: ${p.message}`;
 
 /** Loads every scenario under `paths` in a stable order; throws ScenarioError listing every problem found. */
 export async function loadScenarios(paths: readonly string[], options: LoadOptions): Promise<Scenario[]> {

@@ -31,7 +31,7 @@ import {
 import { inlineSchemaProblem } from './schemas.js';
 
 // The shape the schema admits; the ajv validator is typed as a guard for RawScenario.
-export interface RawRequest {
+interface RawRequest {
   method: string;
   path: string;
   query?: Record<string, Scalar>;
@@ -40,7 +40,7 @@ export interface RawRequest {
   body?: unknown;
   raw?: string;
 }
-export interface RawJsonExpectation {
+interface RawJsonExpectation {
   path: string;
   equals?: unknown;
   matches?: string;
@@ -50,26 +50,26 @@ export interface RawJsonExpectation {
   lte?: number | string;
   gte?: number | string;
 }
-export interface RawHeaderExpectation {
+interface RawHeaderExpectation {
   equals?: string;
   matches?: string;
   exists?: boolean;
 }
-export interface RawExpect {
+interface RawExpect {
   status?: number | number[];
   json?: RawJsonExpectation[];
   headers?: Record<string, RawHeaderExpectation>;
   schema?: ResponseSchemaName | Record<string, unknown>;
   rule?: string;
 }
-export interface RawSequenceItem {
+interface RawSequenceItem {
   name?: string;
   role?: StepRole;
   request: RawRequest;
   expect?: RawExpect;
   capture?: Record<string, string>;
 }
-export interface RawWalk {
+interface RawWalk {
   path: string;
   mode: 'keyset-id' | 'keyset-timestamp' | 'shared-timestamp' | 'offset';
   attribute?: 'created_at' | 'updated_at';
@@ -78,7 +78,7 @@ export interface RawWalk {
   query?: Record<string, Scalar>;
   between_pages?: { after_page: number; request: RawRequest };
 }
-export interface RawStep {
+interface RawStep {
   name: string;
   role?: StepRole;
   restores?: 'settings';

@@ -123,7 +123,7 @@ const abortReason = (signal: AbortSignal): string => {
 };
 
 /** Why a scenario cannot run against this target at all (a missing variable only skips the steps that need it). */
-export function scenarioSkipReason(scenario: Scenario, options: Pick<RunOptions, 'target' | 'vars' | 'allowWrites'>): string | undefined {
+function scenarioSkipReason(scenario: Scenario, options: Pick<RunOptions, 'target' | 'vars' | 'allowWrites'>): string | undefined {
   const http = options.target.kind === 'http';
   const vars = runVars(options);
   // A commerce-sim server reached over HTTP is still a simulator once its admin token is given.
@@ -158,10 +158,10 @@ const header = (s: Scenario) => ({ name: s.name, file: s.file, line: s.line, tag
  * State the kit changed and could not verify restored, shared by every scenario of a run: while the
  * settings are dirty, verdicts of the rules that read them are inconclusive.
  */
-export type DirtyState = Map<RestorableState, string>;
+type DirtyState = Map<RestorableState, string>;
 
 /** The rules whose verdicts depend on each restorable state being as the kit found it. */
-export const STATE_RULES: Readonly<Record<RestorableState, readonly string[]>> = {
+const STATE_RULES: Readonly<Record<RestorableState, readonly string[]>> = {
   settings: ['pagination.limit.default', 'pagination.limit.project-setting'],
 };
 

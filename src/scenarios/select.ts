@@ -17,7 +17,7 @@ export function shardOf(scenario: Pick<Scenario, 'file' | 'name'>, count: number
   return shardOfKey(`${scenario.file}\n${scenario.name}`, count);
 }
 
-export function matchesSelection(scenario: Scenario, selection: Selection): boolean {
+function matchesSelection(scenario: Scenario, selection: Selection): boolean {
   const grep = selection.grep?.toLowerCase();
   if (grep !== undefined && grep !== '' && !scenario.name.toLowerCase().includes(grep) && !scenario.file.toLowerCase().includes(grep)) {
     return false;

@@ -68,7 +68,7 @@ export interface Delivery {
 }
 
 /** The entry as the client met it, once the adapter has written the answer (pure: the kept entry is settled from it). */
-export function delivered(entry: KeptEntry, d: Delivery): Pick<KeptEntry, 'answeredMs' | 'latencyMs' | 'fault'> {
+function delivered(entry: KeptEntry, d: Delivery): Pick<KeptEntry, 'answeredMs' | 'latencyMs' | 'fault'> {
   const fault = d.cut === 'reset' ? 'reset' : d.cut === 'truncate' ? 'truncated' : entry.fault === 'error' ? 'error' : null;
   return { answeredMs: d.answeredMs, latencyMs: d.heldMs, fault };
 }

@@ -26,7 +26,7 @@ interface Hold {
 }
 
 /** The placeholder a deferred answer travels in (messages.ts `deferred`): the adapter sends the later one. */
-export function deferredResponse(later: Promise<SimResponse>): SimResponse {
+function deferredResponse(later: Promise<SimResponse>): SimResponse {
   return { ...json(200, {}), deferred: later };
 }
 
@@ -40,7 +40,7 @@ function guarded(compute: () => SimResponse): SimResponse {
 }
 
 /** The answer itself, once any work it waits for is done. */
-export const settled = (response: SimResponse): Promise<SimResponse> => response.deferred ?? Promise.resolve(response);
+const settled = (response: SimResponse): Promise<SimResponse> => response.deferred ?? Promise.resolve(response);
 
 /** `f` applied to the answer, now or when a deferred one comes. */
 export function thenAnswer(response: SimResponse, f: (r: SimResponse) => SimResponse): SimResponse {

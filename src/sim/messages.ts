@@ -42,13 +42,13 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * stays below what one JavaScript string can hold, and the adapter grants it only to the admin token.
  */
 export const RESTORE_MAX_BODY_BYTES = 500 * 1024 * 1024;
-export const RESTORE_PATH = '/__sim/restore';
+const RESTORE_PATH = '/__sim/restore';
 
 /**
  * Bytes of snapshot per record of the record budget: a stored account is about 200 (a record of long
  * fields weighs one per 256 characters, store/record-budget.ts), so a snapshot the budget can hold fits.
  */
-export const RESTORE_BYTES_PER_RECORD = 512;
+const RESTORE_BYTES_PER_RECORD = 512;
 
 /** The restore body limit under a record budget: what it can hold, at most 500 MiB, at least 1 MiB. */
 export function restoreBodyLimit(maxRecords: number): number {

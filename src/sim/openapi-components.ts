@@ -7,7 +7,7 @@ export type Json = Record<string, unknown>;
 
 export const ref = (kind: string, name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
 
-export const ERROR_TITLES: Readonly<Record<number, string>> = {
+const ERROR_TITLES: Readonly<Record<number, string>> = {
   400: 'Bad request: validation, malformed JSON, page or filter parameters',
   401: 'Missing or invalid bearer token',
   403: 'Read-only (implicit) token on a write',

@@ -67,9 +67,9 @@ export interface SimulatorOptions {
 
 export const DEFAULT_MAX_PROJECTS = 1000;
 /** Far past any heap: a bound that keeps the arithmetic whole, not a size anyone should ask for. */
-export const MAX_MAX_RECORDS = 1_000_000_000;
+const MAX_MAX_RECORDS = 1_000_000_000;
 /** The largest --max-scan: a cap whole numbers can count (a full scan of a million records with long patterns is about 80,000,000). */
-export const MAX_MAX_SCAN = 1_000_000_000_000;
+const MAX_MAX_SCAN = 1_000_000_000_000;
 
 export const DEFAULT_SEED = 42;
 /** The origin of absolute links unless told: where `serve` listens by default. */

@@ -15,7 +15,7 @@ import { PUBLIC_SHAPE, type RecordShape } from './serialize.js';
 import type { SimRequest, SimResponse } from './messages.js';
 
 /** The canonical origin of `links.origin=canonical`: a deployment behind a gateway names its own. */
-export const CANONICAL_ORIGIN = 'https://api.commerce.example';
+const CANONICAL_ORIGIN = 'https://api.commerce.example';
 
 /** `ids.format=per-collection`: accounts UUIDs, orders prefixed, files numeric, the others in that turn by name. */
 function collectionIdFormat(name: string): IdFormat {

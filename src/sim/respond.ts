@@ -94,7 +94,7 @@ export function parseJsonBody(body: string): Result<unknown, { response: SimResp
  * whose snapshots are large by nature and are checked by their own reader. Every other route reads
  * its body with parseJsonBody.
  */
-export function parseBody(body: string): Result<unknown, { response: SimResponse }> {
+function parseBody(body: string): Result<unknown, { response: SimResponse }> {
   try {
     return { ok: true, value: JSON.parse(body) as unknown };
   } catch {

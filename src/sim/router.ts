@@ -1,6 +1,6 @@
 /** Route matching over `:param` templates; 404 for unknown paths, 405 (with Allow) for known paths and other methods. */
 
-export interface RouteMatch<H> {
+interface RouteMatch<H> {
   readonly kind: 'match';
   readonly handler: H;
   readonly params: Readonly<Record<string, string>>;

@@ -16,10 +16,10 @@ import { getRealm, getUserAuthenticationInfo, listRealms, listUserAuthentication
 import { adminRoutes } from './handlers/admin.js';
 
 /** What a route does, so the OpenAPI document (src/sim/openapi.ts) is generated from this table. */
-export type RouteOp = 'list' | 'create' | 'get' | 'update' | 'delete' | 'settings' | 'admin';
+type RouteOp = 'list' | 'create' | 'get' | 'update' | 'delete' | 'settings' | 'admin';
 
 /** The token endpoint: no bearer token, no project; it issues tokens (docs/api-notes.md "Token endpoint"). */
-export interface TokenRouteSpec {
+interface TokenRouteSpec {
   readonly op: 'token';
   readonly auth: 'none';
   readonly serve: (req: SimRequest, issuer: TokenIssuer) => SimResponse;

@@ -10,7 +10,7 @@ import type { SimRecord } from '../store/collection.js';
 import type { ResourceDef } from '../store/resources.js';
 
 /** Where list records carry their timestamps. */
-export type Placement = 'meta.timestamps' | 'meta' | 'top' | 'attributes';
+type Placement = 'meta.timestamps' | 'meta' | 'top' | 'attributes';
 
 export interface RecordShape {
   /** '' for the public API's shape; otherwise different for every shape (part of the cache key). */
@@ -31,7 +31,7 @@ function timestamps(record: SimRecord, placement: ResourceDef['timestamps']): st
 }
 
 /** `{"id":..,"type":..,<attributes>,"meta":{..}` — without the closing brace, so links can follow. Not cached: list items are (listItemJson). */
-export function recordHead(record: SimRecord, resource: ResourceDef, shape: RecordShape = PUBLIC_SHAPE): string {
+function recordHead(record: SimRecord, resource: ResourceDef, shape: RecordShape = PUBLIC_SHAPE): string {
   if (shape.key !== '') return shapedHead(record, resource, shape);
   let out = `{"id":${JSON.stringify(record.id)},"type":${JSON.stringify(resource.type)}`;
   for (const attr of resource.attributes) out += `,${JSON.stringify(attr)}:${JSON.stringify(record.attrs[attr] ?? null)}`;

@@ -22,9 +22,9 @@ import { snapshotShapeLimits, VALUES_OF_BODY, VALUES_PER_PROJECT, type RestoreLi
  * The longest string a snapshot holds, as written: a password hash of 1,024 characters, each escaped
  * as a surrogate pair (`\uXXXX\uXXXX`), and its quotes.
  */
-export const SNAPSHOT_STRING_CHARS = MAX_PASSWORD_LENGTH * 12 + 2;
+const SNAPSHOT_STRING_CHARS = MAX_PASSWORD_LENGTH * 12 + 2;
 /** The longest number a snapshot holds is a millisecond instant or a 32-bit word; this leaves room for any way of writing one. */
-export const SNAPSHOT_NUMBER_CHARS = 64;
+const SNAPSHOT_NUMBER_CHARS = 64;
 
 /** Values one stored record may hold, as engine/json-shape.ts counts them: the element, the object, its members, attrs and theirs. */
 const recordValues = (attributes: number): number => 2 + 5 + 1 + attributes;

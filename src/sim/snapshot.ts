@@ -17,17 +17,17 @@ import { readDatasetFields, type DatasetFields } from '../store/dataset-spec.js'
 import { NO_ADVERSITY, type ListDelta, type Project, type ProjectState, type StoredRecord } from '../store/project.js';
 import { listResources, passwordProfileInfo, type ResourceDef } from '../store/resources.js';
 import { isRandomState, type RandomState } from '../store/random.js';
-import { drain, type Steps } from '../store/steps.js';
+import type { Steps } from '../store/steps.js';
 import type { AdminPort, PreparedData } from './admin-port.js';
 import { recordBudgetProblem, type SimulatorOptions } from './options.js';
 
 /** 2: each project holds only its changes over the seeded records (copy-on-write); 1 held every record. */
-export const SNAPSHOT_VERSION = 2;
+const SNAPSHOT_VERSION = 2;
 
 /** How deep a snapshot nests: body › projects › project › lists › delta › upserts › record › attrs. */
 export const SNAPSHOT_DEPTH = 8;
 /** Values (as engine/json-shape.ts counts them) one stored record takes at most: an account's eleven. */
-export const VALUES_PER_RECORD = 11;
+const VALUES_PER_RECORD = 11;
 /** Values of a project besides its records: settings, adversity with 100 path latencies, 19 list deltas, random states. */
 export const VALUES_PER_PROJECT = 256;
 /** Values of the body besides its projects: version, the dataset options with a count per collection. */
@@ -78,11 +78,6 @@ export function takeSnapshot(sim: AdminPort): Snapshot {
     return p === undefined ? [] : [{ ...p.state(), random: p.random.save(), adversityRandom: p.adversityRandom.save() }];
   });
   return { version: SNAPSHOT_VERSION, options, projects };
-}
-
-/** Replace the whole state: projects absent from the snapshot start afresh. Tokens stay valid. `prepared`: the snapshot's seeded data, built by `prepare`. */
-export function restoreSnapshot(sim: AdminPort, snapshot: Snapshot, prepared?: PreparedData): void {
-  drain(restoreSnapshotSteps(sim, snapshot, prepared))();
 }
 
 /**
@@ -313,14 +308,6 @@ function readOptions(v: unknown, path: string): DatasetView {
   const fields = readDatasetFields(v, ['seed', 'dataset_seed', 'accounts', 'counts', 'profile', 'burst'], `${path}.`);
   if (!fields.ok) fail(fields.path, fields.message);
   return (fields as { value: DatasetView }).value;
-}
-
-/**
- * The snapshot, or the path and reason of its first bad member; `tooLarge` when it is well formed but
- * holds more than the record budget (the seeded counts are a setting: those are refused as bad).
- */
-export function readSnapshot(value: unknown, limits: RestoreLimits): SnapshotReading {
-  return drain(readSnapshotSteps(value, limits));
 }
 
 export type SnapshotReading = Result<Snapshot, Problem & { readonly tooLarge: boolean }>;

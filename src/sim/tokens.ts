@@ -22,7 +22,7 @@ export const LIFETIME_SECONDS = 3600;
 /** Live tokens one client id holds at most; past it that client's own oldest is forgotten, never another's. */
 export const MAX_TOKENS_PER_CLIENT = 100;
 /** Client ids holding tokens at most (as many as projects, by default); past it the one that asked least recently loses its tokens. */
-export const DEFAULT_MAX_TOKEN_CLIENTS = 1000;
+const DEFAULT_MAX_TOKEN_CLIENTS = 1000;
 
 /**
  * Live tokens by client id. Each client's tokens form their own queue, so a client asking for tokens

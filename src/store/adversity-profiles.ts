@@ -24,7 +24,7 @@ export interface ResolvedDataset {
   readonly readings?: ReadingChoice;
 }
 
-export { DatasetError, type DatasetErrorCode } from './dataset-error.js';
+export { DatasetError } from './dataset-error.js';
 import { DatasetError } from './dataset-error.js';
 
 interface ProfileSpec {
@@ -40,7 +40,7 @@ const BURSTY = { profile: 'shared-timestamps', burst: 150, counts: { accounts: 5
 const STAGGERED_WINDOW = { consistencyWindowMs: 10_000, consistencyStagger: true } as const;
 const RATE_WINDOW: RateWindow = { requests: 8, window: 10 };
 
-export const ADVERSITY_PROFILES: Readonly<Record<string, ProfileSpec>> = {
+const ADVERSITY_PROFILES: Readonly<Record<string, ProfileSpec>> = {
   default: { summary: 'distinct timestamps, no adversity', profile: 'default', adversity: {} },
   'shared-timestamps': { summary: 'bursts of 150 records sharing one created_at/updated_at (larger than a page)', ...BURSTY, adversity: {} },
   'eventual-consistency': {
@@ -166,7 +166,7 @@ export function parseDatasetSpec(value: unknown, name: string): Parsed<ResolvedD
 }
 
 /** The adversity's wire names (admin API, dataset files, scenarios). */
-export const ADVERSITY_FIELDS = [
+const ADVERSITY_FIELDS = [
   'consistency_window_ms',
   'consistency_stagger',
   'updates_per_read',

@@ -10,7 +10,7 @@ export const DEFAULT_STEP_MS = 1000;
  * The instants a record may carry: years 0000–9999, which `iso` writes in the plain 24-character form
  * and the filter grammar reads back (engine/filter.ts). Beyond them toISOString throws or changes form.
  */
-export const MIN_TIME_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const MIN_TIME_MS = Date.parse('0000-01-01T00:00:00.000Z');
 export const MAX_TIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 export function isTimeMs(value: unknown): value is number {

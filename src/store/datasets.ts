@@ -23,7 +23,7 @@ export interface DatasetOptions {
 }
 
 /** Seeded records are created over the year before the virtual clock starts. */
-export const DATA_START = Date.UTC(2024, 0, 1, 0, 0, 0, 0);
+const DATA_START = Date.UTC(2024, 0, 1, 0, 0, 0, 0);
 const SPACING_MS = 30_000;
 
 const ADJECTIVES = ['Acme', 'Blue', 'Crimson', 'Delta', 'Echo', 'Fjord', 'Granite', 'Harbor', 'Ivory', 'Juniper', 'Kestrel', 'Lumen', 'Meridian', 'Nimbus', 'Orchid', 'Pioneer'] as const;

@@ -56,7 +56,7 @@ export interface JsonWatch<P> {
   outside(count: number): P | undefined;
 }
 
-export type JsonStepsProblem<P> =
+type JsonStepsProblem<P> =
   | { readonly kind: 'depth'; readonly limit: number }
   | { readonly kind: 'values'; readonly limit: number }
   | { readonly kind: 'string'; readonly limit: number }

@@ -10,7 +10,7 @@ import { sortSteps, type Steps } from './steps.js';
 import type { Run } from './ordered-runs.js';
 
 /** Records a read's loops visit between two yields: well under a millisecond of work. */
-export const VISITS_PER_STEP = 2048;
+const VISITS_PER_STEP = 2048;
 
 /**
  * How a read that index arithmetic alone does not answer finds its records, and what that is estimated

@@ -413,8 +413,6 @@ function seedAuth(dataset: DatasetOptions, ties: Ties): { auth: SeededAuth; real
   return { auth: { realmIds: realmRecords.map((r) => r.id), uaiIds, passwordProfileIds: profiles }, realms: realmColl, uai };
 }
 
-export { listResources };
-
 /** A record as it appears in a snapshot: the password only as its salted hash. */
 export interface StoredRecord {
   readonly id: string;

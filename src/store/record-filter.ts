@@ -11,7 +11,7 @@ export type Key = string | number;
 
 const RANGE_OPS = new Set(['gt', 'ge', 'lt', 'le', 'eq']);
 
-export const isRangeField = (field: string): field is RangeField => field === 'id' || field === 'created_at' || field === 'updated_at';
+const isRangeField = (field: string): field is RangeField => field === 'id' || field === 'created_at' || field === 'updated_at';
 
 /** Values of one field between two optional bounds. */
 export interface Interval {

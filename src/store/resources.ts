@@ -140,9 +140,5 @@ export const passwordProfileInfo: ResourceDef = {
   defaultCount: 0,
 };
 
-export function resourceByName(name: string): ResourceDef | undefined {
-  return [...listResources, realms, userAuthenticationInfo, passwordProfileInfo].find((r) => r.name === name);
-}
-
 /** Fields a read may order or cut by: every sort, and the range fields filters answer from indexes. */
 export const indexedFields = (resource: ResourceDef): readonly string[] => [...new Set(['id', 'created_at', 'updated_at', ...resource.sorts])];

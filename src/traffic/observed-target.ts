@@ -39,4 +39,4 @@ export function observedTarget(target: Target, observe: (entry: TrafficEntry) =>
 }
 
 /** What an observed request carries where the target added its own token. */
-export const TARGET_CREDENTIALS = `Bearer ${CREDENTIAL_PLACEHOLDER}`;
+const TARGET_CREDENTIALS = `Bearer ${CREDENTIAL_PLACEHOLDER}`;

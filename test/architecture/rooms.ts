@@ -15,7 +15,7 @@ export const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => 
 export const importsOf = (file: string): string[] => [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1] as string);
 
 /** A path's room, as the README names it: `src/store/` for a folder, `src/port.ts` for a top-level file. */
-export function roomOf(path: string): string {
+function roomOf(path: string): string {
   const parts = relative(SRC, path).split(/[\\/]/);
   return parts.length === 1 ? `src/${(parts[0] ?? '').replace(/\.js$/, '.ts')}` : `src/${parts[0] ?? ''}/`;
 }

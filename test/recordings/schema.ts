@@ -27,4 +27,3 @@ export function readFixture(text: string | undefined): Fixture {
 }
 
 export const list = (v: unknown): readonly unknown[] => (Array.isArray(v) ? v : []);
-export const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === 'string');

@@ -4,10 +4,10 @@ import { excerpt } from '../../src/report/redact.js';
 import { summariseRules, summariseRun, type CatalogueEntry } from '../../src/report/summarise.js';
 import { toExchange } from '../../src/port.js';
 
-export const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.bearer-secret-7f3a';
-export const PASSWORD = 'hunter2-Pa55word!';
-export const CLIENT_SECRET = 's3cr3t-client-value';
-export const COOKIE = 'session=cookie-secret-991';
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.bearer-secret-7f3a';
+const PASSWORD = 'hunter2-Pa55word!';
+const CLIENT_SECRET = 's3cr3t-client-value';
+const COOKIE = 'session=cookie-secret-991';
 /** Every string that must never appear in any output. */
 export const SECRETS = [TOKEN, PASSWORD, CLIENT_SECRET, COOKIE] as const;
 

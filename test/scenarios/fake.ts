@@ -1,5 +1,5 @@
 /** Test doubles for the runner: a tiny list endpoint over fixed records, and rules that record what they saw. */
-import { pass, fail, type CheckContext, type Rule } from '../../src/rules/rule.js';
+import { pass, type CheckContext, type Rule } from '../../src/rules/rule.js';
 import type { Target, TargetRequest, TargetResponse } from '../../src/port.js';
 import type { RuleId } from '../../src/rules/ids.js';
 
@@ -80,8 +80,6 @@ export function spyRule(id: string, judge: (ctx: CheckContext) => ReturnType<Rul
     },
   };
 }
-
-export const failing = (message: string) => () => fail(message, 'x', 'y');
 
 export function rulesOf(...rules: Rule[]): { ruleById: (id: string) => Rule | undefined; ruleExists: (id: string) => boolean } {
   const map = new Map<string, Rule>(rules.map((r) => [r.id, r]));

@@ -11,7 +11,7 @@ export interface Reply extends SimResponse {
   readonly json: unknown;
 }
 
-export interface CallOptions {
+interface CallOptions {
   /** A string is sent as is; anything else as JSON. */
   readonly body?: unknown;
   /** `null`: no Authorization header; a string: that token instead of the harness's. */

@@ -15,9 +15,3 @@ export { CLIENT_RULE_IDS, type ClientRuleId };
 export type { ClientRule };
 
 export const clientRules: readonly ClientRule[] = [timestampGe, sharedTimestamp, sortMatchesFilter, idStop, clamped, hardLimit, buffer, softLimit, changingData, retryAfter, clampedStop];
-
-const byId = new Map<string, ClientRule>(clientRules.map((r) => [r.id, r]));
-
-export function clientRuleById(id: string): ClientRule | undefined {
-  return byId.get(id);
-}

@@ -6,7 +6,7 @@ import { fail, pass, type ClientRule } from './rule.js';
  * The buffer the rule assumes a client keeps: the document gives none. The simulator's eventual-consistency
  * dataset hides new records for up to 10 s; a client that keeps less misses some there.
  */
-export const ASSUMED_BUFFER_MS = 10_000;
+const ASSUMED_BUFFER_MS = 10_000;
 
 export const buffer: ClientRule = {
   id: 'client.sync.buffer',

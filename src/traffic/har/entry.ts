@@ -82,7 +82,7 @@ type UrlSplit = { readonly kind: 'url'; readonly origin: string; readonly path: 
 const SCHEMES = new Set(['http', 'https', 'ws', 'wss']);
 
 /** Origin and raw path+query of an absolute URL; the query is kept byte for byte (no re-encoding). */
-export function splitUrl(url: string): UrlSplit {
+function splitUrl(url: string): UrlSplit {
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):(\/\/[^/?#]*)?(.*)$/s.exec(url);
   const scheme = m?.[1]?.toLowerCase();
   if (m === null || scheme === undefined) return { kind: 'bad', message: `request.url is not an absolute URL: ${JSON.stringify(url.slice(0, 200))}` };

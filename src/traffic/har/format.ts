@@ -83,7 +83,7 @@ export function harEntryOf(entry: TrafficEntry, startedAt: string): HarEntry {
 }
 
 /** The query of a path as HAR `queryString` pairs, decoded (`+` as space); a malformed escape is kept as written. */
-export function queryPairs(url: string): HarHeader[] {
+function queryPairs(url: string): HarHeader[] {
   const at = url.indexOf('?');
   if (at === -1) return [];
   const query = url.slice(at + 1).split('#', 1)[0] ?? '';

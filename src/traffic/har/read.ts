@@ -26,7 +26,7 @@ export interface ReadTrafficOptions {
   readonly onSkip?: (source: string, reason: string) => void;
 }
 
-export const DEFAULT_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 
 /** The entries of a HAR file, a fixture file or a recording directory, in file order. */

@@ -20,7 +20,7 @@ export interface RecordingReadOptions {
 }
 
 /** A fixture as an entry of traffic. Pure. */
-export function entryOfFixture(fixture: Fixture, origin: string, source: string): TrafficEntry {
+function entryOfFixture(fixture: Fixture, origin: string, source: string): TrafficEntry {
   const { request, response } = fixture;
   const exchange = toExchange(
     { method: request.method, url: request.url, headers: request.headers, ...(request.body === undefined ? {} : { body: bodyText(request.body) }) },

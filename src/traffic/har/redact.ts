@@ -46,7 +46,7 @@ export function redactEntry(entry: TrafficEntry, known: readonly string[], finge
 const isSecretName = (name: string): boolean => isSecretKey(name) || isSecretHeader(name.replace(/_/g, '-'));
 
 /** `key=value` pairs of a query or a form body whose key names a secret get `[REDACTED]` for value. */
-export function redactPairs(text: string): string {
+function redactPairs(text: string): string {
   return text.replace(/(^|[?&;])([^=&?#;\s]+)=([^&#;\s]*)/g, (whole, lead: string, key: string) => (isSecretName(decodeName(key)) ? `${lead}${key}=${REDACTED}` : whole));
 }
 
@@ -75,7 +75,7 @@ function cleanBody(body: string, headers: Readonly<Record<string, string>> | und
  * still tell a short password from a long one (create.password.min-length). A password whose length
  * depends on how characters are counted (outside the BMP) becomes `[REDACTED]`, which is not judged.
  */
-export function maskPassword(key: string, value: unknown): string {
+function maskPassword(key: string, value: unknown): string {
   if (key.toLowerCase() !== 'password' || typeof value !== 'string' || value === '' || /[\uD800-\uDFFF]/.test(value) || /\p{M}/u.test(value)) return REDACTED;
   return '*'.repeat(value.length);
 }

@@ -17,7 +17,7 @@ const rulesByKind = new Map<RequestKind | 'any', readonly Rule[]>(
 const forEvery = exchangeRules.filter((r) => RULE_KINDS[r.id] === undefined);
 
 /** The kinds of a request (one may be several), for choosing the rules offered it. */
-export function kindsOf(ex: Exchange): RequestKind[] {
+function kindsOf(ex: Exchange): RequestKind[] {
   const path = pathOf(ex.request.url);
   const kinds: RequestKind[] = [];
   if (methodIs(ex, 'GET', 'HEAD')) kinds.push('read');

@@ -73,7 +73,7 @@ function entryContext(state: RelayState, observers: Observers): EntryContext {
   return { origin: state.upstream.origin, host: state.upstream.host, maxCaptureBytes: observers.maxCaptureBytes };
 }
 
-export class Flight implements Dispatcher.DispatchHandler, Captured {
+class Flight implements Dispatcher.DispatchHandler, Captured {
   readonly n: number;
   readonly started = performance.now();
   readonly arrivedAt = Date.now();

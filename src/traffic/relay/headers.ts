@@ -135,9 +135,9 @@ export function headerRecord(flat: readonly string[]): Record<string, string> {
 }
 
 /** The header `annotate`'s text travels in. */
-export const FINDINGS_HEADER = 'x-commerce-sim-findings';
+const FINDINGS_HEADER = 'x-commerce-sim-findings';
 /** The longest findings header value, in bytes. */
-export const MAX_FINDINGS_BYTES = 1024;
+const MAX_FINDINGS_BYTES = 1024;
 
 /**
  * `annotate`'s text as a header value: every character outside visible ASCII and tab becomes a space

@@ -18,7 +18,6 @@ import { relayRequest } from './flight.js';
 import { RelayState, type Observers, type Upstream } from './state.js';
 
 export type { InfraNote } from './answers.js';
-export { FINDINGS_HEADER, MAX_FINDINGS_BYTES } from './headers.js';
 
 export interface BareRelayOptions {
   /** Base URL of the server relayed to, http or https, e.g. `https://api.example.com` or `http://127.0.0.1:4747`. */
@@ -53,7 +52,7 @@ export interface RelayOptions extends BareRelayOptions {
   readonly stamp?: () => number;
 }
 
-export interface RelayStats {
+interface RelayStats {
   /** Exchanges whose whole answer went to the client. */
   readonly relayed: number;
   /** Infrastructure notes (502, 504, cuts, clients gone), whether or not `onInfra` was given. */
@@ -71,10 +70,10 @@ export interface Relay {
   stats(): RelayStats;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
 /** How long close() waits for answers in flight before cutting their connections. */
-export const CLOSE_GRACE_MS = 5_000;
+const CLOSE_GRACE_MS = 5_000;
 
 export async function startRelay(o: RelayOptions): Promise<Relay> {
   if (typeof o.onExchange !== 'function') throw new UsageError('CLI_USAGE', 'onExchange must be a function');

@@ -21,9 +21,9 @@ import {
 } from '../../rules/inspect.js';
 
 /** The attributes a §4.3 walk moves on. */
-export const CURSOR_FIELDS: readonly string[] = ['id', 'created_at', 'updated_at'];
+const CURSOR_FIELDS: readonly string[] = ['id', 'created_at', 'updated_at'];
 
-export interface Cursor {
+interface Cursor {
   readonly op: 'gt' | 'ge';
   readonly field: string;
   readonly value: string;

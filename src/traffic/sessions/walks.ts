@@ -42,7 +42,7 @@ export function stepFrom(prev: PageFacts, next: ListRead): Step | undefined {
 const ascendingOn = (read: ListRead, field: string): boolean => read.sort?.field === field && read.sort.direction === 'asc';
 
 /** Whether a read walks on `field`: sorted by it ascending, or carrying a cursor on it. */
-export const onAttribute = (read: ListRead, field: string): boolean => ascendingOn(read, field) || read.cursor?.field === field;
+const onAttribute = (read: ListRead, field: string): boolean => ascendingOn(read, field) || read.cursor?.field === field;
 
 /** The attribute a walk moves on: its cursor's, else its sort's (ascending), else none. */
 export const movesOn = (read: ListRead): string | undefined => read.cursor?.field ?? (read.sort?.direction === 'asc' ? read.sort.field : undefined);
