@@ -1,7 +1,8 @@
 /**
  * Child process of the bench's hardening section: a served simulator, alone in its process so that its
  * RSS is what a served simulator costs. Arguments: the seeded accounts, then (optionally) more simulator
- * options as JSON (`{"maxRecords": 200000}`). Answers 'rss' (after a full collection), 'cpu', 'lag'
+ * options as JSON (`{"maxRecords": 200000}`). Answers 'rss' (after a full collection), 'cpu', 'requests'
+ * (requests read so far, on every connection), 'lag'
  * (the longest event-loop delay since the last 'lag', in ms) and 'close' (shuts down as serve does: the ms it took).
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -12,6 +13,9 @@ const count = Number(process.argv[2] ?? 1_000_000);
 const extra = JSON.parse(process.argv[3] ?? '{}') as Partial<SimulatorOptions>;
 const sim = new Simulator({ seed: 42, accounts: count, wallClock: () => Date.now(), tokenKey: 'bench-token-key-0123456789', maxProjects: 1000, ...extra });
 const running = await listen(sim, 0, '127.0.0.1');
+// Requests node has read (parsed) on every connection: a flooder's that were never answered count too.
+let requestsRead = 0;
+running.server.prependListener('request', () => requestsRead++);
 const gc = (globalThis as { gc?: () => void }).gc;
 // The longest the event loop was held since the last 'lag' question: what one request can make every other client wait.
 const delay = monitorEventLoopDelay({ resolution: 5 });
@@ -39,6 +43,7 @@ process.on('message', (m) => {
       setTimeout(() => process.exit(0), 10);
     });
   }
+  if (m === 'requests') process.send?.(requestsRead);
   if (m === 'cpu') {
     const { user, system } = process.cpuUsage();
     process.send?.(user + system);

@@ -45,10 +45,23 @@ async function baseline(): Promise<Record<string, string>> {
   return { origin: server.origin, deep: records[Math.floor(records.length * 0.9)]?.id ?? '' };
 }
 
-/** argv[3]: JSON `{origin, token, answers: [{key, method, path, body?}]}` — what to fetch from the simulator. */
+/** Busy for `us` µs of this process's CPU time (user + system), as if it did that much work. */
+function spin(us: number): void {
+  const start = process.cpuUsage();
+  for (;;) {
+    const { user, system } = process.cpuUsage(start);
+    if (user + system >= us) return;
+  }
+}
+
+/**
+ * argv[3]: JSON `{origin, token, answers: [{key, method, path, body?, spinUs?}]}` — what to fetch from the
+ * simulator; with `spinUs`, that answer is sent after that much CPU work (the floor with the simulator's
+ * own work added, to tell node:http's share of a slower server from the simulator's).
+ */
 async function staticFloor(): Promise<Record<string, string>> {
-  const spec = JSON.parse(process.argv[3] ?? '{}') as { origin: string; token: string; answers: { key: string; method: string; path: string; body?: string }[] };
-  const answers = new Map<string, { status: number; headers: string[]; body: Buffer }>();
+  const spec = JSON.parse(process.argv[3] ?? '{}') as { origin: string; token: string; answers: { key: string; method: string; path: string; body?: string; spinUs?: number }[] };
+  const answers = new Map<string, { status: number; headers: string[]; body: Buffer; spinUs: number }>();
   for (const a of spec.answers) {
     const res = await fetch(`${spec.origin}${a.path}`, {
       method: a.method,
@@ -56,11 +69,12 @@ async function staticFloor(): Promise<Record<string, string>> {
       ...(a.body === undefined ? {} : { body: a.body }),
     });
     const body = Buffer.from(await res.arrayBuffer());
-    answers.set(a.key, { status: res.status, headers: ['content-type', res.headers.get('content-type') ?? 'application/json', 'content-length', String(body.length)], body });
+    answers.set(a.key, { status: res.status, headers: ['content-type', res.headers.get('content-type') ?? 'application/json', 'content-length', String(body.length)], body, spinUs: a.spinUs ?? 0 });
   }
   const server = createServer((req, res) => {
-    const answer = answers.get(`${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0] ?? '/'}`) ?? { status: 404, headers: ['content-length', '0'], body: Buffer.alloc(0) };
+    const answer = answers.get(`${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0] ?? '/'}`) ?? { status: 404, headers: ['content-length', '0'], body: Buffer.alloc(0), spinUs: 0 };
     const send = () => {
+      if (answer.spinUs > 0) spin(answer.spinUs);
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
     };
@@ -76,6 +90,8 @@ async function staticFloor(): Promise<Record<string, string>> {
 process.send?.(mode === 'sim' ? await simulator() : mode === 'static' ? await staticFloor() : await baseline());
 process.on('message', (m) => {
   if (m === 'stop') process.exit(0);
+  // The monotonic clock in µs, as a CPU profile's sample times read it (profile-list.ts marks its window with it).
+  if (m === 'mark') process.send?.(Number(process.hrtime.bigint() / 1000n));
   if (m === 'cpu') {
     const { user, system } = process.cpuUsage();
     process.send?.(user + system);

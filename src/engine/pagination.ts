@@ -167,17 +167,50 @@ export interface PageLinks {
   readonly prev: string | null;
 }
 
-/** Absolute links with /v2 and page parameters; the caller's other parameters (filter, sort) are kept. */
-export function pageLinks(baseUrl: string, path: string, query: QueryParams, plan: PagePlan, total: number): PageLinks {
-  const kept = query.pairs.filter(([k]) => k !== 'page[limit]' && k !== 'page[offset]');
-  const tail = kept.map(([k, v]) => `&${encodeValue(k).replace(/%5B/gi, '[').replace(/%5D/gi, ']')}=${encodeValue(v)}`).join('');
-  const at = (offset: number) => `${baseUrl}${path}?page[limit]=${plan.limit}&page[offset]=${offset}${tail}`;
-  const pages = pageCount(total, plan.limit);
+/** A link is `head + offset + tail`: the caller's other parameters (filter, sort) kept in the tail. */
+function linkParts(baseUrl: string, path: string, query: QueryParams, limit: number): { readonly head: string; readonly tail: string } {
+  let tail = '';
+  for (const [k, v] of query.pairs) if (k !== 'page[limit]' && k !== 'page[offset]') tail += `&${encodeValue(k).replace(/%5B/gi, '[').replace(/%5D/gi, ']')}=${encodeValue(v)}`;
+  return { head: `${baseUrl}${path}?page[limit]=${limit}&page[offset]=`, tail };
+}
+
+/** The offsets of a page's links: null where there is no such page. */
+function linkOffsets(plan: PagePlan, total: number): { readonly last: number | null; readonly next: number | null; readonly prev: number | null } {
   return {
-    current: at(plan.offset),
-    first: at(0),
-    last: pages > 1 ? at(lastPageOffset(total, plan.limit)) : null,
-    next: plan.offset + plan.limit < total ? at(plan.offset + plan.limit) : null,
-    prev: plan.offset > 0 ? at(previousOffset(plan.offset, plan.limit)) : null,
+    last: pageCount(total, plan.limit) > 1 ? lastPageOffset(total, plan.limit) : null,
+    next: plan.offset + plan.limit < total ? plan.offset + plan.limit : null,
+    prev: plan.offset > 0 ? previousOffset(plan.offset, plan.limit) : null,
   };
 }
+
+/** Absolute links with /v2 and page parameters; the caller's other parameters (filter, sort) are kept. */
+export function pageLinks(baseUrl: string, path: string, query: QueryParams, plan: PagePlan, total: number): PageLinks {
+  const { head, tail } = linkParts(baseUrl, path, query, plan.limit);
+  const at = (offset: number | null) => (offset === null ? null : `${head}${offset}${tail}`);
+  const { last, next, prev } = linkOffsets(plan, total);
+  return { current: `${head}${plan.offset}${tail}`, first: `${head}0${tail}`, last: at(last), next: at(next), prev: at(prev) };
+}
+
+/**
+ * `JSON.stringify(pageLinks(...))`, the same text, for a served page: the links differ only in their
+ * offset, so the JSON escapes of what they share are made once (the cut falls between ASCII characters,
+ * `=` and `&`, so no escape is split), not five times over with the object.
+ */
+export function pageLinksJson(baseUrl: string, path: string, query: QueryParams, plan: PagePlan, total: number): string {
+  const parts = linkParts(baseUrl, path, query, plan.limit);
+  const head = JSON.stringify(parts.head).slice(0, -1);
+  const tail = JSON.stringify(parts.tail).slice(1);
+  const at = (offset: number | null) => (offset === null ? 'null' : `${head}${offset}${tail}`);
+  const { last, next, prev } = linkOffsets(plan, total);
+  return `{"current":${at(plan.offset)},"first":${at(0)},"last":${at(last)},"next":${at(next)},"prev":${at(prev)}}`;
+}
+
+/** `JSON.stringify(meta)`, the same text, for a served page: numbers only, written directly. */
+export function pageMetaJson(meta: PageMeta): string {
+  const { page } = meta;
+  const current = page.current === undefined ? '' : `,"current":${jsonNumber(page.current)}`;
+  return `{"page":{"limit":${jsonNumber(page.limit)},"offset":${jsonNumber(page.offset)}${current},"total":${jsonNumber(page.total)}},"results":{"total":${jsonNumber(meta.results.total)}}}`;
+}
+
+/** A number as JSON writes it (`null` for NaN and the infinities). */
+const jsonNumber = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');

@@ -39,6 +39,8 @@ export function parseQuery(raw: string): Decision<QueryParams> {
 }
 
 function decode(text: string): string | undefined {
+  // Most keys and values hold neither escapes nor a `+`: they decode to themselves (this runs on every request).
+  if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {

@@ -6,10 +6,19 @@
  * queued behind an unsent one wait in memory.
  */
 
-/** What the gate needs of a socket: pause and resume stop and restart reading its requests. */
+/**
+ * What the gate needs of a socket: pause and resume stop and restart reading its requests, and its
+ * `resume` event, to keep a pause the gate holds. Node's HTTP server resumes a connection by itself
+ * after every request it parses (unless its own flood check paused it, which counts answers written,
+ * and the gate writes none ahead): so a pause alone held nothing, a client that pipelined 20,000
+ * requests had all of them read, and node's clean-up of them when it left held the event loop for
+ * 200-800 ms. The gate answers such a resume with a pause, in the same tick, before the next read (node
+ * does the same for its own pause, with a flag of its internals).
+ */
 export interface Writable {
   readonly writableNeedDrain: boolean;
   once(event: 'drain' | 'close', listener: () => void): unknown;
+  on?(event: 'resume', listener: () => void): unknown;
   pause?(): unknown;
   resume?(): unknown;
 }
@@ -31,6 +40,8 @@ interface Gate {
   readonly queue: (() => Sent)[];
   /** Reading stopped by the gate (not by node's own back-pressure). */
   paused: boolean;
+  /** Whether the gate listens to the socket's `resume` (added at its first pause). */
+  held: boolean;
   /** Waiting for the socket to drain or the last answer to finish. */
   waiting: boolean;
   last: Sent | undefined;
@@ -41,7 +52,7 @@ const gates = new WeakMap<Writable, Gate>();
 export function whenWritable(socket: Writable, run: () => Sent): void {
   let gate = gates.get(socket);
   if (gate === undefined) {
-    const created: Gate = { queue: [], paused: false, waiting: false, last: undefined };
+    const created: Gate = { queue: [], paused: false, held: false, waiting: false, last: undefined };
     gate = created;
     gates.set(socket, created);
     socket.once('close', () => {
@@ -50,6 +61,13 @@ export function whenWritable(socket: Writable, run: () => Sent): void {
   }
   gate.queue.push(run);
   if (gate.queue.length >= MAX_PIPELINED && !gate.paused && socket.pause !== undefined) {
+    if (!gate.held) {
+      gate.held = true;
+      const held = gate;
+      socket.on?.('resume', () => {
+        if (held.paused) socket.pause?.();
+      });
+    }
     gate.paused = true;
     socket.pause();
   }

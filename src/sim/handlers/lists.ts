@@ -6,7 +6,7 @@ import { apiError } from '../../engine/api-errors.js';
 import { planList, type ListPlan } from '../../engine/list-plan.js';
 import { scanCap } from '../../engine/read-cost.js';
 import { drain } from '../../store/steps.js';
-import { pageLinks, pageMeta } from '../../engine/pagination.js';
+import { pageLinks, pageLinksJson, pageMeta, pageMetaJson } from '../../engine/pagination.js';
 import type { Collection, PageQuery, PageResult, SimRecord } from '../../store/collection.js';
 import { keyOf } from '../../store/collection.js';
 import type { ResourceDef } from '../../store/resources.js';
@@ -82,9 +82,9 @@ function pageAnswer(ctx: RequestContext, source: ListSource, plan: ListPlan, rea
   const page = (tail: string) => (bytes === undefined ? jsonText(200, `{"data":[${data}${tail}`) : jsonParts(200, bodyParts('{"data":[', bytes, tail)));
   if (plan.envelope === 'data-only' || (plan.envelope === 'data-only-when-empty' && records.length === 0)) return page(']}');
   const meta = pageMeta(plan.page, total, records.length, deviations, play.counting);
-  const links = pageLinks(ctx.baseUrl, ctx.path, query, plan.page, total);
-  if (!play.plain) return jsonText(200, play.envelope(data, meta, links));
-  return page(`],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`);
+  if (!play.plain) return jsonText(200, play.envelope(data, meta, pageLinks(ctx.baseUrl, ctx.path, query, plan.page, total)));
+  // The same text as JSON.stringify of meta and links, written directly (1 µs of a served page's 7).
+  return page(`],"meta":${pageMetaJson(meta)},"links":${pageLinksJson(ctx.baseUrl, ctx.path, query, plan.page, total)}}`);
 }
 
 function uniform(records: readonly SimRecord[], field: string): boolean {
