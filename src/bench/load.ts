@@ -54,6 +54,8 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
       };
       socket.on('connect', send);
       socket.on('error', reject);
+      // The server closed it (Connection: close, shutdown): this connection is done, not pending for ever.
+      socket.on('close', () => resolve());
       socket.on('data', (chunk: Buffer) => {
         pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
         for (;;) {
