@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Every core: vitest 4 otherwise runs one file at a time on a 2-core machine (one worker short of the cores).
+    maxWorkers: '100%',
     // dist/ is built once here, not by the test files (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
     // The JSON summary lets .ci/run print a plain "N passed, N failed" line; the last lists the slowest files.
