@@ -6,7 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Every core: vitest 4 otherwise runs one file at a time on a 2-core machine (one worker short of the cores).
+    // One file per core: left to its default, vitest ran one file at a time on the 2-core machine.
     maxWorkers: '100%',
     // dist/ is built once here, not by the test files (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
