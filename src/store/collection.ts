@@ -14,11 +14,14 @@ import { drain, sortSteps, type Steps } from './steps.js';
 import { compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Lookup, type RangeField } from './record-filter.js';
 import { recordWeight, type RecordTally } from './record-budget.js';
 import { cut, descendingOf, descendingSteps, intervalTest, partitionPoint, sortById, type Run } from './ordered-runs.js';
-import { budgetWalk, mergeSteps, planSteps, type LookupRun, type Plan, type Walkable, type WalkedLayers } from './page-walks.js';
+import { budgetWalk, mergeSteps, planSteps, type LookupRun, type Plan, type Walk, type Walkable, type WalkedLayers } from './page-walks.js';
 
 export { fieldText, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
 export type { PageQuery, PageRead, PageResult } from './page-query.js';
 import type { PageQuery, PageRead, PageResult } from './page-query.js';
+
+/** A read answered at once. */
+const now = (result: PageResult): PageRead => ({ kind: 'now', result });
 
 export class Collection {
   private readonly byId = new Map<string, SimRecord>();
@@ -216,7 +219,6 @@ export class Collection {
   read(query: PageQuery, sliceAbove = Infinity): PageRead {
     // A collection that changed nothing of its base reads the base as it is (the common case: readers).
     if (this.base !== undefined && this.byId.size === 0 && this.hidden.size === 0) return this.base.read(query, sliceAbove);
-    const now = (result: PageResult): PageRead => ({ kind: 'now', result });
     const filter = compileFilter(query.clauses, this.filterSpec);
     if (filter.empty) return now({ total: 0, records: [], cost: 0 });
     const { field, direction } = query.sort;
@@ -235,15 +237,16 @@ export class Collection {
     const { residual } = filter;
     const { visible } = query;
     const check = (r: SimRecord) => inIntervals(r) && (residual === undefined || residual(r)) && (visible === undefined || visible(r));
+    const walk: Walk = { layers: this.layers, own, base, order, check, query };
     if (query.maxScan !== undefined && cost > query.maxScan) {
       // Its worst case is over the budget, but a walk usually meets its page early: it may walk the
       // budget's worth of records, and the read is refused only if the page is not full by then.
       if (walkable === undefined) return now({ total: 0, records: [], cost, refused: { cost } });
       const budget = Math.floor(query.maxScan / walkable.visit);
-      const walk = budgetWalk(this.layers, own, base, order, check, query, walkable, budget, cost);
-      return query.maxScan > sliceAbove ? { kind: 'steps', cost: query.maxScan, steps: walk } : now(drain(walk));
+      const walked = budgetWalk(walk, walkable, budget, cost);
+      return query.maxScan > sliceAbove ? { kind: 'steps', cost: query.maxScan, steps: walked } : now(drain(walked));
     }
-    const steps = planSteps(this.layers, plan, own, base, order, check, query, walkable);
+    const steps = planSteps(walk, plan, walkable);
     return cost > sliceAbove ? { kind: 'steps', cost, steps } : now(drain(steps));
   }
 
@@ -365,7 +368,7 @@ export class Collection {
     const records: SimRecord[] = [];
     let toSkip = skip;
     drain(
-      mergeSteps(this.layers, { ...own, lo: o0 }, { ...base, lo: b0 }, order, 0, (r) => {
+      mergeSteps(this.layers, { ...own, lo: o0 }, { ...base, lo: b0 }, order, (r) => {
         if (toSkip > 0) {
           toSkip--;
           return true;

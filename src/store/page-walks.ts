@@ -51,33 +51,25 @@ export interface WalkedLayers {
   get(id: string): SimRecord | undefined;
 }
 
+/** One read's walk: the layers read, the sort field's run in each, their order, a record's test and the page asked. */
+export interface Walk {
+  readonly layers: WalkedLayers;
+  readonly own: Run;
+  readonly base: Run | undefined;
+  readonly order: (a: SimRecord, b: SimRecord) => number;
+  readonly check: (r: SimRecord) => boolean;
+  readonly query: PageQuery;
+}
+
 /** A walk whose worst case is over the cap: it may meet `budget` records, and is refused if its page is not full by then. */
-export function* budgetWalk(
-  layers: WalkedLayers,
-  own: Run,
-  base: Run | undefined,
-  order: (a: SimRecord, b: SimRecord) => number,
-  check: (r: SimRecord) => boolean,
-  query: PageQuery,
-  walkable: Walkable,
-  budget: number,
-  cost: number,
-): Steps<PageResult> {
-  const records = yield* firstMatches(layers, own, base, order, check, query, budget);
+export function* budgetWalk(walk: Walk, walkable: Walkable, budget: number, cost: number): Steps<PageResult> {
+  const records = yield* firstMatches(walk, budget);
   return records === undefined ? { total: 0, records: [], cost, refused: { cost } } : { total: walkable.total, records, cost };
 }
 
 /** The work of a plan, as steps: yields between slices of records, returns the page. */
-export function* planSteps(
-  layers: WalkedLayers,
-  plan: Plan,
-  own: Run,
-  base: Run | undefined,
-  order: (a: SimRecord, b: SimRecord) => number,
-  check: (r: SimRecord) => boolean,
-  query: PageQuery,
-  walkable: Walkable | undefined,
-): Steps<PageResult> {
+export function* planSteps(walk: Walk, plan: Plan, walkable: Walkable | undefined): Steps<PageResult> {
+  const { layers, own, base, order, check, query } = walk;
   const { cost } = plan;
   switch (plan.kind) {
     case 'driver': {
@@ -91,11 +83,11 @@ export function* planSteps(
       return { total: sorted.length, records: sorted.slice(query.offset, query.offset + query.limit), cost };
     }
     case 'first-matches':
-      return { total: (walkable as Walkable).total, records: (yield* firstMatches(layers, own, base, order, check, query, Infinity)) as SimRecord[], cost };
+      return { total: (walkable as Walkable).total, records: (yield* firstMatches(walk, Infinity)) as SimRecord[], cost };
     case 'scan': {
       const records: SimRecord[] = [];
       let total = 0;
-      yield* mergeSteps(layers, own, base, order, 0, (r) => {
+      yield* mergeSteps(layers, own, base, order, (r) => {
         if (!check(r)) return true;
         if (total >= query.offset && records.length < query.limit) records.push(r);
         total++;
@@ -107,20 +99,13 @@ export function* planSteps(
 }
 
 /** The page's records, the first matching ones in sort order; undefined when `cap` records were met first. */
-function* firstMatches(
-  layers: WalkedLayers,
-  own: Run,
-  base: Run | undefined,
-  order: (a: SimRecord, b: SimRecord) => number,
-  check: (r: SimRecord) => boolean,
-  query: PageQuery,
-  cap: number,
-): Steps<SimRecord[] | undefined> {
+function* firstMatches(walk: Walk, cap: number): Steps<SimRecord[] | undefined> {
+  const { layers, own, base, order, check, query } = walk;
   const want = query.offset + query.limit;
   const records: SimRecord[] = [];
   let seen = 0;
   let met = 0;
-  yield* mergeSteps(layers, own, base, order, 0, (r) => {
+  yield* mergeSteps(layers, own, base, order, (r) => {
     if (met++ >= cap) return false;
     if (!check(r)) return true;
     if (seen++ >= query.offset) records.push(r);
@@ -169,14 +154,13 @@ function* collectLookedUp(layers: WalkedLayers, lookup: Lookup, runs: readonly L
 }
 
 /**
- * Walk the own run and the base run in order (skipping hidden base records), `skip` first, calling
- * `visit` until it answers false; a step every VISITS_PER_STEP records met.
+ * Walk the own run and the base run in order (skipping hidden base records), calling `visit` until it
+ * answers false; a step every VISITS_PER_STEP records met.
  */
-export function* mergeSteps(layers: WalkedLayers, own: Run, base: Run | undefined, order: (a: SimRecord, b: SimRecord) => number, skip: number, visit: (r: SimRecord) => boolean): Steps<void> {
+export function* mergeSteps(layers: WalkedLayers, own: Run, base: Run | undefined, order: (a: SimRecord, b: SimRecord) => number, visit: (r: SimRecord) => boolean): Steps<void> {
   let o = own.lo;
   let b = base?.lo ?? 0;
   const bhi = base?.hi ?? 0;
-  let left = skip;
   let met = 0;
   for (;;) {
     if (++met % VISITS_PER_STEP === 0) yield;
@@ -191,10 +175,6 @@ export function* mergeSteps(layers: WalkedLayers, own: Run, base: Run | undefine
     } else {
       next = fromBase;
       b++;
-    }
-    if (left > 0) {
-      left--;
-      continue;
     }
     if (!visit(next)) return;
   }
