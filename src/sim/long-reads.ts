@@ -8,7 +8,7 @@
  */
 import { error, json } from './respond.js';
 import type { SimResponse } from './messages.js';
-import type { Steps } from '../store/steps.js';
+import { drain, type Steps } from '../store/steps.js';
 
 /** Runs steps between other requests; false when shutdown stopped them first. */
 export type Slicer = (steps: Steps<unknown>) => Promise<boolean>;
@@ -47,18 +47,22 @@ export function thenAnswer(response: SimResponse, f: (r: SimResponse) => SimResp
   return response.deferred === undefined ? f(response) : { ...response, deferred: response.deferred.then(f) };
 }
 
+/** Where the slicer and the threshold are read at each use (the simulator: the HTTP adapter installs its slicer after start). */
+export interface SliceSettings {
+  readonly slicer: Slicer | undefined;
+  /** Plans above this many units run in slices. */
+  readonly sliceAbove: number;
+}
+
+/** One per simulator: what its projects' long reads hold, for as long as it runs. */
 export class LongReads<P extends object = object> {
   private readonly holds = new WeakMap<P, Hold>();
 
-  constructor(
-    private readonly slicer: Slicer,
-    /** Plans above this many units run in slices. */
-    readonly sliceAbove: number = SLICE_ABOVE_UNITS,
-  ) {}
+  constructor(private readonly settings: SliceSettings) {}
 
-  /** Whether requests that change `project` must wait: changes wait for its long reads, later long reads for those changes. */
-  held(project: P): boolean {
-    return (this.holds.get(project)?.reads ?? 0) > 0;
+  /** Plans above this many units run in slices. */
+  get sliceAbove(): number {
+    return this.settings.sliceAbove;
   }
 
   /** Whether a change to `project` is waiting: a long read planned now would start before it, so it waits too. */
@@ -78,6 +82,9 @@ export class LongReads<P extends object = object> {
    * result before anything waiting may change the project.
    */
   run<T>(project: P, steps: Steps<T>, finish: (value: T) => SimResponse, stopped: () => SimResponse): SimResponse {
+    const { slicer } = this.settings;
+    // Only handed out with a slicer (context.ts): without one, long reads run at once.
+    if (slicer === undefined) return finish(drain(steps));
     let hold = this.holds.get(project);
     if (hold === undefined) {
       hold = { reads: 0, waiting: [] };
@@ -102,7 +109,7 @@ export class LongReads<P extends object = object> {
       throw new Error('a long read failed');
     };
     return deferredResponse(
-      this.slicer(capture()).then(
+      slicer(capture()).then(
         (done) => end(() => (done ? finish(value as T) : stopped())),
         () => end(failed),
       ),

@@ -65,7 +65,8 @@ export class Simulator implements AdminPort {
   slicer: Slicer | undefined;
   /** List reads whose plan costs more than this (engine/read-cost.ts units) run in slices when there is a slicer. */
   sliceAbove = SLICE_ABOVE_UNITS;
-  private longReadsOf: { readonly slicer: Slicer; readonly sliceAbove: number; readonly reads: LongReads<Project> } | undefined;
+  /** What the projects' long reads hold (sim/long-reads.ts), read with this simulator's slicer and threshold. */
+  private readonly longReads = new LongReads<Project>(this);
   /** Answers go to sockets (set by the HTTP adapter): list pages are built as bytes, not text. */
   wire = false;
   private lastUsed: string | undefined;
@@ -334,7 +335,7 @@ export class Simulator implements AdminPort {
     }
     const dispatch = () => this.dispatch(req, route, path, trailingSlash, rawQuery, found.params, who.value);
     // A change to a project waits while a long read of it runs: that read answers on one version of the data.
-    const long = this.longReads();
+    const long = this.served();
     const answered = long !== undefined && changes(route, method, project) ? long.whenStill(project, dispatch) : dispatch();
     if (fault === undefined || (fault.kind === 'none' && fault.delayMs === 0)) return answered;
     return thenAnswer(answered, (r) => withMembers(r, { transport: { delayMs: fault.delayMs, ...(fault.kind === 'reset' || fault.kind === 'truncate' ? { cut: fault.kind } : {}) } }));
@@ -374,21 +375,15 @@ export class Simulator implements AdminPort {
       deviations: this.deviations,
       admin: this.adminOps,
       maxScan: this.options.maxScan,
-      longReads: this.longReads(),
+      longReads: this.served(),
       play: this.play,
       wire: this.wire,
     });
   }
 
   /** Served: long reads in slices, each holding its project still (sim/long-reads.ts); in process, none. */
-  private longReads(): LongReads<Project> | undefined {
-    const { slicer, sliceAbove } = this;
-    if (slicer === undefined) return undefined;
-    const cached = this.longReadsOf;
-    if (cached !== undefined && cached.slicer === slicer && cached.sliceAbove === sliceAbove) return cached.reads;
-    const reads = new LongReads<Project>(slicer, sliceAbove);
-    this.longReadsOf = { slicer, sliceAbove, reads };
-    return reads;
+  private served(): LongReads<Project> | undefined {
+    return this.slicer === undefined ? undefined : this.longReads;
   }
 
   private authenticate(req: SimRequest, route: ApiRouteSpec): Result<{ readonly project: Project; readonly access: Access }, { readonly response: SimResponse }> {
