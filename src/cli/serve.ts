@@ -263,6 +263,8 @@ export interface ServeInfo {
   /** The readings played where the document is silent, other than the public API's. */
   readonly readings: ReadingChoice;
   readonly curl: string;
+  /** The server's own process: what a script that backgrounded it through `npx` (a wrapper that does not pass signals on) stops. */
+  readonly pid: number;
 }
 
 export function formatServeInfo(info: ServeInfo, json: boolean): string {
@@ -281,6 +283,7 @@ export function formatServeInfo(info: ServeInfo, json: boolean): string {
     ['admin token', `${info.admin_token}  (for /__sim/*)`],
     ['seed', String(info.seed)],
     ['readings', describeReadings(withDefaults(info.readings))],
+    ['process id', String(info.pid)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return [`commerce-sim serving on ${info.base_url}`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`), '', `  try: ${info.curl}`, '', 'Ctrl-C to stop.', ''].join('\n');
@@ -373,6 +376,7 @@ export async function startServer(options: ServeOptions, io: Pick<CliIo, 'cwd'> 
     readings: changedReadings(sim.readings),
     // -g: without it curl reads the brackets of page[limit] as a URL glob and fails ("bad range in URL").
     curl: `curl -g -H 'Authorization: Bearer ${token ?? '<token>'}' '${server.baseUrl}/v2/accounts?page[limit]=3'`,
+    pid: process.pid,
   };
   return { info, server };
 }

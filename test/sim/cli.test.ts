@@ -190,6 +190,7 @@ describe('commerce-sim serve: what it prints', () => {
     admin_token: 'sim-admin-abc',
     seed: 42,
     curl: "curl -g -H 'Authorization: Bearer tok123' 'http://127.0.0.1:4747/v2/accounts?page[limit]=3'",
+    pid: 4242,
   };
 
   it('--json: exactly one JSON line with every member', () => {
