@@ -447,6 +447,5 @@ function datasetOf(o: SimulatorOptions, seed: number): DatasetOptions {
  */
 function changes(route: ApiRouteSpec, method: string, project: Project): boolean {
   if (method !== 'GET' && method !== 'HEAD') return true;
-  const a = project.adversity;
-  return route.op === 'list' && (a.updatesPerRead > 0 || a.insertsPerRead > 0 || a.deletesPerRead > 0);
+  return route.op === 'list' && project.changesOnRead();
 }

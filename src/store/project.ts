@@ -267,8 +267,13 @@ export class Project {
    * shows new records only after a while (the consistency window): a writer no traffic shows.
    */
   changesItself(): boolean {
+    return this.changesOnRead() || this.adversity.consistencyWindowMs > 0;
+  }
+
+  /** Whether a list read changes the project's records (§4.3's caveats as adversity: updates, inserts, deletes after each read). */
+  changesOnRead(): boolean {
     const a = this.adversity;
-    return a.updatesPerRead > 0 || a.insertsPerRead > 0 || a.deletesPerRead > 0 || a.consistencyWindowMs > 0;
+    return a.updatesPerRead > 0 || a.insertsPerRead > 0 || a.deletesPerRead > 0;
   }
 
   /** Which records list reads show at `now` (eventual consistency; default the clock's now); undefined when every record is visible. */
