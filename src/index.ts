@@ -53,6 +53,7 @@ export type {
   RuleStatus,
   RunSummary,
   TrafficSection,
+  TrafficDeliberate,
   TrafficWalk,
   TrafficNote,
   ReadingPointReport,

@@ -5,10 +5,11 @@ import { UsageError } from './io.js';
 import { wholeOption } from '../numbers.js';
 import { parseShard } from '../shard.js';
 import { reporterFor } from './style.js';
-import { findingPrinter, parseJudged, writeTrafficReports } from './traffic-output.js';
+import { findingPrinter, parseExpect, parseJudged, writeTrafficReports } from './traffic-output.js';
 
 const USAGE = `usage: commerce-sim check FILE... [--report DIR] [--judge both|server|client] [--complete] [--strict]
                             [--reporter summary|github] [--json] [--findings] [--max-entry-bytes N] [--shard I/N]
+                            [--expect RULE]...
 
 Judges recorded traffic with the rules of the API document: the server's answers (the catalogue's rules)
 and the client's use of the large-data pattern (the client rules of §4.3 and §8). Reads HAR 1.2 files (a
@@ -29,6 +30,9 @@ judged as one traffic, in the order given. A HAR of any size is streamed.
   --max-entry-bytes N  the longest single entry or body accepted (default 64 MiB)
   --shard I/N          judge only the I-th of N shards of the clients (origin and credential): N machines
                        judge a day of traffic side by side, each reading every file; report merge joins them
+  --expect RULE        a client rule the traffic breaks on purpose (a test of the server's refusals that
+                       cannot send x-commerce-sim-expect): its findings are counted as deliberate, never
+                       failures; repeat the flag for several rules
   -h, --help           this help
 
 Exit 0 when every documented rule judged holds, 1 when one fails (server or client), 2 when no documented
@@ -46,6 +50,7 @@ const OPTIONS = {
   findings: { type: 'boolean' },
   'max-entry-bytes': { type: 'string' },
   shard: { type: 'string' },
+  expect: { type: 'string', multiple: true },
 } as const;
 
 export const check: DefinedCommand = defineCommand({
@@ -71,7 +76,8 @@ export const check: DefinedCommand = defineCommand({
     // A HAR the proxy wrote in front of the embedded simulator says it is complete; every file must.
     const marked = (await Promise.all(paths.map((p) => readTrafficLog(p)))).every((log) => log?.creatorComment === COMPLETE_MARK);
     const complete = values.complete === true || marked;
-    const judge = createTrafficJudge({ complete, ...(shard === undefined ? {} : { shard: shard.value }), ...(values.findings === true ? { onFinding: findingPrinter(io, judged) } : {}) });
+    const expect = parseExpect(values.expect);
+    const judge = createTrafficJudge({ complete, expect, ...(shard === undefined ? {} : { shard: shard.value }), ...(values.findings === true ? { onFinding: findingPrinter(io, judged) } : {}) });
     let origin: string | undefined;
     for (const path of paths) {
       for await (const entry of readTraffic(path, maxEntryBytes === undefined ? {} : { maxEntryBytes })) {

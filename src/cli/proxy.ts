@@ -10,12 +10,12 @@ import { DEFAULT_PROXY_PORT, MAX_PORT, MAX_SEED } from '../limits.js';
 import { wholeOption } from '../numbers.js';
 import { reporterFor } from './style.js';
 import { nextStopSignal } from './stop-signal.js';
-import { findingPrinter, parseJudged, writeTrafficReports } from './traffic-output.js';
+import { findingPrinter, parseExpect, parseJudged, writeTrafficReports } from './traffic-output.js';
 
 const USAGE = `usage: commerce-sim proxy --upstream URL|sim [--port ${DEFAULT_PROXY_PORT}] [--host H] [--har FILE] [--report DIR]
                             [--annotate] [--requests N] [--duration S] [--judge both|server|client]
                             [--complete] [--strict] [--reporter summary|github] [--json] [--quiet]
-                            [--dataset NAME] [--seed N] [--timeout MS] [--insecure]
+                            [--dataset NAME] [--seed N] [--timeout MS] [--insecure] [--expect RULE]...
 
 Relays every request to the upstream and its answer back unchanged (status, headers, body bytes,
 streamed; keep-alive to the upstream; http or https), and judges each exchange off the request path: the
@@ -41,6 +41,9 @@ and §8. One line per finding as it happens (rule, level, walk, where); the usua
   --seed N             with --upstream sim: the seed of the data (default 42)
   --timeout MS         upstream connect/answer timeout before a 504 (default 30000)
   --insecure           accept an upstream certificate that does not verify (a test server's)
+  --expect RULE        a client rule the traffic breaks on purpose (negative tests that cannot send
+                       x-commerce-sim-expect): its findings are counted as deliberate, never failures;
+                       repeat the flag for several rules
   -h, --help           this help
 
 Upstream unreachable: the client gets a 502, too slow: a 504 (JSON error bodies); each is an
@@ -68,6 +71,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   timeout: { type: 'string' },
   insecure: { type: 'boolean' },
+  expect: { type: 'string', multiple: true },
 } as const;
 
 export const proxy: DefinedCommand = defineCommand({
@@ -101,6 +105,7 @@ export const proxy: DefinedCommand = defineCommand({
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(values.har === undefined ? {} : { har: resolve(io.cwd, values.har) }),
       annotate: values.annotate === true,
+      expect: parseExpect(values.expect),
       ...(values.complete === true ? { complete: true } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(values.insecure === true ? { rejectUnauthorized: false } : {}),

@@ -3,20 +3,25 @@ import { catalogue } from '../rules/catalogue.js';
 import { DEVIATION_NOTES, isDeviationId } from '../engine/deviations.js';
 import type { Rule } from '../rules/rule.js';
 import { defineCommand, type DefinedCommand } from './command.js';
-import { EXIT_OK } from './io.js';
+import { EXIT_OK, UsageError } from './io.js';
 
-const USAGE = `usage: commerce-sim rules [--json | --markdown]
+const USAGE = `usage: commerce-sim rules [--client] [--json | --markdown]
 
 Prints every rule: id, level (documented | assumed), section of the API document, statement, and
 under each documented rule the document's own sentence.
-  --json       one JSON array of {id, family, level, section, statement, quote?}
+  --client     the client rules instead: what the traffic judge (proxy, check) asks of a client's requests,
+               each with the traffic a failure needs (the ids --expect and x-commerce-sim-expect take)
+  --json       one JSON array of {id, family, level, section, statement, quote?} (with --client: evidence too)
   --markdown   the list of docs/rule-ids.md, with what the simulator does under each deviation
   -h, --help   this help`;
 
 const COLUMNS = ['id', 'level', 'section', 'statement'] as const;
 
 /** An aligned table, one rule a line; the statement is last so long ones do not push columns. */
-export function rulesTable(rules: readonly Rule[]): string {
+/** What a row shows of a rule: a catalogue rule or a client rule alike. */
+type Listed = Pick<Rule, 'level' | 'section' | 'statement' | 'quote'> & { readonly id: string };
+
+export function rulesTable(rules: readonly Listed[]): string {
   const rows = rules.map((r) => [r.id, r.level, r.section, r.statement]);
   const widths = COLUMNS.map((c, i) => Math.max(c.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
@@ -64,8 +69,15 @@ export function rulesMarkdown(rules: readonly Rule[]): string {
 export const rules: DefinedCommand = defineCommand({
   name: 'rules',
   usage: USAGE,
-  options: { json: { type: 'boolean' }, markdown: { type: 'boolean' } },
+  options: { json: { type: 'boolean' }, markdown: { type: 'boolean' }, client: { type: 'boolean' } },
   main: async (values, io) => {
+    if (values.client === true) {
+      if (values.markdown === true) throw new UsageError('CLI_USAGE', '--client lists the client rules as a table or --json, not --markdown');
+      const { clientRules } = await import('../traffic/client-rules/catalogue.js');
+      const json = clientRules.map(({ id, family, level, section, statement, quote, evidence }) => ({ id, family, level, section, statement, ...(quote === undefined ? {} : { quote }), evidence }));
+      io.stdout.write(values.json === true ? `${JSON.stringify(json, null, 2)}\n` : rulesTable(clientRules));
+      return EXIT_OK;
+    }
     io.stdout.write(values.json === true ? rulesJson(catalogue) : values.markdown === true ? rulesMarkdown(catalogue) : rulesTable(catalogue));
     return EXIT_OK;
   },

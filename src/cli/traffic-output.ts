@@ -8,8 +8,10 @@ import { resolve } from 'node:path';
 import type { Finding, TrafficResult } from '../traffic/judge/judge.js';
 import { buildTrafficReport, type JudgedParty } from '../traffic/report.js';
 import type { RunReport } from '../report/model.js';
-import { verdictReason } from '../report/summarise.js';
+import { deliberateLine, verdictReason } from '../report/summarise.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
+import { CLIENT_RULE_IDS, isClientRuleId } from '../rules/ids.js';
+import { suggest } from '../suggest.js';
 import { CodedKitError } from '../kit-errors.js';
 import { githubPlaces } from './annotation-places.js';
 import { tellReportDir } from './report-dir-file.js';
@@ -26,6 +28,20 @@ class NothingJudged extends CodedKitError<'TRAFFIC_NOTHING_JUDGED'> {
 export function parseJudged(value: string | undefined): JudgedParty {
   if (value === undefined || value === 'both' || value === 'server' || value === 'client') return value ?? 'both';
   throw new UsageError('CLI_USAGE', `--judge must be both, server or client, got '${value}'`);
+}
+
+/** `--expect RULE`, repeatable: client rule ids, each checked ("did you mean"). */
+export function parseExpect(values: readonly string[] | undefined): readonly string[] {
+  const ids = (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  for (const id of ids) {
+    if (isClientRuleId(id)) continue;
+    const near = suggest(id, CLIENT_RULE_IDS);
+    throw new UsageError('CLI_USAGE', `--expect takes a client rule id, got '${id}'${near === undefined ? '' : ` (did you mean ${near}?)`}; \`commerce-sim rules --client\` lists them`);
+  }
+  return ids;
 }
 
 /** Prints a finding when its party is judged (`--judge server` prints no finding about the client). */
@@ -111,6 +127,7 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
           ? []
           : [`  not judged: ${o.result.shed.exchanges} exchanges of ${o.result.shed.clients} client${o.result.shed.clients === 1 ? '' : 's'} (the judge fell behind the traffic; relaying went on)`]),
         `  ${headline}`,
+        ...(report.traffic?.deliberate === undefined ? [] : [`  ${deliberateLine(report.traffic.deliberate)}`]),
         `  documented ${s.documented.pass} pass ${s.documented.fail} fail ${s.documented.inconclusive} inconclusive ${s.documented.notCovered} not observed · assumed ${s.assumed.pass} pass ${s.assumed.fail} fail ${s.assumed.inconclusive} inconclusive ${s.assumed.notCovered} not observed (${observed} of ${report.rules.length} rules observed)`,
         ...o.result.walks
           .filter((w) => w.truth !== undefined && (w.truth.never > 0 || w.truth.twice > 0))

@@ -7,7 +7,7 @@
  */
 import * as fc from 'fast-check';
 import { pageMeta, PROFILE_TYPE, PROFILE_TYPE_HYPHEN, varString } from '../rules/inspect.js';
-import type { RuleId } from '../rules/ids.js';
+import { EXPECT_HEADER, type ClientRuleId, type RuleId } from '../rules/ids.js';
 import { charCounts, MIN_PASSWORD_LENGTH } from '../rules/profile-request.js';
 import type { Exchange } from '../port.js';
 import { defineProperty, PropertySetupError } from './define.js';
@@ -129,6 +129,38 @@ function bodyOf(i: CreateInput, ppid: string, names: Usernames): string {
   }
 }
 
+/**
+ * The client rules an input breaks on purpose (src/traffic/client-rules/create.ts): sent as
+ * x-commerce-sim-expect, so a judging proxy in front of the target counts them as the kit's probes.
+ */
+function breaks(i: CreateInput): ClientRuleId[] {
+  const out = new Set<ClientRuleId>();
+  // The hyphenated type is a finding of its own, unless the input left the type out or replaced it.
+  const typeKept = !('field' in i) || i.field !== 'type';
+  if ('hyphen' in i && i.hyphen && typeKept) out.add('client.create.type');
+  switch (i.kind) {
+    case 'short-password':
+      out.add('client.create.password-length');
+      break;
+    case 'no-credentials':
+      out.add('client.create.authorization');
+      break;
+    case 'missing-field':
+      out.add('client.create.fields');
+      break;
+    case 'wrong-field':
+      out.add(i.field === 'type' && typeof i.value === 'string' ? 'client.create.type' : 'client.create.fields');
+      break;
+    case 'no-data':
+    case 'malformed':
+      out.add('client.create.body');
+      break;
+    case 'valid':
+      break;
+  }
+  return [...out];
+}
+
 /** The input as reports show it: passwords only by their length. */
 function show(i: CreateInput): unknown {
   if (i.kind === 'valid' || i.kind === 'short-password' || i.kind === 'no-credentials') {
@@ -188,10 +220,11 @@ export const create = defineProperty<Ctx, CreateInput>({
   async run(i, trial, ctx) {
     const { n: before, ex: beforeEx } = await countOf(trial, ctx.collection);
     const slash = 'slash' in i && i.slash ? '/' : '';
+    const deliberate = breaks(i);
     const ex = await trial.send({
       method: 'POST',
       url: `${ctx.collection}${slash}`,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(deliberate.length === 0 ? {} : { [EXPECT_HEADER]: deliberate.join(', ') }) },
       body: bodyOf(i, ctx.ppid, trial.env.usernames),
       ...(i.kind === 'no-credentials' ? { auth: 'none' as const } : {}),
     });

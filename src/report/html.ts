@@ -16,6 +16,7 @@ import {
   ruleRef,
   SHOWN_REQUESTS,
   trafficLines,
+  deliberateLine,
   unjudgedLabel,
   userChecks,
   verdictReason,
@@ -161,7 +162,8 @@ function trafficSection(r: RunReport): string {
     t.shed === undefined
       ? ''
       : `<p><strong>${t.shed.exchanges.toLocaleString('en-US')} exchanges of ${t.shed.clients.toLocaleString('en-US')} client${t.shed.clients === 1 ? '' : 's'} not judged: judge behind.</strong> They were relayed; whole clients were left unjudged rather than memory growing.</p>`;
-  const head = `<p>${e(trafficLines(r, 0)[0] ?? '')}</p>${shed}`;
+  const deliberate = t.deliberate === undefined ? '' : `<p>${e(deliberateLine(t.deliberate))}</p>`;
+  const head = `<p>${e(trafficLines(r, 0)[0] ?? '')}</p>${shed}${deliberate}`;
   const table =
     rows.length === 0
       ? ''

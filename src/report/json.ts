@@ -172,5 +172,10 @@ function traffic(t: TrafficSection) {
     })),
     walksTotal: t.walksTotal,
     infrastructure: t.infrastructure.map((n) => ({ kind: n.kind, message: n.message, at: n.at })),
+    shed: t.shed === undefined ? undefined : { exchanges: t.shed.exchanges, clients: t.shed.clients },
+    deliberate:
+      t.deliberate === undefined
+        ? undefined
+        : { total: t.deliberate.total, byRule: t.deliberate.byRule, examples: t.deliberate.examples.map((x) => ({ ruleId: x.ruleId, message: x.message, evidence: x.evidence })) },
   };
 }

@@ -4,7 +4,7 @@
  * with the shard they came from, the traffic section added up. Pure: reports in, one report out.
  */
 import type { Result } from '../result.js';
-import type { RuleSummary, RunReport, TrafficSection } from './model.js';
+import type { RuleSummary, RunReport, TrafficDeliberate, TrafficSection } from './model.js';
 import { ruleSummary, summariseRun } from './summarise.js';
 
 export interface TrafficMergeInput {
@@ -17,6 +17,16 @@ const sameFields = (r: TrafficMergeInput['report']): Record<string, unknown> => 
   const { shard: _shard, ...options } = r.options;
   return { 'tool.version': r.tool.version, 'traffic.sources': r.traffic.sources, 'traffic.judged': r.traffic.judged, options };
 };
+
+/** Deliberate findings of every shard, added up rule by rule. */
+function mergedDeliberate(t: readonly TrafficSection[]): { deliberate?: TrafficDeliberate } {
+  const parts = t.flatMap((x) => (x.deliberate === undefined ? [] : [x.deliberate]));
+  if (parts.length === 0) return {};
+  const byRule: Record<string, number> = {};
+  for (const d of parts) for (const [id, n] of Object.entries(d.byRule)) byRule[id] = (byRule[id] ?? 0) + n;
+  const sorted = Object.fromEntries(Object.entries(byRule).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { deliberate: { total: parts.reduce((n, d) => n + d.total, 0), byRule: sorted, examples: parts.flatMap((d) => d.examples) } };
+}
 
 export function mergeTrafficReports(inputs: readonly TrafficMergeInput[]): Result<RunReport, { readonly field: string; readonly sources: readonly [string, string] }> {
   const first = inputs[0];
@@ -49,6 +59,7 @@ export function mergeTrafficReports(inputs: readonly TrafficMergeInput[]): Resul
     walksTotal: total((x) => x.walksTotal),
     infrastructure: t.flatMap((x) => x.infrastructure),
     ...(shedExchanges === 0 ? {} : { shed: { exchanges: shedExchanges, clients: total((x) => x.shed?.clients ?? 0) } }),
+    ...mergedDeliberate(t),
   };
   const timings = inputs.map((i) => i.report.timing);
   const earliest = [...timings].sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0))[0] ?? first.report.timing;

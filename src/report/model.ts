@@ -200,6 +200,17 @@ export interface TrafficSection {
   readonly infrastructure: readonly TrafficNote[];
   /** Exchanges not judged because the judge fell behind (a proxy under load sheds whole clients). */
   readonly shed?: { readonly exchanges: number; readonly clients: number };
+  /**
+   * Client findings the traffic asked for: requests that named the rule they break (`x-commerce-sim-expect`,
+   * the kit's own negative tests) or rules named by `--expect`. Never failures; counted per rule, a few shown.
+   */
+  readonly deliberate?: TrafficDeliberate;
+}
+
+export interface TrafficDeliberate {
+  readonly total: number;
+  readonly byRule: Readonly<Record<string, number>>;
+  readonly examples: readonly { readonly ruleId: string; readonly message: string; readonly evidence: readonly string[] }[];
 }
 
 /** An event of the path to the server, not an answer of it: upstream unreachable, too slow, an answer cut. */

@@ -1,6 +1,6 @@
 /** Roll-ups of a run: per rule across every verdict, and the run's verdict under --strict or not. */
 import type { Level } from '../rules/rule.js';
-import type { ExchangeExcerpt, PropertyResult, RuleStatus, RuleSummary, RunReport, RunSummary, ScenarioResult, UserCheckSummary, Verdict } from './model.js';
+import type { ExchangeExcerpt, PropertyResult, RuleStatus, RuleSummary, RunReport, RunSummary, ScenarioResult, TrafficDeliberate, UserCheckSummary, Verdict } from './model.js';
 
 export interface CatalogueEntry {
   readonly id: string;
@@ -385,6 +385,7 @@ export function trafficLines(report: RunReport, maxWalks: number): string[] {
           '',
         ]),
   ];
+  if (t.deliberate !== undefined) lines.push(deliberateLine(t.deliberate), '');
   const walks = t.walks.filter((w) => w.findings > 0 || w.truth !== undefined).slice(0, maxWalks);
   if (walks.length > 0) {
     lines.push('| walk | client | pages | records | findings | ground truth |', '| --- | --- | ---: | ---: | ---: | --- |');
@@ -397,6 +398,14 @@ export function trafficLines(report: RunReport, maxWalks: number): string[] {
     lines.push('');
   }
   return lines;
+}
+
+/** `12 deliberate client findings, never failures (requests that named the rule they break): client.create.body 3, ...` */
+export function deliberateLine(d: TrafficDeliberate): string {
+  const rules = Object.entries(d.byRule)
+    .map(([id, n]) => `${id} ${n}`)
+    .join(', ');
+  return `${d.total.toLocaleString('en-US')} deliberate client finding${d.total === 1 ? '' : 's'}, never failures (requests that named the rule they break in x-commerce-sim-expect, or rules named by --expect): ${rules}`;
 }
 
 const cellText = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');

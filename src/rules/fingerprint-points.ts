@@ -12,6 +12,7 @@ import { pathOf, readLink } from './inspect-wire.js';
 import { classifyCreateBody } from './profile-request.js';
 import { isJsonMediaType } from '../media-types.js';
 import { MIN_PASSWORD_LENGTH } from '../limits.js';
+import { passwordCounts } from '../redacted.js';
 import { ev, parsed, requestData, type PointNotes } from './fingerprint-notes.js';
 import { idCase, listRead, origin } from './fingerprint-lists.js';
 
@@ -129,7 +130,9 @@ function create(ex: Exchange, path: string, n: PointNotes): void {
   }
   const password = at(requestData(ex), 'password');
   if (typeof password !== 'string') return;
-  const counts = { graphemes: graphemeCount(password), 'code-points': [...password].length, 'code-units': password.length };
+  // Read back from a HAR, a redacted password's mark keeps its counts; one that kept none says nothing.
+  const counts = passwordCounts(password);
+  if (counts === undefined) return;
   const fieldsOk = ['type', 'password_profile_id', 'username'].every((f) => typeof at(requestData(ex), f) === 'string' && at(requestData(ex), f) !== '');
   if (!fieldsOk) return;
   const least = Math.min(...Object.values(counts));
@@ -162,13 +165,6 @@ function duplicate(ex: Exchange, status: number, n: PointNotes, created: number)
   if (status === created || is2xx(status)) n.note('usernames', 'repeat', ev(ex, 'a username held already, accepted'));
   else if (status === 409) n.note('usernames', 'conflict', ev(ex, 'a username held already'));
   else if (status === 422) n.note('usernames', 'invalid', ev(ex, 'a username held already'));
-}
-
-let segmenter: Intl.Segmenter | undefined;
-function graphemeCount(s: string): number {
-  let g = 0;
-  for (const _ of (segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(s)) g += 1;
-  return g;
 }
 
 // ---------------------------------------------------------------- decided at the end

@@ -94,3 +94,39 @@ const known: ReadonlySet<string> = new Set(RULE_IDS);
 export function isRuleId(id: string): id is RuleId {
   return known.has(id);
 }
+
+/** The client rules' ids (src/traffic/client-rules/), stable: reports, annotations, users' filters and a request's `x-commerce-sim-expect` name them. */
+export const CLIENT_RULE_IDS = [
+  'client.keyset.timestamp-ge',
+  'client.keyset.shared-timestamp',
+  'client.keyset.sort-matches-filter',
+  'client.keyset.id-stop',
+  'client.limit.clamped',
+  'client.offset.hard-limit',
+  'client.sync.buffer',
+  'client.offset.soft-limit',
+  'client.offset.changing-data',
+  'client.retry.retry-after',
+  'client.limit.clamped-stop',
+  'client.create.path',
+  'client.create.authorization',
+  'client.create.body',
+  'client.create.fields',
+  'client.create.type',
+  'client.create.password-length',
+  'client.create.content-type',
+] as const;
+
+export type ClientRuleId = (typeof CLIENT_RULE_IDS)[number];
+
+/**
+ * The request header naming the client rules a request breaks on purpose (a test of the server's
+ * refusals), comma-separated: a traffic judge counts those findings as deliberate, never as failures.
+ */
+export const EXPECT_HEADER = 'x-commerce-sim-expect';
+
+const knownClient: ReadonlySet<string> = new Set(CLIENT_RULE_IDS);
+
+export function isClientRuleId(id: string): id is ClientRuleId {
+  return knownClient.has(id);
+}

@@ -2,7 +2,8 @@
  * What the oracle knows about a request to the password-profile resource (commerce-api.md §2.1, §4.1):
  * which exchanges are creates, whether the body is valid, and whether the parent ids are known ones.
  */
-import { isRedactionMark } from '../redacted.js';
+import { passwordCounts } from '../redacted.js';
+import { characterCounts, countRange } from '../characters.js';
 import type { Exchange } from '../port.js';
 import {
   asString,
@@ -28,24 +29,28 @@ export { MIN_PASSWORD_LENGTH } from '../limits.js';
 import { isJsonMediaType } from '../media-types.js';
 import { MIN_PASSWORD_LENGTH } from '../limits.js';
 
-/** Made on first use: a segmenter costs milliseconds to build. */
-let graphemes: Intl.Segmenter | undefined;
-
 /**
  * How many characters a text has, at least and at most: "Minimum 8 characters" does not say what a
  * character is (rules/readings.ts `password.characters`), and user-perceived characters (graphemes),
  * code points and UTF-16 code units give different counts for the same text.
  */
 export function charCounts(s: string): { readonly least: number; readonly most: number } {
-  let g = 0;
-  for (const _segment of (graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(s)) g += 1;
-  return { least: Math.min(g, [...s].length, s.length), most: Math.max(g, [...s].length, s.length) };
+  return countRange(characterCounts(s));
+}
+
+/**
+ * A request password's count range, read from its text or from the mark a redaction left (the proxy's
+ * HAR keeps the counts, never the text); undefined when the redaction kept no length.
+ */
+function passwordRange(value: string): { readonly least: number; readonly most: number } | undefined {
+  const counts = passwordCounts(value);
+  return counts === undefined ? undefined : countRange(counts);
 }
 
 /** The character count when every reading of "character" agrees on it, else undefined (not judged). */
 export function charCount(s: string): number | undefined {
-  const { least, most } = charCounts(s);
-  return least === most ? least : undefined;
+  const range = passwordRange(s);
+  return range !== undefined && range.least === range.most ? range.least : undefined;
 }
 
 /** POSTs to the create path (trailing slash or not), in order. */
@@ -87,10 +92,11 @@ export function classifyCreateBody(ex: Exchange): BodyClass {
   const type = asString(data['type']);
   if (type !== undefined && type !== '' && type !== PROFILE_TYPE && type !== PROFILE_TYPE_HYPHEN) return { kind: 'invalid', reason: 'another type' };
   const password = asString(data['password']) ?? '';
-  // Read back from a HAR or a recording: the password was redacted, its length is not known.
-  if (isRedactionMark(password)) return { kind: 'unclear' };
   if (password !== '') {
-    const { least, most } = charCounts(password);
+    // Read back from a HAR or a recording: a mark that kept the counts is judged on them; one that kept none is not judged.
+    const range = passwordRange(password);
+    if (range === undefined) return { kind: 'unclear' };
+    const { least, most } = range;
     if (most < MIN_PASSWORD_LENGTH) return { kind: 'invalid', reason: 'password shorter than 8 characters' };
     // Short under one reading of "character" and long enough under another: either answer conforms.
     if (least < MIN_PASSWORD_LENGTH) return { kind: 'unclear' };

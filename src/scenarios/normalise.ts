@@ -28,6 +28,8 @@ import {
   type StepRole,
   type WalkSpec,
 } from './format.js';
+import { CLIENT_RULE_IDS, EXPECT_HEADER, isClientRuleId } from '../rules/ids.js';
+import { suggest } from '../suggest.js';
 import { inlineSchemaProblem } from './schemas.js';
 
 // The shape the schema admits; the ajv validator is typed as a guard for RawScenario.
@@ -39,6 +41,7 @@ interface RawRequest {
   auth?: 'default' | 'none';
   body?: unknown;
   raw?: string;
+  breaks?: string[];
 }
 interface RawJsonExpectation {
   path: string;
@@ -136,6 +139,15 @@ export function normalise(raw: RawScenario, ctx: NormaliseContext): { scenario: 
       const expect = expectations(item.expect, itemRole, [...base, 'expect'], problems, checkRule);
       const capture = Object.entries(item.capture ?? {}).map(([name, path]) => ({ name, path }));
       for (const c of capture) captured.add(c.name);
+      item.request.breaks?.forEach((id, k) => {
+        if (!isClientRuleId(id)) {
+          const near = suggest(id, CLIENT_RULE_IDS);
+          problems.push({
+            path: [...base, 'request', 'breaks', k],
+            message: `unknown client rule id '${id}'${near === undefined ? '' : ` (did you mean '${near}'?)`} (see \`commerce-sim rules --client\`)`,
+          });
+        }
+      });
       return { role: itemRole, request: request(item.request), expect, capture };
     };
     const base = { name: s.name, line: ctx.lineOf(at), role, rules, restores: s.restores };
@@ -191,6 +203,8 @@ function checkWriteTag(raw: RawScenario, problems: Problem[]): void {
 function request(r: RawRequest): RequestSpec {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(r.headers ?? {})) headers[name.toLowerCase()] = value;
+  // A request that breaks a client rule on purpose says so, for a traffic judge in front of the target (src/traffic/judge/deliberate.ts).
+  if (r.breaks !== undefined) headers[EXPECT_HEADER] = r.breaks.join(', ');
   const body: RequestSpec['body'] = r.raw !== undefined ? { kind: 'raw', text: r.raw } : Object.hasOwn(r, 'body') ? { kind: 'json', value: r.body } : { kind: 'none' };
   return { method: r.method, path: r.path, query: entries(r.query), headers, auth: r.auth ?? 'default', body };
 }

@@ -30,4 +30,9 @@ export interface TrafficEntry {
    * simulator changed after it) was made. Ground truth counts a walk's records as of that moment.
    */
   readonly simClock?: number;
+  /**
+   * The capture may have left credential headers out: a HAR file that has shown no Authorization header on
+   * any request up to this one (a browser's sanitized export removes them all). A missing header is then no evidence.
+   */
+  readonly headersMayBeStripped?: true;
 }

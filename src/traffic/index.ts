@@ -17,11 +17,14 @@ export {
   type WalkResult,
   type InfraNote,
   type Shed,
+  type Deliberate,
+  type DeliberateFinding,
 } from './judge/judge.js';
 export type { Shard } from './judge/shard.js';
 export type { TrafficEntry } from './entry.js';
 export { startJudgingProxy, type JudgingProxy, type JudgingProxyOptions } from './proxy/judging-proxy.js';
 export { COMPLETE_MARK, type HarCreator } from './har/format.js';
+export { EXPECT_HEADER } from '../rules/ids.js';
 export type { ListRead, PageFacts } from './sessions/pages.js';
 export type { WalkKind, Step } from './sessions/walks.js';
 export { observedTarget, type ObservedTargetOptions } from './observed-target.js';

@@ -8,8 +8,8 @@ import { catalogue } from '../rules/catalogue.js';
 import { clientRules } from './client-rules/catalogue.js';
 import type { Outcome } from '../rules/rule.js';
 import { ruleSummary, summariseRun } from '../report/summarise.js';
-import type { RuleSummary, RunReport, ScenarioResult, StepResult, TrafficSection } from '../report/model.js';
-import type { Finding, TrafficResult } from './judge/judge.js';
+import type { RuleSummary, RunReport, ScenarioResult, StepResult, TrafficDeliberate, TrafficSection } from '../report/model.js';
+import type { Deliberate, Finding, TrafficResult } from './judge/judge.js';
 
 export type JudgedParty = 'both' | 'server' | 'client';
 
@@ -48,6 +48,7 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
     walksTotal: r.walksTotal,
     infrastructure: r.infrastructure,
     ...(r.shed === undefined ? {} : { shed: r.shed }),
+    ...(r.deliberate === undefined || judged === 'server' ? {} : { deliberate: deliberateSection(r.deliberate) }),
   };
   return {
     schemaVersion: 1,
@@ -61,6 +62,11 @@ export function buildTrafficReport(input: TrafficReportInput): RunReport {
     traffic,
     timing: input.timing,
   };
+}
+
+function deliberateSection(d: Deliberate): TrafficDeliberate {
+  const byRule = Object.fromEntries([...d.byRule].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { total: [...d.byRule.values()].reduce((a, b) => a + b, 0), byRule, examples: d.kept.map((k) => ({ ruleId: k.ruleId, message: k.message, evidence: k.evidence })) };
 }
 
 /** One case per walk with findings, then one per client for findings outside walks; in the order first met. */

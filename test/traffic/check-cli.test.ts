@@ -24,16 +24,25 @@ import { startJudgingProxy } from '../../src/traffic/proxy/judging-proxy.js';
 const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The shipped suite's traffic against a simulator, as a HAR file; `complete` marks it as the proxy does in front of the simulator. */
-async function suiteHar(name: string, complete: boolean): Promise<string> {
+/**
+ * The shipped suite's traffic against a simulator, as a HAR file; `complete` marks it as the proxy does in
+ * front of the simulator; `unmarked` takes out the header with which its deliberate requests name the rules they break.
+ */
+async function suiteHar(name: string, complete: boolean, unmarked = false): Promise<string> {
   const sim = await createSimTarget({ wallClock: () => Date.UTC(2025, 0, 1) });
   const entries: TrafficEntry[] = [];
   await runScenarios(await loadSuite(), { target: observedTarget(sim, (e) => entries.push(e)), ruleById, concurrency: 1 });
   const file = join(dir, name);
-  const har = await openHarWriter(file, { creator: { name: 'test', version: '1', ...(complete ? { comment: COMPLETE_MARK } : {}) } });
-  for (const e of entries) await har.write({ ...e, origin: 'http://sim.test' });
+  // Written as the proxy writes it: every header it relayed is in the file.
+  const har = await openHarWriter(file, { creator: { name: 'commerce-sim proxy', version: '1', ...(complete ? { comment: COMPLETE_MARK } : {}) } });
+  for (const e of entries) await har.write({ ...(unmarked ? withoutExpect(e) : e), origin: 'http://sim.test' });
   await har.close();
   return file;
+}
+
+function withoutExpect(e: TrafficEntry): TrafficEntry {
+  const { 'x-commerce-sim-expect': _gone, ...headers } = e.exchange.request.headers ?? {};
+  return { ...e, exchange: { ...e.exchange, request: { ...e.exchange.request, headers } } };
 }
 
 const reportOf = (reports: string): RunReport => JSON.parse(readFileSync(join(reports, 'latest', 'report.json'), 'utf8')) as RunReport;
@@ -41,10 +50,12 @@ const reportOf = (reports: string): RunReport => JSON.parse(readFileSync(join(re
 describe('commerce-sim check', () => {
   let complete: string;
   let plain: string;
+  let unmarked: string;
   beforeAll(async () => {
     complete = await suiteHar('complete.har', true);
     plain = await suiteHar('plain.har', false);
-  }, 60_000);
+    unmarked = await suiteHar('unmarked.har', true, true);
+  }, 90_000);
 
   it('judges the faithful simulator’s traffic: no documented server failure (exit 0 with --judge server)', async () => {
     const reports = join(dir, 'server');
@@ -61,16 +72,32 @@ describe('commerce-sim check', () => {
     expect(readFileSync(join(reports, 'latest', 'report.md'), 'utf8')).toContain('not observed');
   });
 
-  it('judges the client too: the suite probes limits on purpose, and the client rules say so (exit 1)', async () => {
+  it('judges the client too: the suite probes limits on purpose and says so, so its findings are deliberate (exit 0); unmarked they fail (exit 1)', async () => {
     const reports = join(dir, 'both');
     const p = captureIo({ cwd: dir });
-    expect(await check([complete, '--report', reports], p.io)).toBe(1);
-    const failing = reportOf(reports)
+    expect(await check([complete, '--report', reports], p.io), p.out()).toBe(0);
+    const deliberate = reportOf(reports).traffic?.deliberate;
+    expect(deliberate?.byRule['client.offset.hard-limit']).toBe(4);
+    expect(p.out()).toContain(`  ${deliberate?.total ?? 0} deliberate client findings, never failures (`);
+    expect(readFileSync(join(reports, 'latest', 'report.md'), 'utf8')).toContain(`${deliberate?.total ?? 0} deliberate client findings, never failures`);
+    const failingReports = join(dir, 'both-unmarked');
+    const q = captureIo({ cwd: dir });
+    expect(await check([unmarked, '--report', failingReports], q.io)).toBe(1);
+    const failing = reportOf(failingReports)
       .rules.filter((r) => r.status === 'fail' && r.level === 'documented')
-      .map((r) => r.id);
-    expect(failing.length).toBeGreaterThan(0);
-    expect(failing.every((id) => id.startsWith('client.'))).toBe(true);
-    expect(failing).toContain('client.offset.hard-limit');
+      .map((r) => r.id)
+      .sort();
+    expect(failing).toEqual(['client.create.authorization', 'client.create.body', 'client.create.fields', 'client.create.password-length', 'client.create.type', 'client.offset.hard-limit']);
+    expect(reportOf(failingReports).traffic?.deliberate).toBeUndefined();
+    // Traffic that cannot be marked names the rules it breaks on purpose with --expect.
+    const expected = captureIo({ cwd: dir });
+    expect(await check([unmarked, '--report', join(dir, 'both-expect'), ...failing.flatMap((id) => ['--expect', id])], expected.io), expected.out()).toBe(0);
+  });
+
+  it('--expect takes client rule ids only, and suggests the nearest', async () => {
+    const p = captureIo({ cwd: dir });
+    expect(await check([complete, '--expect', 'client.create.passwd-length'], p.io)).toBe(2);
+    expect(p.err()).toContain("--expect takes a client rule id, got 'client.create.passwd-length' (did you mean client.create.password-length?)");
   });
 
   it('appends its summary, with the traffic line, to the GitHub job summary', async () => {
@@ -86,8 +113,8 @@ describe('commerce-sim check', () => {
 
   it('under GitHub Actions annotates each failure that fails the run, at the HAR checked', async () => {
     const p = captureIo({ cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
-    expect(await check([complete, '--report', join(dir, 'annotated')], p.io)).toBe(1);
-    expect(p.out()).toMatch(/^::error file=[^,]*complete\.har,title=client\.offset\.hard-limit/m);
+    expect(await check([unmarked, '--report', join(dir, 'annotated')], p.io)).toBe(1);
+    expect(p.out()).toMatch(/^::error file=[^,]*unmarked\.har,title=client\.offset\.hard-limit/m);
   });
 
   it('--findings prints the findings of the side it judges only', async () => {
@@ -95,7 +122,7 @@ describe('commerce-sim check', () => {
     await check([complete, '--judge', 'server', '--findings', '--report', join(dir, 'printed')], p.io);
     expect(p.out()).not.toMatch(/^. client\./m);
     const q = captureIo({ cwd: dir });
-    await check([complete, '--findings', '--report', join(dir, 'printed')], q.io);
+    await check([unmarked, '--findings', '--report', join(dir, 'printed')], q.io);
     expect(q.out()).toMatch(/^✗ client\.offset\.hard-limit \(documented, client\)/m);
   });
 

@@ -144,11 +144,13 @@ describe('each client rule fails on the traffic that breaks it and passes on the
 
   it('covers every client rule', () => {
     const titled = ['timestamp-ge', 'shared-timestamp', 'sort-matches-filter', 'id-stop', 'limit.clamped', 'clamped-stop', 'hard-limit', 'soft-limit', 'changing-data', 'sync.buffer', 'retry-after'];
-    for (const rule of clientRules)
+    // The create operation's rules have their own file (create-rules.test.ts).
+    const here = clientRules.filter((rule) => !rule.id.startsWith('client.create.'));
+    for (const rule of here)
       expect(
         titled.some((t) => rule.id.endsWith(t)),
         rule.id,
       ).toBe(true);
-    expect(clientRules).toHaveLength(titled.length);
+    expect(here).toHaveLength(titled.length);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The client rules: how a client uses the large-data pattern (commerce-api.md §4.3) and the limits of §8,
+ * The client rules: how a client sends a create (commerce-api.md §2.1, §4.1, §5, §9), uses the large-data
+ * pattern (§4.3) and the limits of §8,
  * judged on observed traffic (src/traffic/judge/), never on a server; no simulator deviation breaks them.
  * Each rule sits with its listeners in its family's file; this is the list.
  */
@@ -8,10 +9,24 @@ import { clamped, clampedStop } from './limits.js';
 import { changingData, hardLimit, softLimit } from './offsets.js';
 import { retryAfter } from './retry.js';
 import { buffer } from './sync.js';
-import { CLIENT_RULE_IDS, type ClientRuleId } from './ids.js';
+import { createRules } from './create.js';
+import { CLIENT_RULE_IDS, type ClientRuleId } from '../../rules/ids.js';
 import type { ClientRule } from './rule.js';
 
 export { CLIENT_RULE_IDS, type ClientRuleId };
 export type { ClientRule };
 
-export const clientRules: readonly ClientRule[] = [timestampGe, sharedTimestamp, sortMatchesFilter, idStop, clamped, hardLimit, buffer, softLimit, changingData, retryAfter, clampedStop];
+export const clientRules: readonly ClientRule[] = [
+  timestampGe,
+  sharedTimestamp,
+  sortMatchesFilter,
+  idStop,
+  clamped,
+  hardLimit,
+  buffer,
+  softLimit,
+  changingData,
+  retryAfter,
+  clampedStop,
+  ...createRules,
+];

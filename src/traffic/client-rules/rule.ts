@@ -9,10 +9,11 @@
  * only suggests a mistake is an assumed rule's, with its reason.
  */
 import type { Exchange } from '../../port.js';
+import type { TrafficEntry } from '../entry.js';
 import type { Level } from '../../rules/rule.js';
 import type { PageFacts } from '../sessions/pages.js';
 import type { Step, WalkKind } from '../sessions/walks.js';
-import type { ClientRuleId } from './ids.js';
+import type { ClientRuleId } from '../../rules/ids.js';
 
 export type ClientOutcome =
   | { readonly status: 'pass' }
@@ -31,6 +32,8 @@ export interface RunsRead {
 /** Any request of the client. */
 export interface RequestContext {
   readonly ex: Exchange;
+  /** The entry as observed: whether its body was cut, whether its capture may have dropped credential headers. */
+  readonly entry: TrafficEntry;
   /** When it was sent (ms), when known. */
   readonly sentAt: number | undefined;
   /** A 429 on the same request earlier asked the client to wait until then (ms). */

@@ -40,7 +40,9 @@ export async function* readTraffic(path: string, opts: ReadTrafficOptions = {}):
     return;
   }
   const splitter = new HarSplitter({ file: path, maxEntryBytes: limits.maxEntryBytes });
-  yield* harEntries(path, splitter, { ...opts, ...limits });
+  // This kit's proxy writes every header it relayed; another capture may have dropped credentials (a browser's sanitized export).
+  const whole = (await readTrafficLog(path))?.creatorName?.startsWith('commerce-sim') === true;
+  yield* harEntries(path, splitter, { ...opts, ...limits, headersWhole: whole });
   if (splitter.sawEntries) return;
   // Not a HAR: one of the kit's own files, or nothing this reads.
   const keys = new Set(splitter.rootKeys);
@@ -50,8 +52,10 @@ export async function* readTraffic(path: string, opts: ReadTrafficOptions = {}):
   else throw trafficInputError(path, 'neither a HAR file (no log.entries) nor a fixture or recording of this kit');
 }
 
-async function* harEntries(path: string, splitter: HarSplitter, opts: ReadTrafficOptions & { readonly maxEntryBytes: number }): AsyncGenerator<TrafficEntry> {
+async function* harEntries(path: string, splitter: HarSplitter, opts: ReadTrafficOptions & { readonly maxEntryBytes: number; readonly headersWhole: boolean }): AsyncGenerator<TrafficEntry> {
   const label = basename(path);
+  // Once the capture has shown one Authorization header, it keeps them: a later request without one sent none.
+  let credentialsShown = opts.headersWhole;
   const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
   let n = 0;
   try {
@@ -60,8 +64,12 @@ async function* harEntries(path: string, splitter: HarSplitter, opts: ReadTraffi
       for (const text of splitter.push(chunk)) {
         n += 1;
         const entry = await harEntry(text, { path, label, n, maxEntryBytes: opts.maxEntryBytes });
-        if (entry.kind === 'skip') opts.onSkip?.(`${label} entry ${n}`, entry.reason);
-        else yield entry.entry;
+        if (entry.kind === 'skip') {
+          opts.onSkip?.(`${label} entry ${n}`, entry.reason);
+          continue;
+        }
+        credentialsShown ||= headerValue(entry.entry.exchange.request.headers ?? {}, 'authorization') !== undefined;
+        yield credentialsShown ? entry.entry : { ...entry.entry, headersMayBeStripped: true };
       }
     }
   } catch (error) {

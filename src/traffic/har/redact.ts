@@ -8,6 +8,7 @@
  */
 import { toExchange, type TargetRequest, type TargetResponse } from '../../port.js';
 import { isSecretHeader, isSecretKey, REDACTED, redactBody, redactHeaders, redactText } from '../../report/redact.js';
+import { credentialShape, maskPassword } from '../../redacted.js';
 import type { TrafficEntry } from '../entry.js';
 import { headerValue } from './headers.js';
 
@@ -36,7 +37,7 @@ export function redactEntry(entry: TrafficEntry, known: readonly string[], finge
     method: request.method,
     url: text(redactPairs(request.url)),
     headers: markCredential(cleanHeaders(request.headers ?? {}, text), request.headers ?? {}, fingerprint),
-    ...(request.body === undefined ? {} : { body: text(cleanBody(request.body, request.headers, maskPassword)) }),
+    ...(request.body === undefined ? {} : { body: text(cleanBody(request.body, request.headers, passwordPlaceholder)) }),
   };
   const redactedResponse: TargetResponse = { status: response.status, headers: cleanHeaders(response.headers, text), body: text(cleanBody(response.body, response.headers)) };
   return { entry: { ...entry, exchange: toExchange(redactedRequest, redactedResponse) }, learned: found };
@@ -71,13 +72,12 @@ function cleanBody(body: string, headers: Readonly<Record<string, string>> | und
 }
 
 /**
- * A request's password becomes as many `*` as it had characters: the secret is gone, and the judge can
- * still tell a short password from a long one (create.password.min-length). A password whose length
- * depends on how characters are counted (outside the BMP) becomes `[REDACTED]`, which is not judged.
+ * A request's password becomes its mark (src/redacted.ts): as many `*` as it had characters when every
+ * reading of "character" agrees, else each reading's count. The secret is gone; the judge can still tell
+ * a short password from a long one (create.password.min-length, client.create.password-length).
  */
-function maskPassword(key: string, value: unknown): string {
-  if (key.toLowerCase() !== 'password' || typeof value !== 'string' || value === '' || /[\uD800-\uDFFF]/.test(value) || /\p{M}/u.test(value)) return REDACTED;
-  return '*'.repeat(value.length);
+function passwordPlaceholder(key: string, value: unknown): string {
+  return key.toLowerCase() !== 'password' || typeof value !== 'string' ? REDACTED : maskPassword(value);
 }
 
 // ---------------------------------------------------------------- what the secrets were
@@ -125,10 +125,18 @@ function collectValues(value: unknown, into: Set<string>, depth: number): void {
  * (the judge's sessions) and learns nothing of the credential.
  */
 function markCredential(cleaned: Record<string, string>, original: Readonly<Record<string, string>>, fingerprint: ((credential: string) => string) | undefined): Record<string, string> {
-  if (fingerprint === undefined) return cleaned;
   for (const [name, value] of Object.entries(original)) {
     if (name.toLowerCase() !== 'authorization' || cleaned[name] === undefined) continue;
-    cleaned[name] = cleaned[name].replace(REDACTED, `[REDACTED ${fingerprint(value)}]`);
+    const shape = credentialShape(value);
+    // A scheme with nothing after it holds no secret: kept as sent, so that the missing credential shows.
+    if (shape.kind === 'scheme' && !shape.credential) {
+      cleaned[name] = value;
+      continue;
+    }
+    // A credential sent without its scheme keeps that fact (client.create.authorization judges it), never its value.
+    const noScheme = shape.kind === 'no-scheme' ? ', no scheme' : '';
+    const key = fingerprint === undefined ? '' : ` ${fingerprint(value)}`;
+    if (key !== '' || noScheme !== '') cleaned[name] = cleaned[name].replace(REDACTED, `[REDACTED${key}${noScheme}]`);
   }
   return cleaned;
 }

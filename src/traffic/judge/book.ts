@@ -8,11 +8,13 @@ import type { Level } from '../../rules/rule.js';
 import { excerpt } from '../../report/redact.js';
 import { clientRules } from '../client-rules/catalogue.js';
 import type { TrafficEntry } from '../entry.js';
-import type { Finding, InfraNote, RuleTally, Shed, TrafficResult, WalkResult } from './result.js';
+import type { DeliberateFinding, Finding, InfraNote, RuleTally, Shed, TrafficResult, WalkResult } from './result.js';
 
 export type TallyStatus = 'pass' | 'fail' | 'inconclusive' | 'skip';
 
 const MAX_NOTES = 1_000;
+/** Deliberate findings kept per rule for the report (the rest are counted). */
+const MAX_DELIBERATE_KEPT = 3;
 
 export class Book {
   readonly tallies = new Map<string, RuleTally>();
@@ -21,6 +23,9 @@ export class Book {
   private readonly walks: WalkResult[] = [];
   private readonly infrastructure: InfraNote[] = [];
   private readonly shed = { exchanges: 0, clients: 0 };
+  /** Client findings a request asked for (x-commerce-sim-expect, --expect): counted per rule, a few kept, never failures. */
+  private readonly deliberateByRule = new Map<string, number>();
+  private readonly deliberateKept: DeliberateFinding[] = [];
   entries = 0;
   clients = 0;
   walksTotal = 0;
@@ -58,6 +63,13 @@ export class Book {
     }
   }
 
+  /** A finding the traffic asked for: counted, and the first few per rule kept with where they were seen. */
+  deliberate(ruleId: string, message: string, evidence: readonly TrafficEntry[]): void {
+    const n = this.deliberateByRule.get(ruleId) ?? 0;
+    this.deliberateByRule.set(ruleId, n + 1);
+    if (n < MAX_DELIBERATE_KEPT) this.deliberateKept.push({ ruleId, message, evidence: evidence.map((e) => e.source) });
+  }
+
   walk(w: WalkResult): void {
     this.walksTotal++;
     if (this.walks.length < this.maxWalks) this.walks.push(w);
@@ -86,6 +98,7 @@ export class Book {
       walksTotal: this.walksTotal,
       infrastructure: this.infrastructure,
       ...(shed === undefined ? {} : { shed }),
+      ...(this.deliberateByRule.size === 0 ? {} : { deliberate: { byRule: new Map(this.deliberateByRule), kept: [...this.deliberateKept] } }),
     };
   }
 }

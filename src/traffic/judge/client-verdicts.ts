@@ -4,11 +4,12 @@
  * inconclusive) recorded in the book with the exchanges it rests on.
  */
 import { clientRules } from '../client-rules/catalogue.js';
-import type { ClientRuleId } from '../client-rules/ids.js';
+import type { ClientRuleId } from '../../rules/ids.js';
 import type { ClientOutcome, EndContext, NextContext, RequestContext } from '../client-rules/rule.js';
 import type { TrafficEntry } from '../entry.js';
 import { walkName, type Walk } from '../sessions/session.js';
 import { levelOf, type Book } from './book.js';
+import { isDeliberate } from './deliberate.js';
 
 const onRequest = clientRules.filter((r) => r.onRequest !== undefined);
 const onNext = clientRules.filter((r) => r.onNext !== undefined);
@@ -23,8 +24,14 @@ export interface ClientVerdicts {
 /** Whether continuing a walk as `ctx` says would fail a documented client rule (the judge picks a walk that does not, where one may). */
 export const breaksARule = (ctx: NextContext): boolean => onNext.some((r) => r.level === 'documented' && r.onNext?.(ctx)?.status === 'fail');
 
-export function clientVerdicts(book: Book): ClientVerdicts {
+/** `expected`: the rules `--expect` names, whose every finding is deliberate. */
+export function clientVerdicts(book: Book, expected: ReadonlySet<string> = new Set()): ClientVerdicts {
   const record = (ruleId: ClientRuleId, o: ClientOutcome, evidence: readonly TrafficEntry[], walk?: Walk) => {
+    // A request that named the rule it breaks (x-commerce-sim-expect, --expect) is a test of the server, not a client's mistake.
+    if (o.status !== 'pass' && isDeliberate(ruleId, evidence, expected)) {
+      book.deliberate(ruleId, o.status === 'fail' ? o.message : o.reason, evidence);
+      return;
+    }
     book.tally(ruleId, o.status);
     if (o.status === 'pass') return;
     const level = levelOf(ruleId);

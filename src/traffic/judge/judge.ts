@@ -26,7 +26,7 @@ import { Walking } from './walking.js';
 
 export { CHUNK_PAGES } from './walking.js';
 
-export type { Finding, InfraNote, RuleTally, TrafficResult, WalkResult, Shed } from './result.js';
+export type { Deliberate, DeliberateFinding, Finding, InfraNote, RuleTally, TrafficResult, WalkResult, Shed } from './result.js';
 
 /** Exchanges a session holds for its session-scope rules before they are judged and let go. */
 export const CHUNK_EXCHANGES = 400;
@@ -49,6 +49,8 @@ export interface TrafficJudgeOptions {
   readonly maxHeldBytes?: number;
   /** Judge only the clients of this shard (`check --shard I/N`); the others are not read. */
   readonly shard?: Shard;
+  /** Client rules whose every finding is deliberate (`--expect`): traffic that tests the server's refusals and cannot be marked. */
+  readonly expect?: readonly string[];
 }
 
 export interface TrafficJudge {
@@ -71,7 +73,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
   const book = new Book(options.maxFindingsPerRule ?? 20, options.maxWalks ?? 1_000, options.onFinding);
   const server = serverJudging(book, isComplete);
   const sessions = new Map<string, Session>();
-  const verdicts = clientVerdicts(book);
+  const verdicts = clientVerdicts(book, new Set(options.expect ?? []));
   const budget: HeldBudget<Holder> = new HeldBudget<Holder>(options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES, (largest) => {
     // Judge and let go what the largest holder holds beyond a walk's last page; when that is all there is, end the walk used longest ago.
     if (largest instanceof Session) flushSession(largest);
@@ -153,7 +155,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
     const t = entry.startedAt === undefined ? Number.NaN : Date.parse(entry.startedAt);
     const sentAt = Number.isNaN(t) ? undefined : t;
     const request = `${ex.request.method} ${ex.request.url}`;
-    verdicts.request({ ex, sentAt, waitUntil: sentAt === undefined ? undefined : s.takeRetry(request) }, entry);
+    verdicts.request({ ex, entry, sentAt, waitUntil: sentAt === undefined ? undefined : s.takeRetry(request) }, entry);
     if (ex.response.status === 429 && sentAt !== undefined) {
       const until = retryUntil(ex.response.headers['retry-after'], sentAt);
       if (until !== undefined) s.waitFor(request, until);

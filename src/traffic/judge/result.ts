@@ -50,6 +50,20 @@ export interface TrafficResult {
   readonly infrastructure: readonly InfraNote[];
   /** Exchanges not judged because the judge fell behind the traffic (a proxy under load sheds whole clients). */
   readonly shed?: Shed;
+  /** Client findings the traffic asked for (x-commerce-sim-expect, --expect): never failures, counted per rule. */
+  readonly deliberate?: Deliberate;
+}
+
+export interface Deliberate {
+  readonly byRule: ReadonlyMap<string, number>;
+  /** The first few of each rule, with where they were seen. */
+  readonly kept: readonly DeliberateFinding[];
+}
+
+export interface DeliberateFinding {
+  readonly ruleId: string;
+  readonly message: string;
+  readonly evidence: readonly string[];
 }
 
 export interface Shed {

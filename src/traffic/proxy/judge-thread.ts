@@ -51,11 +51,16 @@ export interface ThreadedJudge {
 const SELF = fileURLToPath(import.meta.url);
 
 /** A judge in a worker thread, or undefined where none can start (run from TypeScript sources, as the tests do). */
-export function startJudgeThread(options: { readonly complete: boolean; readonly onFinding?: (f: Finding) => void; readonly maxBacklogBytes?: number }): ThreadedJudge | undefined {
+export function startJudgeThread(options: {
+  readonly complete: boolean;
+  readonly onFinding?: (f: Finding) => void;
+  readonly maxBacklogBytes?: number;
+  readonly expect?: readonly string[];
+}): ThreadedJudge | undefined {
   if (!SELF.endsWith('.js') || !existsSync(SELF)) return undefined;
   // Bytes judged so far, counted by the worker in shared memory.
   const judged = new BigInt64Array(new SharedArrayBuffer(8));
-  const worker = new Worker(SELF, { workerData: { complete: options.complete, findings: options.onFinding !== undefined, judged } });
+  const worker = new Worker(SELF, { workerData: { complete: options.complete, findings: options.onFinding !== undefined, judged, expect: options.expect ?? [] } });
   const maxBacklog = options.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES;
   let posted = 0;
   /** Clients shed now; and every client ever shed, counted for the result. */
@@ -138,8 +143,12 @@ function sizeOf(request: TargetRequest, response: TargetResponse): number {
 
 if (!isMainThread && parentPort !== null) {
   const port = parentPort;
-  const data = workerData as { complete: boolean; findings: boolean; judged: BigInt64Array };
-  const judge = createTrafficJudge({ complete: data.complete, ...(data.findings ? { onFinding: (finding: Finding) => port.postMessage({ kind: 'finding', finding } satisfies FromThread) } : {}) });
+  const data = workerData as { complete: boolean; findings: boolean; judged: BigInt64Array; expect: readonly string[] };
+  const judge = createTrafficJudge({
+    complete: data.complete,
+    expect: data.expect,
+    ...(data.findings ? { onFinding: (finding: Finding) => port.postMessage({ kind: 'finding', finding } satisfies FromThread) } : {}),
+  });
   let total = 0;
   port.on('message', (m: ToThread) => {
     if (m.kind === 'entry') {

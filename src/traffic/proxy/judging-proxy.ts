@@ -35,6 +35,8 @@ export interface JudgingProxyOptions {
   readonly rejectUnauthorized?: boolean;
   /** In front of a URL: text handed to the judge's thread and not yet judged, at most (default 32 MiB); past it whole clients go unjudged until it catches up. */
   readonly maxBacklogBytes?: number;
+  /** Client rules whose every finding is deliberate (a negative test suite behind the proxy): counted apart, never failures. */
+  readonly expect?: readonly string[];
 }
 
 export interface JudgingProxy {
@@ -65,6 +67,7 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
     sim === undefined && !annotate
       ? startJudgeThread({
           complete: options.complete === true,
+          ...(options.expect === undefined ? {} : { expect: options.expect }),
           ...(options.onFinding === undefined ? {} : { onFinding: options.onFinding }),
           ...(options.maxBacklogBytes === undefined ? {} : { maxBacklogBytes: options.maxBacklogBytes }),
         })
@@ -72,6 +75,7 @@ export async function startJudgingProxy(options: JudgingProxyOptions): Promise<J
   const truth = sim === undefined ? undefined : simulatorTruth(sim.simulator, sim.clientId);
   const judge = createTrafficJudge({
     complete,
+    ...(options.expect === undefined ? {} : { expect: options.expect }),
     ...(truth === undefined ? {} : { groundTruth: truth }),
     onFinding: (f) => {
       if (f.status === 'fail') current?.push(f.ruleId);
