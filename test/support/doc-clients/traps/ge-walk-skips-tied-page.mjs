@@ -7,8 +7,9 @@
 // page are identical." - the page needed further paging; jumping past the timestamp drops
 // the rest of the tie.
 //
-// Otherwise follows 4.3 (sort=created_at, ge(created_at,<last value>), page[limit]=100).
-// HTTP stack: fetch with URLSearchParams.
+// Otherwise follows 4.3 (sort=created_at, ge(created_at,<last value>)), with
+// page[limit]=25 (the default length, sent explicitly). HTTP stack: fetch with
+// URLSearchParams.
 
 /** @param {{baseUrl: string, token: string, fetch?: typeof fetch}} options */
 export async function run(options) {
@@ -19,7 +20,7 @@ export async function run(options) {
   const statuses = {};
   let cursor = null;
   for (;;) {
-    const qs = new URLSearchParams({ sort: 'created_at', 'page[limit]': '100' });
+    const qs = new URLSearchParams({ sort: 'created_at', 'page[limit]': '25' });
     if (cursor) qs.set('filter', `ge(created_at,${cursor})`);
     const res = await fetchImpl(`${base}/v2/orders?${qs}`, { headers: { Authorization: `Bearer ${options.token}` } });
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
@@ -31,7 +32,7 @@ export async function run(options) {
         ids.push(r.id);
       }
     }
-    if (rows.length < 100) break;
+    if (rows.length < 25) break;
     const first = rows[0].meta.timestamps.created_at;
     const last = rows[rows.length - 1].meta.timestamps.created_at;
     cursor = first === last ? new Date(Date.parse(last) + 1).toISOString() : last;
