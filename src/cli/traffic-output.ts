@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Finding, TrafficResult } from '../traffic/judge/judge.js';
 import { buildTrafficReport, type JudgedParty } from '../traffic/report.js';
 import type { RunReport } from '../report/model.js';
-import { deliberateLine, verdictReason } from '../report/summarise.js';
+import { deliberateLine, rereadLine, verdictReason } from '../report/summarise.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 import { CLIENT_RULE_IDS, isClientRuleId } from '../rules/ids.js';
 import { suggest } from '../suggest.js';
@@ -117,6 +117,7 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
   else {
     const s = report.summary;
     const observed = report.rules.filter((r) => r.status !== 'not-covered').length;
+    const rereads = o.result.walks.filter((w) => (w.reread ?? 0) > 0);
     const headline = nothing
       ? `NOTHING JUDGED: no documented rule was exercised by ${exercised}${o.result.infrastructure.length > 0 ? `; ${o.result.infrastructure.length} infrastructure note(s) (report.md, "Infrastructure")` : ''}`
       : `${s.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`;
@@ -128,6 +129,7 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
           : [`  not judged: ${o.result.shed.exchanges} exchanges of ${o.result.shed.clients} client${o.result.shed.clients === 1 ? '' : 's'} (the judge fell behind the traffic; relaying went on)`]),
         `  ${headline}`,
         ...(report.traffic?.deliberate === undefined ? [] : [`  ${deliberateLine(report.traffic.deliberate)}`]),
+        ...(rereads.length === 0 ? [] : [`  ${rereadLine(rereads)}`]),
         `  documented ${s.documented.pass} pass ${s.documented.fail} fail ${s.documented.inconclusive} inconclusive ${s.documented.notCovered} not observed · assumed ${s.assumed.pass} pass ${s.assumed.fail} fail ${s.assumed.inconclusive} inconclusive ${s.assumed.notCovered} not observed (${observed} of ${report.rules.length} rules observed)`,
         ...o.result.walks
           .filter((w) => w.truth !== undefined && (w.truth.never > 0 || w.truth.twice > 0))

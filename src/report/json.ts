@@ -168,6 +168,7 @@ function traffic(t: TrafficSection) {
       from: w.from,
       to: w.to,
       findings: w.findings,
+      reread: w.reread,
       truth: w.truth === undefined ? undefined : { visible: w.truth.visible, once: w.truth.once, twice: w.truth.twice, never: w.truth.never, excused: w.truth.excused, summary: w.truth.summary },
     })),
     walksTotal: t.walksTotal,

@@ -231,6 +231,8 @@ export interface TrafficWalk {
   readonly from: string;
   readonly to: string;
   readonly findings: number;
+  /** Records the walk was sent again that it held already (§4.3 read literally re-reads a run; a retry re-reads its page): waste, never a failure. */
+  readonly reread?: number;
   /** Ground truth (upstream the simulator): what the client was sent against what it should have been. */
   readonly truth?: { readonly visible: number; readonly once: number; readonly twice: number; readonly never: number; readonly unread: number; readonly excused: number; readonly summary: string };
 }

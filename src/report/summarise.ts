@@ -1,6 +1,6 @@
 /** Roll-ups of a run: per rule across every verdict, and the run's verdict under --strict or not. */
 import type { Level } from '../rules/rule.js';
-import type { ExchangeExcerpt, PropertyResult, RuleStatus, RuleSummary, RunReport, RunSummary, ScenarioResult, TrafficDeliberate, UserCheckSummary, Verdict } from './model.js';
+import type { ExchangeExcerpt, PropertyResult, RuleStatus, RuleSummary, RunReport, RunSummary, ScenarioResult, TrafficDeliberate, TrafficWalk, UserCheckSummary, Verdict } from './model.js';
 
 export interface CatalogueEntry {
   readonly id: string;
@@ -392,12 +392,24 @@ export function trafficLines(report: RunReport, maxWalks: number): string[] {
     for (const w of walks) lines.push(`| ${cellText(`${w.label} (${w.kind}) #${w.n}`)} | ${w.client} | ${w.pages} | ${w.records} | ${w.findings} | ${cellText(w.truth?.summary ?? '—')} |`);
     lines.push('');
   }
+  const rereads = t.walks.filter((w) => (w.reread ?? 0) > 0);
+  if (rereads.length > 0) lines.push(rereadLine(rereads), '');
   if (t.infrastructure.length > 0) {
     lines.push(`Infrastructure (never a rule failure): ${t.infrastructure.length} note${t.infrastructure.length === 1 ? '' : 's'}`, '');
     for (const n of t.infrastructure.slice(0, 10)) lines.push(`- ${n.kind}: ${cellText(n.message)}${n.at === undefined ? '' : ` (${n.at})`}`);
     lines.push('');
   }
   return lines;
+}
+
+/** `Re-read (waste, never a failure): 300 records in 2 walks: accounts by created_at #3 (200), ...` */
+export function rereadLine(walks: readonly TrafficWalk[]): string {
+  const total = walks.reduce((n, w) => n + (w.reread ?? 0), 0);
+  const named = walks
+    .slice(0, 5)
+    .map((w) => `${w.label} #${w.n} (${(w.reread ?? 0).toLocaleString('en-US')})`)
+    .join(', ');
+  return `Re-read (waste, never a failure: §4.3 read literally re-reads a run of one timestamp; a retry re-reads its page): ${total.toLocaleString('en-US')} record${total === 1 ? '' : 's'} in ${walks.length} walk${walks.length === 1 ? '' : 's'}: ${named}${walks.length > 5 ? ', ...' : ''}`;
 }
 
 /** `12 deliberate client findings, never failures (requests that named the rule they break): client.create.body 3, ...` */

@@ -59,14 +59,57 @@ describe('each client rule fails on the traffic that breaks it and passes on the
     expect(tally(good, 'client.keyset.timestamp-ge')).toMatchObject({ passed: 1, failed: 0 });
   });
 
-  it('client.keyset.shared-timestamp: after a full page of one created_at, the same read again fails; ge further on by page[offset] passes', () => {
+  it('client.keyset.shared-timestamp: after a full page of one created_at, gt or an offset past it fails; ge further on by page[offset] passes; a re-read is waste, not a failure', () => {
     const uniform = get(`/v2/accounts?sort=created_at&page[limit]=3&filter=ge(created_at,${T1})`, page(atT(ids(1, 3), T1), { limit: 3, total: 5 }));
-    const again = judged([uniform, get(`/v2/accounts?sort=created_at&page[limit]=3&filter=ge(created_at,${T1})`, page(atT(ids(1, 3), T1), { limit: 3, total: 5 }))]);
-    expect(failed(again, 'client.keyset.shared-timestamp')).toHaveLength(1);
-    const further = judged([uniform, get(`/v2/accounts?sort=created_at&page[limit]=3&page[offset]=3&filter=ge(created_at,${T1})`, page(atT(ids(4, 2), T1), { limit: 3, offset: 3, total: 5 }))]);
+    const at = (offset: number, records: Rec[]) => get(`/v2/accounts?sort=created_at&page[limit]=3&page[offset]=${offset}&filter=ge(created_at,${T1})`, page(records, { limit: 3, offset, total: 5 }));
+    const gt = judged([uniform, get(`/v2/accounts?sort=created_at&page[limit]=3&filter=gt(created_at,${T1})`, page(atT(ids(6, 1), T2), { limit: 3, total: 1 }))]);
+    expect(failed(gt, 'client.keyset.shared-timestamp').map((f) => f.message)).toEqual([expect.stringContaining('passes over the rest of that run')]);
+    const skipped = judged([uniform, at(4, atT(ids(5, 1), T1))]);
+    expect(failed(skipped, 'client.keyset.shared-timestamp').map((f) => f.message)).toEqual([expect.stringContaining('page[offset]=4 skips records 4 to 4')]);
+    const further = judged([uniform, at(3, atT(ids(4, 2), T1))]);
     expect(tally(further, 'client.keyset.shared-timestamp')).toMatchObject({ passed: 1, failed: 0 });
+    expect(further.walks.map((w) => w.reread ?? 0)).toEqual([0]);
+    // A first page sorted by created_at, then ge(<value>) at offset 0 (step 3 to the letter: the last value of the previous page), then on: 3 records re-read, no failure.
+    const start = get('/v2/accounts?sort=created_at&page[limit]=3', page(atT(ids(1, 3), T1), { limit: 3, total: 5 }));
+    const literal = judged([start, at(0, atT(ids(1, 3), T1)), at(3, atT(ids(4, 2), T1)), get('/v2/settings', '{}')]);
+    expect(failed(literal, 'client.keyset.shared-timestamp')).toEqual([]);
+    expect(literal.walks.map((w) => [w.pages, w.reread])).toEqual([[3, 3]]);
     // Stopping after such a page is the client's choice: no verdict.
     expect(tally(judged([uniform, get('/v2/settings', '{}')]), 'client.keyset.shared-timestamp')).toMatchObject({ passed: 0, failed: 0 });
+    // A walk from an unfiltered first page that steps to ge(<value>), re-reads it, gets nothing new and ends there gives up on
+    // the run: a failure once the client goes on, inconclusive when the traffic ends. The very read sent again (a retry) is no step.
+    const gaveUp = judged([start, at(0, atT(ids(1, 3), T1)), get('/v2/settings', '{}')]);
+    expect(failed(gaveUp, 'client.keyset.shared-timestamp').map((f) => f.message)).toEqual([expect.stringContaining('read nothing new, and ended without the rest of that run')]);
+    const trafficEnds = judged([start, at(0, atT(ids(1, 3), T1))]);
+    expect(tally(trafficEnds, 'client.keyset.shared-timestamp')).toMatchObject({ failed: 0, inconclusive: 1 });
+    const retried = judged([start, at(3, atT(ids(4, 3), T1)), at(3, atT(ids(4, 3), T1)), get('/v2/settings', '{}')]);
+    expect(tally(retried, 'client.keyset.shared-timestamp')).toMatchObject({ failed: 0, inconclusive: 0 });
+    expect(retried.walks.map((w) => [w.pages, w.reread])).toEqual([[3, 3]]);
+  });
+
+  it('ge exactly a millisecond past a full page of one value is gt of it; a hair past elsewhere is a query of its own', () => {
+    const T1ms = '2025-01-01T00:00:01.001Z';
+    const uniform = get(`/v2/accounts?sort=created_at&page[limit]=3&filter=ge(created_at,${T1})`, page(atT(ids(1, 3), T1), { limit: 3, total: 5 }));
+    const past = (value: string) => get(`/v2/accounts?sort=created_at&page[limit]=3&filter=ge(created_at,${value})`, page(atT(ids(6, 1), T2), { limit: 3, total: 1 }));
+    const failedIds = (r: TrafficResult) => [...new Set(r.findings.filter((f) => f.status === 'fail' && f.party === 'client').map((f) => f.ruleId))].sort();
+    expect(failedIds(judged([uniform, past(T1ms)]))).toEqual(['client.keyset.shared-timestamp', 'client.keyset.timestamp-ge']);
+    // Two milliseconds past, or past a page that was not one value: no step carried the value, no finding.
+    expect(failedIds(judged([uniform, past('2025-01-01T00:00:01.002Z')]))).toEqual([]);
+    const mixed = get('/v2/accounts?sort=created_at&page[limit]=3', page([...atT(ids(1, 1), '2025-01-01T00:00:00.500Z'), ...atT(ids(2, 2), T1)], { limit: 3, total: 5 }));
+    expect(failedIds(judged([mixed, past(T1ms)]))).toEqual([]);
+  });
+
+  it('client.keyset.shared-timestamp: ge(<value>) at page[offset] = the records of that value held passes; past them fails', () => {
+    // The first page ends in a run of two records at T2; ge(T2) at offset 2 reads on from them, at offset 3 skips one.
+    const first = get('/v2/accounts?sort=created_at&page[limit]=3', page([...atT(ids(1, 1), T1), ...atT(ids(2, 2), T2)], { limit: 3, total: 6 }));
+    const next = (offset: number) =>
+      get(`/v2/accounts?sort=created_at&page[limit]=3&page[offset]=${offset}&filter=ge(created_at,${T2})`, page(atT(ids(2 + offset, 3), T2), { limit: 3, offset, total: 5 }));
+    expect(tally(judged([first, next(2)]), 'client.keyset.shared-timestamp')).toMatchObject({ passed: 1, failed: 0 });
+    expect(failed(judged([first, next(3)]), 'client.keyset.shared-timestamp').map((f) => f.message)).toEqual([expect.stringContaining('holding 2 records at created_at')]);
+    // At offset 0, the two are read again: waste.
+    const again = judged([first, next(0)]);
+    expect(failed(again, 'client.keyset.shared-timestamp')).toEqual([]);
+    expect(again.walks.map((w) => w.reread)).toEqual([2]);
   });
 
   it('client.keyset.sort-matches-filter: gt(id,<last>) after an unsorted page, with no sort, fails (the issue’s miss); sorted by id passes', () => {
@@ -85,6 +128,11 @@ describe('each client rule fails on the traffic that breaks it and passes on the
     expect(failed(judged([p1, p2, get('/v2/settings', '{}')]), 'client.keyset.id-stop')).toHaveLength(1);
     const p3 = get('/v2/accounts?sort=id&page[limit]=3&filter=gt(id,a0005)', page([], { limit: 3, total: 0 }));
     expect(tally(judged([p1, p2, p3, get('/v2/settings', '{}')]), 'client.keyset.id-stop')).toMatchObject({ passed: 1, failed: 0 });
+    // The short page sent again (a retry after a lost answer) takes no step: the walk then reads its empty page and passes.
+    const p2Again = get('/v2/accounts?sort=id&page[limit]=3&filter=gt(id,a0003)', page(ids(4, 2), { limit: 3, total: 2 }));
+    const retried = judged([p1, p2, p2Again, p3, get('/v2/settings', '{}')]);
+    expect(tally(retried, 'client.keyset.id-stop')).toMatchObject({ passed: 1, failed: 0 });
+    expect(retried.walks.map((w) => [w.pages, w.reread])).toEqual([[4, 2]]);
   });
 
   it('client.limit.clamped: asked 150, granted 100, page[offset] moved on by 150 fails (50 skipped); moved on by 100 passes', () => {
@@ -125,7 +173,7 @@ describe('each client rule fails on the traffic that breaks it and passes on the
 
   it('client.sync.buffer (assumed): resuming at the newest value of a read to its end, a second before that answer’s Date, fails; an older one passes', () => {
     const at = '2026-11-20T10:00:00.000Z';
-    const end = (date: string) => get(`/v2/accounts?sort=updated_at&page[limit]=3&filter=ge(updated_at,${at})`, page(atT(ids(1, 1), at), { limit: 3, total: 1 }), { date });
+    const end = (date: string) => get(`/v2/accounts?sort=updated_at&page[limit]=3&filter=ge(updated_at,2026-11-20T09:00:00.000Z)`, page(atT(ids(1, 1), at), { limit: 3, total: 1 }), { date });
     const resume = () => get(`/v2/accounts?sort=updated_at&page[limit]=3&filter=ge(updated_at,${at})&page[offset]=0`, page(atT(ids(1, 1), at), { limit: 3, total: 1 }));
     const bad = judged([end('Fri, 20 Nov 2026 10:00:01 GMT'), resume()]);
     expect(failed(bad, 'client.sync.buffer').map((f) => f.level)).toEqual(['assumed']);

@@ -1,6 +1,7 @@
 /** The large-data pattern of §4.3, as a client follows it: cursor operator, shared timestamps, sort, the id walk's stop. */
 import { describe, isTimestampField, sameValue } from '../../rules/inspect.js';
 import { isUniform, pinOf, type ListRead } from '../sessions/pages.js';
+import { effectiveOp, heldOfRun } from '../sessions/walks.js';
 import { fail, inconclusive, pass, type ClientRule } from './rule.js';
 
 const STEP_3 = 'For each next page, add a filter that the attribute is greater than or equal to (or, for unique id, greater than) the last value of the previous page.';
@@ -13,14 +14,22 @@ export const timestampGe: ClientRule = {
   section: '§4.3',
   level: 'documented',
   quote: STEP_3,
-  statement: 'a walk on a timestamp continues with ge(attr,<last value>), not gt (gt is fine once the records of that value were read to their end).',
+  statement:
+    'a walk on a timestamp continues with ge(attr,<last value>), not gt (gt is fine once the records of that value were read to their end), nor, after a page of one value, ge a millisecond past it (gt at the document’s precision).',
   evidence:
-    'a request whose gt(attr,v) on created_at or updated_at carries the last value v of the walk’s previous page, while the records sharing v were not read to their end (by eq(attr,v), or by ge(attr,v) further on by page[offset]).',
-  onNext: ({ ex, step, page, runs }) => {
+    'a request whose gt(attr,v) on created_at or updated_at carries the last value v of the walk’s previous page, or whose ge(attr,x) carries x exactly a millisecond past v after a full page of v alone, while the records sharing v were not read to their end (by eq(attr,v), or by ge(attr,v) further on by page[offset]).',
+  onNext: ({ ex, step, prev, page, runs }) => {
     const c = page.read.cursor;
     if (step !== 'next' || c === undefined || !isTimestampField(c.field)) return undefined;
-    if (c.op === 'ge' || runs.drained(page.read.path, c.field, c.value)) return pass;
-    return fail(`${describe(ex)}: continues a ${c.field} walk with gt: records sharing ${c.value} beyond the previous page are skipped`, `ge(${c.field},${c.value})`, `gt(${c.field},${c.value})`);
+    // ge a millisecond past a page of one value is gt of it: the records sharing that value are skipped all the same.
+    const v = prev.last[c.field] ?? c.value;
+    if (effectiveOp(prev, c) === 'ge' || runs.drained(page.read.path, c.field, v)) return pass;
+    const sent = `${c.op}(${c.field},${c.value})`;
+    return fail(
+      `${describe(ex)}: continues a ${c.field} walk with ${c.op === 'gt' ? 'gt' : `${sent}, gt of ${v} at millisecond precision`}: records sharing ${v} beyond the previous page are skipped`,
+      `ge(${c.field},${v})`,
+      sent,
+    );
   },
 };
 
@@ -31,28 +40,44 @@ export const sharedTimestamp: ClientRule = {
   level: 'documented',
   quote: 'With timestamps, a page may need further paging if many records share the same timestamp. This is the case when the first and last timestamps of a page are identical.',
   statement:
-    'after a full page whose first and last timestamps are equal, the walk’s next request can return the rest of that run: not gt past it, not the same page again, not a page[offset] past what was read.',
+    'a timestamp walk reads the whole run of a value before it moves past it: after a full page of one value, the next request reads on into that run (the same filter further on by page[offset], ge(<value>) again and then further on, or ge(<value>) at page[offset] = the records of it already held); a re-read is waste, never a failure.',
   evidence:
-    'a full page whose first and last values of the walk’s timestamp are equal, followed in the same walk by gt on that value, by the same read again (or one that ends within it), or by the same filter at a page[offset] past the page’s end. Stopping there is the client’s choice, not evidence.',
+    'a walk that moves past a run it had not read to its end: after a full page whose first and last values of the walk’s timestamp are equal, gt on that value, or a page[offset] of that filter past the records read; after a page ending in a run of a value, ge(<value>) at a page[offset] past the records of that run held; or a walk that re-read such a page, read nothing new, and ended there while the client went on to other requests (ending without re-reading is the client’s choice, not evidence; when the traffic ends there, inconclusive).',
   onNext: ({ ex, step, prev, page, runs }) => {
     const c = page.read.cursor;
     if ((step !== 'next' && step !== 'further') || c === undefined || !isTimestampField(c.field)) return undefined;
     const v = prev.last[c.field];
-    if (v === undefined || !isUniform(prev, c.field) || runs.drained(page.read.path, c.field, v)) return undefined;
-    const cannot = (what: string, expected: string) => fail(`${describe(ex)}: after a full page whose ${c.field} is ${v} throughout, ${what}`, expected, describeCursor(page.read));
-    if (c.op === 'gt') return cannot(`gt(${c.field},${c.value}) passes over the rest of that run`, `ge(${c.field},${v}) further on by page[offset], or eq(${c.field},${v}) paged to its end`);
-    // Positions comparable with the previous page's: the same ge filter, or a first page sorted by the attribute
-    // (whose first value is the smallest, so ge on it orders the same records the same way).
-    const p = prev.read.cursor;
-    const sameFilter = p !== undefined && p.op === 'ge' && p.field === c.field && sameValue(c.field, p.value, c.value);
-    const fromStart = p === undefined && prev.read.offset === 0 && sortedBy(prev.read, c.field);
-    if (!sameFilter && !fromStart) return pass;
-    // This page must start within or right after what was read, and reach past it.
-    const end = prev.read.offset + prev.count;
-    const size = page.size ?? prev.size ?? 0;
-    if (page.read.offset > end) return cannot(`page[offset]=${page.read.offset} skips records ${end + 1} to ${page.read.offset} of that filter`, `page[offset]=${end}`);
-    if (page.read.offset + size <= end) return cannot('this request reads no further than the previous page did', `page[offset]=${end}`);
+    if (v === undefined || runs.drained(page.read.path, c.field, v)) return undefined;
+    const uniform = isUniform(prev, c.field);
+    const cannot = (what: string, expected: string) => fail(`${describe(ex)}: ${what}`, expected, describeCursor(page.read));
+    if (uniform && effectiveOp(prev, c) === 'gt') {
+      return cannot(
+        `after a full page whose ${c.field} is ${v} throughout, ${c.op}(${c.field},${c.value}) passes over the rest of that run`,
+        `ge(${c.field},${v}) further on by page[offset], or eq(${c.field},${v}) paged to its end`,
+      );
+    }
+    if (c.op !== 'ge' || !sameValue(c.field, c.value, v)) return uniform ? pass : undefined;
+    // Positions of ge(<value>) that the walk holds: past them, records of the run are skipped; within them, re-read (waste).
+    // Further on by page[offset] is judged after a page of one value only: elsewhere a jump is a reader's choice (a UI's page 5).
+    const held = step === 'further' ? (uniform ? prev.read.offset + prev.count : undefined) : heldOfRun(prev, c.field);
+    if (held === undefined) return uniform ? pass : undefined;
+    if (page.read.offset > held) {
+      const why = uniform ? `after a full page whose ${c.field} is ${v} throughout` : `holding ${held} record${held === 1 ? '' : 's'} at ${c.field} ${v}`;
+      return cannot(`${why}, page[offset]=${page.read.offset} skips records ${held + 1} to ${page.read.offset} of ge(${c.field},${v})`, `page[offset]=${held} at most`);
+    }
     return pass;
+  },
+  onEnd: ({ ex, last, stepped, field, stopShown, addedNothing, runs }) => {
+    // A walk that re-read a page of one value, got nothing new, and ended: it gave up on the run (it did not just stop).
+    if (!stepped || field === undefined || !isTimestampField(field) || !addedNothing || !isUniform(last, field)) return undefined;
+    const v = last.last[field];
+    if (v === undefined || runs.drained(last.read.path, field, v)) return undefined;
+    if (!stopShown) return inconclusive(`${describe(ex)}: the walk re-read a full page whose ${field} is ${v} throughout and the traffic ends there: whether the client read on is not in it`);
+    return fail(
+      `${describe(ex)}: the walk re-read a full page whose ${field} is ${v} throughout, read nothing new, and ended without the rest of that run`,
+      `ge(${field},${v}) further on by page[offset]`,
+      'the walk ended',
+    );
   },
 };
 

@@ -68,6 +68,9 @@ export interface EndContext {
   readonly field: string | undefined;
   /** The client sent another request after the walk's last page: it stopped there, rather than the traffic ending. */
   readonly stopShown: boolean;
+  /** The walk's last page held no record it had not read before (a re-read). */
+  readonly addedNothing: boolean;
+  readonly runs: RunsRead;
 }
 
 export interface ClientRule {

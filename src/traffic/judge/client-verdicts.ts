@@ -18,7 +18,8 @@ const onEnd = clientRules.filter((r) => r.onEnd !== undefined);
 export interface ClientVerdicts {
   request(ctx: RequestContext, entry: TrafficEntry): void;
   next(ctx: NextContext, evidence: readonly TrafficEntry[], walk: Walk): void;
-  end(ctx: EndContext, walk: Walk): void;
+  /** The rules at a walk's end; true when a documented one failed (the client ended the walk taking it for done: what it left is lost). */
+  end(ctx: EndContext, walk: Walk): boolean;
 }
 
 /** Whether continuing a walk as `ctx` says would fail a documented client rule (the judge picks a walk that does not, where one may). */
@@ -68,10 +69,14 @@ export function clientVerdicts(book: Book, expected: ReadonlySet<string> = new S
       }
     },
     end(ctx, walk) {
+      let failed = false;
       for (const r of onEnd) {
         const o = r.onEnd?.(ctx);
-        if (o !== undefined) record(r.id, o, [walk.lastEntry], walk);
+        if (o === undefined) continue;
+        record(r.id, o, [walk.lastEntry], walk);
+        failed ||= o.status === 'fail' && r.level === 'documented';
       }
+      return failed;
     },
   };
 }

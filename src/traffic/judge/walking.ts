@@ -9,7 +9,7 @@ import type { TrafficEntry } from '../entry.js';
 import type { GroundTruth } from '../sessions/ground-truth.js';
 import { pageFacts, pinOf, readOf, walkLabel, type ListRead, type PageFacts } from '../sessions/pages.js';
 import { MAX_OPEN_WALKS, walkName, type Session, type Walk } from '../sessions/session.js';
-import { movesOn, stepFrom, type Step } from '../sessions/walks.js';
+import { movesOn, rereadOf, stepFrom, type Step } from '../sessions/walks.js';
 import type { Book } from './book.js';
 import { heldBytes, type HeldBudget } from './budget.js';
 import { breaksARule, type ClientVerdicts } from './client-verdicts.js';
@@ -68,11 +68,15 @@ export class Walking {
     s.walks.delete(w);
     this.recency.delete(w);
     this.flushWalk(w, false);
-    this.d.verdicts.end({ ex: w.lastEntry.exchange, first: w.first, last: w.last, pages: w.pages, kind: w.kind, stepped: w.stepped, field: w.field, stopShown: s.seq > w.lastSeq }, w);
+    const endedByMistake = this.d.verdicts.end(
+      { ex: w.lastEntry.exchange, first: w.first, last: w.last, pages: w.pages, kind: w.kind, stepped: w.stepped, field: w.field, stopShown: s.seq > w.lastSeq, addedNothing: w.addedNothing, runs: s },
+      w,
+    );
     // Its order: by the attribute it stepped on, else as its first read was sorted.
     const sort = w.first.read.sort;
     const order = w.stepped && w.field !== undefined ? { field: w.field, direction: 'asc' as const } : sort;
-    const truth = w.truth?.finish({ ...(w.cause === undefined ? {} : { cause: w.cause }), ...(order === undefined ? {} : { order }), reachedEnd: w.last.short });
+    // A walk the client ended taking it for done (a short page of an id walk, a run it gave up on) read to what it took for its end: what it left is lost.
+    const truth = w.truth?.finish({ ...(w.cause === undefined ? {} : { cause: w.cause }), ...(order === undefined ? {} : { order }), reachedEnd: w.last.short || endedByMistake });
     this.d.book.walk({
       n: w.n,
       label: walkLabel(w.first.read, w.field),
@@ -83,6 +87,7 @@ export class Walking {
       from: w.from,
       to: w.to,
       findings: w.findings,
+      ...(w.reread === 0 ? {} : { reread: w.reread }),
       ...(truth === undefined ? {} : { truth }),
     });
   }
@@ -119,6 +124,8 @@ export class Walking {
     const candidates: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }[] = [];
     for (const open of [...s.walks].reverse()) {
       const st = stepFrom(open.last, read);
+      // A page read once and read again is a poll (a widget refreshed), each read its own: only a walk under way is retried.
+      if (st === 'again' && open.pages < 2) continue;
       if (st !== undefined) candidates.push({ walk: open, step: st, prev: open.last });
       else if (open.last.count === 0 && open.tail !== open.last) {
         const resumed = stepFrom(open.tail, read);
@@ -126,7 +133,8 @@ export class Walking {
       }
     }
     // A walk keeps its page size and reads on from where it was: such a walk goes first (the sort is stable: then the most recent).
-    if (candidates.length > 1) candidates.sort((a, b) => fit(b.prev, read) - fit(a.prev, read));
+    // The same read as a walk's last comes last: a walk it steps on from (carrying a value, further by offset) is stronger evidence than a retry.
+    if (candidates.length > 1) candidates.sort((a, b) => fit(b.prev, read, b.step) - fit(a.prev, read, a.step));
     const ctxOf = (c: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }): NextContext => ({
       ex,
       prevEx: c.walk.lastEntry.exchange,
@@ -169,15 +177,22 @@ export class Walking {
         chunkPages: 0,
         wroteSinceLastPage: false,
         stepped: false,
+        reread: 0,
+        addedNothing: false,
         truth: this.d.groundTruth?.startWalk(read, entry),
       };
       s.walks.add(w);
       this.recency.add(w);
     } else {
-      this.d.verdicts.next(ctxOf({ walk: w, step, prev }), [w.lastEntry, entry], w);
+      // The same read again (a retry, a refresh) takes no step: nothing for the client rules to judge.
+      if (step !== 'again') this.d.verdicts.next(ctxOf({ walk: w, step, prev }), [w.lastEntry, entry], w);
+      const again = rereadOf(prev, page, step);
+      w.reread += again;
+      // A retry of the same read says nothing new of where the walk stands.
+      if (step !== 'again') w.addedNothing = page.count > 0 && again >= page.count;
       // Resumed after its end (a sync's next run): the server's walk rules judge each pass apart, the last page of the one before kept.
       // An id walk's end is its empty page (§4.3); a short page before it is not one.
-      if (w.last.short && (w.last.count === 0 || read.cursor?.field !== 'id')) this.flushWalk(w, true);
+      if (step !== 'again' && w.last.short && (w.last.count === 0 || read.cursor?.field !== 'id')) this.flushWalk(w, true);
       if (step === 'next' && read.cursor !== undefined) {
         w.kind = 'keyset';
         w.field = read.cursor.field;
@@ -197,7 +212,7 @@ export class Walking {
     w.wroteSinceLastPage = false;
     this.hold(w, w.chunk, entry);
     w.chunkPages++;
-    w.truth?.page(ex, read, entry);
+    w.truth?.page(ex, read, entry, step === 'again');
     // After this read's judgements: what it drained excuses the requests that come after it, not itself.
     this.noteRuns(s, page);
     if (w.chunkPages >= CHUNK_PAGES) this.flushWalk(w, true);
@@ -222,8 +237,9 @@ export class Walking {
   }
 }
 
-/** How well `read` continues a walk whose last page was `prev`: the same page size asked, and starting where that page ended. */
-function fit(prev: PageFacts, read: ListRead): number {
+/** How well `read` continues a walk whose last page was `prev`: the same page size asked, and starting where that page ended; its very read again least. */
+function fit(prev: PageFacts, read: ListRead, step: Step): number {
+  if (step === 'again') return -1;
   const sameSize = prev.read.limit === read.limit ? 2 : 0;
   const onFromEnd = read.offset === prev.read.offset + prev.count || (read.cursor !== undefined && read.offset === 0) ? 1 : 0;
   return sameSize + onFromEnd;

@@ -57,7 +57,8 @@ export interface WalkEnd {
 }
 
 export interface WalkTracker {
-  page(ex: Exchange, read: ListRead, entry: TrafficEntry): void;
+  /** `again`: the very read of the walk's last page once more (a retry): none of its records is a repeat. */
+  page(ex: Exchange, read: ListRead, entry: TrafficEntry, again?: boolean): void;
   /** Records this walk's client read of the same run by another query (eq on the walk's timestamp): counted once, if new. */
   also(ex: Exchange): void;
   finish(end: WalkEnd): WalkTruth | undefined;
@@ -130,16 +131,16 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
         }
       };
       return {
-        page(ex, read, entry) {
+        page(ex, read, entry, again = false) {
           lastPageAt = entry.simClock ?? now();
           const cursor = read.cursor;
           for (const r of asList(ex.json)?.data ?? []) {
             const id = recordId(r);
             if (id === undefined) continue;
             const k = ordinals.known(resource.name, id);
-            // A ge step meets the records equal to the value it carries again, by design: not a repeat.
+            // A ge step meets the records equal to the value it carries again, by design, and a read sent again meets its page again: not repeats.
             const boundary = cursor?.op === 'ge' && k !== undefined && received.get(k) > 0 && sameValue(cursor.field, recordAttr(r, cursor.field) ?? '', cursor.value);
-            receive(id, boundary);
+            receive(id, boundary || again);
           }
         },
         also(ex) {

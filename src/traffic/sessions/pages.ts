@@ -95,6 +95,8 @@ export interface PageFacts {
   readonly last: Readonly<Record<string, string | undefined>>;
   /** Fields whose last value no other record of the page shares with the last record (it singles the last record out). */
   readonly lastUnique: ReadonlySet<string>;
+  /** Per field: how many records at the page's end share its last value (the run a ge step on that value meets first). */
+  readonly lastRun: Readonly<Record<string, number>>;
   /** Fewer records than the page size, or none: this page reached the end of what the query held. */
   readonly short: boolean;
   /** The answer's `Date`, as sent. */
@@ -111,12 +113,14 @@ export function pageFacts(read: ListRead, ex: Exchange): PageFacts {
   const tail = data.at(-1);
   const beforeTail = data.at(-2);
   const lastUnique = new Set<string>();
+  const lastRun: Record<string, number> = {};
   for (const f of fields) {
     first[f] = recordAttr(head, f) ?? undefined;
     const v = (last[f] = recordAttr(tail, f) ?? undefined);
     const u = recordAttr(beforeTail, f) ?? undefined;
     // Sorted pages put equal values together: the one before the last tells whether the last value is the last record's alone.
     if (v !== undefined && (u === undefined || !sameValue(f, u, v))) lastUnique.add(f);
+    if (v !== undefined && isTimestampField(f)) lastRun[f] = runAtEnd(data, f, v);
   }
   const granted = m.limit;
   const size = granted ?? (read.limit === undefined ? undefined : Math.min(read.limit, MAX_PAGE_LENGTH));
@@ -129,9 +133,21 @@ export function pageFacts(read: ListRead, ex: Exchange): PageFacts {
     first,
     last,
     lastUnique,
+    lastRun,
     short: data.length === 0 || (size !== undefined && data.length < size),
     date: ex.response.headers['date'],
   };
+}
+
+/** How many records at the end of `data` share the value `v` of `field`. */
+function runAtEnd(data: readonly unknown[], field: string, v: string): number {
+  let n = 0;
+  for (let i = data.length - 1; i >= 0; i--) {
+    const x = recordAttr(data[i], field);
+    if (x === undefined || x === null || !sameValue(field, x, v)) break;
+    n++;
+  }
+  return n;
 }
 
 /** A full page whose first and last values of timestamp `field` are equal: more records may share that value (§4.3). */

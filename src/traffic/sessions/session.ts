@@ -40,6 +40,10 @@ export interface Walk {
   wroteSinceLastPage: boolean;
   /** It took a keyset step (a value carried from one page to the next). */
   stepped: boolean;
+  /** Records it was sent again that it held already, by position (§4.3 read literally, a retry): waste, never a failure. */
+  reread: number;
+  /** Its last page held no record it had not read before. */
+  addedNothing: boolean;
   /** The walk's first finding about the client: where a ground-truth table says records were lost. */
   cause?: string;
   readonly truth: WalkTracker | undefined;
