@@ -108,6 +108,7 @@ export const CLIENT_RULE_IDS = [
   'client.offset.changing-data',
   'client.retry.retry-after',
   'client.limit.clamped-stop',
+  'client.keyset.run-abandoned',
   'client.create.path',
   'client.create.authorization',
   'client.create.body',

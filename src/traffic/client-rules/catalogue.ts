@@ -4,7 +4,7 @@
  * judged on observed traffic (src/traffic/judge/), never on a server; no simulator deviation breaks them.
  * Each rule sits with its listeners in its family's file; this is the list.
  */
-import { idStop, sharedTimestamp, sortMatchesFilter, timestampGe } from './keyset.js';
+import { idStop, runAbandoned, sharedTimestamp, sortMatchesFilter, timestampGe } from './keyset.js';
 import { clamped, clampedStop } from './limits.js';
 import { changingData, hardLimit, softLimit } from './offsets.js';
 import { retryAfter } from './retry.js';
@@ -28,5 +28,6 @@ export const clientRules: readonly ClientRule[] = [
   changingData,
   retryAfter,
   clampedStop,
+  runAbandoned,
   ...createRules,
 ];

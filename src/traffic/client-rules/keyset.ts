@@ -42,7 +42,7 @@ export const sharedTimestamp: ClientRule = {
   statement:
     'a timestamp walk reads the whole run of a value before it moves past it: after a full page of one value, the next request reads on into that run (the same filter further on by page[offset], ge(<value>) again and then further on, or ge(<value>) at page[offset] = the records of it already held); a re-read is waste, never a failure.',
   evidence:
-    'a walk that moves past a run it had not read to its end: after a full page whose first and last values of the walk’s timestamp are equal, gt on that value, or a page[offset] of that filter past the records read; after a page ending in a run of a value, ge(<value>) at a page[offset] past the records of that run held; or a walk that re-read such a page, read nothing new, and ended there while the client went on to other requests (ending without re-reading is the client’s choice, not evidence; when the traffic ends there, inconclusive).',
+    'a walk that moves past a run it had not read to its end: after a full page whose first and last values of the walk’s timestamp are equal, gt on that value (or ge a millisecond past it), or a page[offset] of that filter past the records read; after a page ending in a run of a value, ge(<value>) at a page[offset] past the records of that run held. Stopping is the client’s choice, not evidence, even after a re-read (client.keyset.run-abandoned warns of that).',
   onNext: ({ ex, step, prev, page, runs }) => {
     const c = page.read.cursor;
     if ((step !== 'next' && step !== 'further') || c === undefined || !isTimestampField(c.field)) return undefined;
@@ -67,12 +67,21 @@ export const sharedTimestamp: ClientRule = {
     }
     return pass;
   },
+};
+
+export const runAbandoned: ClientRule = {
+  id: 'client.keyset.run-abandoned',
+  family: 'client',
+  section: '§4.3 (a warning)',
+  level: 'assumed',
+  statement: 'a walk that re-reads a full page of one timestamp and gets nothing new reads on into that run (by page[offset]) rather than ending there.',
+  evidence:
+    'a walk that stepped, re-read a full page whose first and last values of its timestamp are equal, got no record it had not read, and ended there while the client went on to other requests: it looks like a loop that took "no progress" for the end of the data. A client may stop wherever it likes (a page cap, a sample), so it is assumed; when the traffic ends there, nothing is said.',
   onEnd: ({ ex, last, stepped, field, stopShown, addedNothing, runs }) => {
-    // A walk that re-read a page of one value, got nothing new, and ended: it gave up on the run (it did not just stop).
-    if (!stepped || field === undefined || !isTimestampField(field) || !addedNothing || !isUniform(last, field)) return undefined;
+    // A walk that re-read a page of one value, got nothing new, and ended: it may have given up on the run, or stopped by choice.
+    if (!stepped || field === undefined || !isTimestampField(field) || !addedNothing || !isUniform(last, field) || !stopShown) return undefined;
     const v = last.last[field];
     if (v === undefined || runs.drained(last.read.path, field, v)) return undefined;
-    if (!stopShown) return inconclusive(`${describe(ex)}: the walk re-read a full page whose ${field} is ${v} throughout and the traffic ends there: whether the client read on is not in it`);
     return fail(
       `${describe(ex)}: the walk re-read a full page whose ${field} is ${v} throughout, read nothing new, and ended without the rest of that run`,
       `ge(${field},${v}) further on by page[offset]`,

@@ -18,8 +18,12 @@ const onEnd = clientRules.filter((r) => r.onEnd !== undefined);
 export interface ClientVerdicts {
   request(ctx: RequestContext, entry: TrafficEntry): void;
   next(ctx: NextContext, evidence: readonly TrafficEntry[], walk: Walk): void;
-  /** The rules at a walk's end; true when a documented one failed (the client ended the walk taking it for done: what it left is lost). */
-  end(ctx: EndContext, walk: Walk): boolean;
+  /**
+   * The rules at a walk's end; true when a documented one failed (the client ended the walk taking it for done:
+   * what it left is lost). `otherwise`: the walk's end had a later read of the client continued it (a read another
+   * walk took): a verdict must hold under both readings, so a rule that passes under either does not fail.
+   */
+  end(ctx: EndContext, walk: Walk, otherwise?: EndContext): boolean;
 }
 
 /** Whether continuing a walk as `ctx` says would fail a documented client rule (the judge picks a walk that does not, where one may). */
@@ -68,10 +72,11 @@ export function clientVerdicts(book: Book, expected: ReadonlySet<string> = new S
         if (o !== undefined) record(r.id, o, evidence, walk);
       }
     },
-    end(ctx, walk) {
+    end(ctx, walk, otherwise) {
       let failed = false;
       for (const r of onEnd) {
-        const o = r.onEnd?.(ctx);
+        const first = r.onEnd?.(ctx);
+        const o = first?.status === 'fail' && otherwise !== undefined ? r.onEnd?.(otherwise) : first;
         if (o === undefined) continue;
         record(r.id, o, [walk.lastEntry], walk);
         failed ||= o.status === 'fail' && r.level === 'documented';

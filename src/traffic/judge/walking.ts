@@ -68,10 +68,22 @@ export class Walking {
     s.walks.delete(w);
     this.recency.delete(w);
     this.flushWalk(w, false);
-    const endedByMistake = this.d.verdicts.end(
-      { ex: w.lastEntry.exchange, first: w.first, last: w.last, pages: w.pages, kind: w.kind, stepped: w.stepped, field: w.field, stopShown: s.seq > w.lastSeq, addedNothing: w.addedNothing, runs: s },
-      w,
-    );
+    const ended = {
+      ex: w.lastEntry.exchange,
+      first: w.first,
+      last: w.last,
+      pages: w.pages,
+      kind: w.kind,
+      stepped: w.stepped,
+      field: w.field,
+      stopShown: s.seq > w.lastSeq,
+      addedNothing: w.addedNothing,
+      runs: s,
+    };
+    // A later read that could have continued this walk, taken by another: had it been this walk's, this is where it ended.
+    const shadow = w.shadow;
+    const otherwise = shadow === undefined ? undefined : { ...ended, ex: shadow.entry.exchange, last: shadow.page, pages: w.pages + 1, stopShown: s.seq > shadow.seq, addedNothing: false };
+    const endedByMistake = this.d.verdicts.end(ended, w, otherwise);
     // Its order: by the attribute it stepped on, else as its first read was sorted.
     const sort = w.first.read.sort;
     const order = w.stepped && w.field !== undefined ? { field: w.field, direction: 'asc' as const } : sort;
@@ -124,8 +136,6 @@ export class Walking {
     const candidates: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }[] = [];
     for (const open of [...s.walks].reverse()) {
       const st = stepFrom(open.last, read);
-      // A page read once and read again is a poll (a widget refreshed), each read its own: only a walk under way is retried.
-      if (st === 'again' && open.pages < 2) continue;
       if (st !== undefined) candidates.push({ walk: open, step: st, prev: open.last });
       else if (open.last.count === 0 && open.tail !== open.last) {
         const resumed = stepFrom(open.tail, read);
@@ -133,8 +143,9 @@ export class Walking {
       }
     }
     // A walk keeps its page size and reads on from where it was: such a walk goes first (the sort is stable: then the most recent).
-    // The same read as a walk's last comes last: a walk it steps on from (carrying a value, further by offset) is stronger evidence than a retry.
-    if (candidates.length > 1) candidates.sort((a, b) => fit(b.prev, read, b.step) - fit(a.prev, read, a.step));
+    // The same read as a walk's last is a retry of it, unless another walk reads on exactly from where its last page
+    // ended (two workers walking alike read the same pages), or it had ended on an empty page (an export run twice).
+    if (candidates.length > 1) candidates.sort((a, b) => fit(b, read) - fit(a, read));
     const ctxOf = (c: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }): NextContext => ({
       ex,
       prevEx: c.walk.lastEntry.exchange,
@@ -146,6 +157,8 @@ export class Walking {
       wroteBetween: c.walk.wroteSinceLastPage,
     });
     const chosen = candidates.length < 2 ? candidates[0] : (candidates.find((c) => !breaksARule(ctxOf(c))) ?? candidates[0]);
+    // The walks it could have continued and did not: where they end is judged under that reading too.
+    for (const c of candidates) if (c !== chosen && c.step !== 'again') c.walk.shadow = { page, entry, seq: s.seq };
     let w = chosen?.walk;
     const step = chosen?.step;
     const prev = chosen?.prev;
@@ -188,6 +201,13 @@ export class Walking {
       if (step !== 'again') this.d.verdicts.next(ctxOf({ walk: w, step, prev }), [w.lastEntry, entry], w);
       const again = rereadOf(prev, page, step);
       w.reread += again;
+      if (step === 'again' && w.pages === 1) {
+        // A first page read again (a retry after a lost answer, a widget polled): the walk begins anew from this answer.
+        w.first = page;
+        w.pages = 0;
+        w.records = 0;
+        w.truth = this.d.groundTruth?.startWalk(read, entry);
+      }
       // A retry of the same read says nothing new of where the walk stands.
       if (step !== 'again') w.addedNothing = page.count > 0 && again >= page.count;
       // Resumed after its end (a sync's next run): the server's walk rules judge each pass apart, the last page of the one before kept.
@@ -210,9 +230,10 @@ export class Walking {
     w.lastSeq = s.seq;
     w.to = entry.source;
     w.wroteSinceLastPage = false;
+    w.shadow = undefined;
     this.hold(w, w.chunk, entry);
     w.chunkPages++;
-    w.truth?.page(ex, read, entry, step === 'again');
+    w.truth?.page(ex, read, entry, step === 'again' && w.pages > 1);
     // After this read's judgements: what it drained excuses the requests that come after it, not itself.
     this.noteRuns(s, page);
     if (w.chunkPages >= CHUNK_PAGES) this.flushWalk(w, true);
@@ -237,9 +258,13 @@ export class Walking {
   }
 }
 
-/** How well `read` continues a walk whose last page was `prev`: the same page size asked, and starting where that page ended; its very read again least. */
-function fit(prev: PageFacts, read: ListRead, step: Step): number {
-  if (step === 'again') return -1;
+/**
+ * How well `read` continues a candidate walk: the same page size asked, and starting where its last page ended (3);
+ * its very read again, a retry (2.5), unless that walk had ended on an empty page (last of all); the same size (2).
+ */
+function fit(c: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }, read: ListRead): number {
+  if (c.step === 'again') return c.prev.count === 0 ? -1 : 2.5;
+  const prev = c.prev;
   const sameSize = prev.read.limit === read.limit ? 2 : 0;
   const onFromEnd = read.offset === prev.read.offset + prev.count || (read.cursor !== undefined && read.offset === 0) ? 1 : 0;
   return sameSize + onFromEnd;

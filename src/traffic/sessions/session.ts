@@ -27,7 +27,8 @@ export interface Walk {
   pages: number;
   records: number;
   findings: number;
-  readonly first: PageFacts;
+  /** Its first page (a read of a one-page walk sent again replaces it: the answer before was lost, or stale). */
+  first: PageFacts;
   last: PageFacts;
   /** Its last page that held records (the last value it was given). */
   tail: PageFacts;
@@ -44,9 +45,11 @@ export interface Walk {
   reread: number;
   /** Its last page held no record it had not read before. */
   addedNothing: boolean;
+  /** A later read that could have continued it from its last page but was taken by another walk (the last such). */
+  shadow?: { readonly page: PageFacts; readonly entry: TrafficEntry; readonly seq: number } | undefined;
   /** The walk's first finding about the client: where a ground-truth table says records were lost. */
   cause?: string;
-  readonly truth: WalkTracker | undefined;
+  truth: WalkTracker | undefined;
 }
 
 /** `accounts by created_at #3`: how findings name a walk. */
