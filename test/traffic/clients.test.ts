@@ -85,7 +85,7 @@ async function judged(c: Case, trap?: Trap): Promise<{ result: TrafficResult; lo
     wall += ms;
     return Promise.resolve();
   };
-  const logs = await play(c.plan, { target, tokens, now: () => sim.project(DEFAULT_CLIENT_ID).clock.now(), sleep, current }, trap);
+  const logs = await play(c.plan, { target, tokens, now: () => sim.project(DEFAULT_CLIENT_ID).clock.now(), sleep, current, ids: sim.seededIds() }, trap);
   if (direct) return { result: judge.finish(), logs, sim };
   const dir = await mkdtemp(join(tmpdir(), 'legal-clients-'));
   try {
@@ -114,8 +114,8 @@ describe('the traffic judge on legal clients', () => {
         const found = documentedClient(result);
         if (found.length > 0) throw new Error(`documented client findings on legal clients (${shown(c)}):\n${found.map((f) => `  ${f.ruleId} (${f.status}): ${f.message}`).join('\n')}`);
         if (c.transport !== 'direct' || !STATIC.includes(c.dataset) || c.readings !== undefined) return;
-        // A walk that reads on without jumping loses nothing (jumps skip pages by the user's choice).
-        const contiguous = new Set(logs.filter((l) => l.kind !== 'jumps').flatMap((l) => l.sources));
+        // A walk that reads on without jumping loses nothing (jumps and a grid's pages skip pages by the user's choice).
+        const contiguous = new Set(logs.filter((l) => l.kind !== 'jumps' && l.kind !== 'grid').flatMap((l) => l.sources));
         const lost = result.walks.filter((w) => contiguous.has(w.from) && (w.truth?.never ?? 0) > 0);
         expect(
           lost.map((w) => `${w.label}: ${w.truth?.summary ?? ''}`),

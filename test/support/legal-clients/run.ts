@@ -6,8 +6,8 @@
  */
 import { encodeValue } from '../../../src/engine/query.js';
 import { parseJsonOrUndefined, type Target, type TargetResponse } from '../../../src/port.js';
-import { asList, instantOf, MAX_PAGE_LENGTH, pageMeta, recordAttr, recordId, sameValue } from '../../../src/rules/inspect.js';
-import type { Activity, ClientPlan, Plan, TimestampField, Trap } from './plan.js';
+import { asList, at, DEFAULT_PAGE_LENGTH, instantOf, MAX_PAGE_LENGTH, pageMeta, recordAttr, recordId, sameValue } from '../../../src/rules/inspect.js';
+import type { Activity, ClientPlan, Collection, Drain, Plan, TimestampField, Trap } from './plan.js';
 
 export interface ActivityLog {
   readonly name: string;
@@ -37,12 +37,16 @@ export interface PlayEnv {
   readonly sleep: (ms: number) => Promise<void>;
   /** Set by the player before each request: the log of the activity sending it. */
   readonly current: { log: ActivityLog | undefined };
+  /** The seeded parents and password profile a create names (without them, a client creates no password profile). */
+  readonly ids?: { readonly realm_id: string; readonly user_authentication_info_id: string; readonly password_profile_id: string };
 }
 
 interface Page {
   readonly records: readonly unknown[];
   readonly granted: number | undefined;
   readonly total: number | undefined;
+  /** links.next, when the answer gives one. */
+  readonly next: string | undefined;
 }
 
 type Got = { readonly kind: 'page'; readonly page: Page } | { readonly kind: 'refused-limit' } | { readonly kind: 'gone' };
@@ -78,6 +82,7 @@ export async function play(plan: Plan, env: PlayEnv, trap?: Trap): Promise<Activ
   const jobs: { client: number; run: (c: Client) => Promise<void>; log: ActivityLog }[] = [];
   // The trap is one more client, with a credential of its own: a client of its own among legal ones.
   const trapClient = plan.clients.length;
+  const answers = plan.clients.map(() => ({ n: 0 }));
   plan.clients.forEach((cp, i) => {
     cp.activities.forEach((a, j) => jobs.push({ client: i, log: newLog(`client ${i + 1} #${j + 1} ${a.kind}`, i, a.kind), run: (c) => legal(c, a) }));
   });
@@ -85,8 +90,8 @@ export async function play(plan: Plan, env: PlayEnv, trap?: Trap): Promise<Activ
   const turns = new Turns(jobs.length, plan.schedule);
   await Promise.all(
     jobs.map(async (job) => {
-      const cp: ClientPlan = plan.clients[job.client] ?? { activities: [], encoded: false };
-      const c = new Client(env, env.tokens[job.client] ?? '', cp.encoded, job.log, turns);
+      const cp: ClientPlan = plan.clients[job.client] ?? { activities: [], encoded: false, resetEvery: undefined, headerCase: 'lower' };
+      const c = new Client(env, env.tokens[job.client] ?? '', cp, job.log, turns, answers[job.client] ?? { n: 0 });
       try {
         await job.run(c);
       } finally {
@@ -109,41 +114,71 @@ const newLog = (name: string, client: number, kind: ActivityLog['kind']): Activi
   pass: 0,
 });
 
+const TITLE = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, ch: string) => `${dash}${ch.toUpperCase()}`);
+
 class Client {
+  private readonly encoded: boolean;
   constructor(
     readonly env: PlayEnv,
     private readonly token: string,
-    private readonly encoded: boolean,
+    private readonly plan: ClientPlan,
     readonly log: ActivityLog,
     private readonly turns: Turns,
-  ) {}
+    /** Answers this client (all its activities) was sent: every `resetEvery`-th is lost. */
+    private readonly answers: { n: number },
+  ) {
+    this.encoded = plan.encoded;
+  }
 
-  async send(method: string, url: string, body?: string): Promise<TargetResponse> {
-    await this.turns.wait();
-    this.log.startedAt ??= this.env.now();
-    this.env.current.log = this.log;
-    try {
-      return await this.env.target.send({
-        method,
-        url,
-        auth: 'none',
-        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body }),
-      });
-    } finally {
-      this.env.current.log = undefined;
+  /** Header names as this client writes them. */
+  private named(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    const how = this.plan.headerCase ?? 'lower';
+    for (const [k, v] of Object.entries(headers)) out[how === 'lower' ? k : how === 'upper' ? k.toUpperCase() : TITLE(k)] = v;
+    return out;
+  }
+
+  /**
+   * One request. A read whose answer is lost to a connection reset (every `resetEvery`-th answer of the
+   * client) is sent again, as a careful client retries a safe request; a create is not (the document says
+   * nothing of retrying one).
+   */
+  async send(method: string, url: string, body?: string, extra: Record<string, string> = {}): Promise<TargetResponse> {
+    for (;;) {
+      await this.turns.wait();
+      this.log.startedAt ??= this.env.now();
+      this.env.current.log = this.log;
+      let res: TargetResponse;
+      try {
+        res = await this.env.target.send({
+          method,
+          url,
+          auth: 'none',
+          headers: this.named({ authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra }),
+          ...(body === undefined ? {} : { body }),
+        });
+      } finally {
+        this.env.current.log = undefined;
+      }
+      this.answers.n++;
+      const lost = method === 'GET' && this.plan.resetEvery !== undefined && this.answers.n % this.plan.resetEvery === 0;
+      if (!lost) return res;
     }
   }
 
   /** A list read, retried as a careful client retries: after Retry-After on 429, after a pause on 5xx or a cut body. */
-  async get(path: string, params: readonly (readonly [string, string | number | undefined])[]): Promise<Got> {
+  async get(path: string, params: readonly (readonly [string, string | number | undefined])[], extra: Record<string, string> = {}): Promise<Got> {
     const query = params
       .filter((p): p is readonly [string, string | number] => p[1] !== undefined)
       .map(([k, v]) => `${this.encoded ? k.replace('[', '%5B').replace(']', '%5D') : k}=${encodeValue(String(v))}`)
       .join('&');
-    const url = query === '' ? path : `${path}?${query}`;
+    return this.getUrl(query === '' ? path : `${path}?${query}`, params.find(([k]) => k === 'page[limit]')?.[1], extra);
+  }
+
+  /** A list read of a URL as given (a link followed), retried as a careful client retries. */
+  async getUrl(url: string, asked: string | number | undefined, extra: Record<string, string> = {}): Promise<Got> {
     for (let attempt = 0; attempt < 12; attempt++) {
-      const res = await this.send('GET', url);
+      const res = await this.send('GET', url, undefined, extra);
       if (res.status === 429) {
         await this.env.sleep(retryAfterMs(res.headers['retry-after']));
         continue;
@@ -154,11 +189,11 @@ class Client {
         await this.env.sleep(200);
         continue;
       }
-      const asked = params.find(([k]) => k === 'page[limit]')?.[1];
       if (res.status === 400 && typeof asked === 'number' && asked > MAX_PAGE_LENGTH) return { kind: 'refused-limit' };
       if (res.status !== 200 || list === undefined) return { kind: 'gone' };
       const m = pageMeta(json);
-      return { kind: 'page', page: { records: list.data, granted: m.limit, total: m.totalMethod === 'exact' ? m.resultsTotal : undefined } };
+      const next = at(json, 'links', 'next');
+      return { kind: 'page', page: { records: list.data, granted: m.limit, total: m.totalMethod === 'exact' ? m.resultsTotal : undefined, next: typeof next === 'string' ? next : undefined } };
     }
     return { kind: 'gone' };
   }
@@ -186,17 +221,25 @@ function retryAfterMs(value: string | undefined): number {
 }
 
 /** A list read with a limit above the maximum that the server refused: asked again with the maximum (a careful client). */
-async function page(c: Client, limit: number, params: (readonly [string, string | number | undefined])[]): Promise<{ page: Page | undefined; limit: number }> {
-  let got = await c.get(ACCOUNTS, [['page[limit]', limit], ...params]);
+/** A list read with a limit above the maximum that the server refused: asked again with the maximum (a careful client). No limit: none sent. */
+async function page(
+  c: Client,
+  limit: number | undefined,
+  params: (readonly [string, string | number | undefined])[],
+  path: string = ACCOUNTS,
+  extra: Record<string, string> = {},
+): Promise<{ page: Page | undefined; limit: number | undefined }> {
+  let got = await c.get(path, [['page[limit]', limit], ...params], extra);
   if (got.kind === 'refused-limit') {
     limit = MAX_PAGE_LENGTH;
-    got = await c.get(ACCOUNTS, [['page[limit]', limit], ...params]);
+    got = await c.get(path, [['page[limit]', limit], ...params], extra);
   }
   return { page: got.kind === 'page' ? got.page : undefined, limit };
 }
 
-const sizeOf = (p: Page, asked: number): number => p.granted ?? Math.min(asked, MAX_PAGE_LENGTH);
-const isShort = (p: Page, asked: number): boolean => p.records.length === 0 || p.records.length < sizeOf(p, asked);
+/** The page size in force: the one granted (meta.page.limit), else the one asked up to the maximum, else the document's default (§8). */
+const sizeOf = (p: Page, asked: number | undefined): number => p.granted ?? Math.min(asked ?? DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH);
+const isShort = (p: Page, asked: number | undefined): boolean => p.records.length === 0 || p.records.length < sizeOf(p, asked);
 const valueOf = (r: unknown, field: string): string | undefined => recordAttr(r, field) ?? undefined;
 
 async function legal(c: Client, a: Activity): Promise<void> {
@@ -208,7 +251,7 @@ async function legal(c: Client, a: Activity): Promise<void> {
     }
     case 'pages': {
       let offset = 0;
-      let limit = a.limit;
+      let limit: number | undefined = a.limit;
       for (let p = 0; p < a.pages; p++) {
         const got = await page(c, limit, [
           ['sort', a.sort],
@@ -232,7 +275,7 @@ async function legal(c: Client, a: Activity): Promise<void> {
       for (const f of a.at) {
         const offset = Math.floor((f / 100) * (pages - 1)) * size;
         // A jump of exactly the size asked, when more was asked than granted, reads as the clamp mistake itself: a careful UI that jumps would not ask more than it gets.
-        if (offset === at || (first.limit > size && offset - at === first.limit)) continue;
+        if (offset === at || ((first.limit ?? 0) > size && offset - at === first.limit)) continue;
         const got = await page(c, first.limit, [
           ['sort', a.sort],
           ['page[offset]', offset],
@@ -246,10 +289,10 @@ async function legal(c: Client, a: Activity): Promise<void> {
     case 'id-walk':
       return idWalk(c, a.limit, a.stopAfter);
     case 'ts-walk':
-      await tsWalk(c, a.field, a.limit, a.drain, a.upper, a.stopAfter, undefined);
+      await tsWalk(c, a.field, a.limit, a.drain, { upper: a.upper, stopAfter: a.stopAfter, from: undefined });
       return;
     case 'sync': {
-      const first = await tsWalk(c, a.field, a.limit, a.drain, false, undefined, undefined);
+      const first = await tsWalk(c, a.field, a.limit, a.drain, { upper: false, stopAfter: undefined, from: undefined });
       if (first === undefined) return;
       // The buffer lives here: resume from no later than now − buffer, however new the newest record seen.
       const floor = c.env.now() - a.bufferMs;
@@ -257,7 +300,34 @@ async function legal(c: Client, a: Activity): Promise<void> {
       const from = newestMs < floor ? first : new Date(floor).toISOString();
       c.log.reachedEnd = false;
       c.log.pass++;
-      await tsWalk(c, a.field, a.limit, a.drain, false, undefined, from);
+      await tsWalk(c, a.field, a.limit, a.drain, { upper: false, stopAfter: undefined, from });
+      return;
+    }
+    case 'grid':
+      return grid(c, a.limit, a.sort, a.clicks);
+    case 'window': {
+      // The window's ends from the oldest and newest records (a report's date picker), then ge(start) to a bound checked here.
+      const oldest = valueOf((await page(c, 1, [['sort', 'created_at']])).page?.records[0], 'created_at');
+      const newest = valueOf((await page(c, 1, [['sort', '-created_at']])).page?.records[0], 'created_at');
+      const lo = instantOf(oldest ?? '');
+      const hi = instantOf(newest ?? '');
+      if (lo === undefined || hi === undefined) return;
+      const start = lo + ((hi - lo) * BigInt(a.from)) / 100n;
+      const until = start + ((hi - lo) * BigInt(a.span)) / 100n;
+      await tsWalk(c, 'created_at', a.limit, a.drain, { upper: false, stopAfter: undefined, from: isoOf(start), until });
+      return;
+    }
+    case 'export':
+      return idWalk(c, a.limit, undefined, a.path, a.resumeAfter);
+    case 'links':
+      return followLinks(c, a.limit);
+    case 'profile-create': {
+      const ids = c.env.ids;
+      if (ids === undefined) return;
+      const path = `/v2/authentication-realms/${ids.realm_id}/user-authentication-info/${ids.user_authentication_info_id}/user-authentication-password-profile-info${a.slash ? '/' : ''}`;
+      const username = `${c.log.name.replace(/\W+/g, '-')}-${c.log.sources.length}@example.com`;
+      const body = JSON.stringify({ data: { type: 'user_authentication_password_profile_info', password_profile_id: ids.password_profile_id, username, password: a.password } });
+      await c.send('POST', path, body, a.charset ? { 'content-type': 'application/json; charset=utf-8' } : {});
       return;
     }
     case 'since': {
@@ -290,41 +360,101 @@ async function legal(c: Client, a: Activity): Promise<void> {
   }
 }
 
-/** sort=id with gt(id,<last>) to the empty page; or stopped, by choice, after `stopAfter` full pages. */
-async function idWalk(c: Client, limit: number, stopAfter: number | undefined): Promise<void> {
+/** An ISO 8601 instant of nanoseconds since the epoch, to the millisecond (the document's format). */
+const isoOf = (ns: bigint): string => new Date(Number(ns / 1_000_000n)).toISOString();
+
+/** A UI grid: page 1; the last page from page.total by the size granted; back to page 2; then `clicks` times next. */
+async function grid(c: Client, limit: number | undefined, sort: string | undefined, clicks: number): Promise<void> {
+  const first = await page(c, limit, [['sort', sort]]);
+  if (first.page === undefined || first.page.total === undefined) return;
+  c.receive(first.page.records);
+  const size = sizeOf(first.page, first.limit);
+  // Ask for what is granted from here on: a grid that asked more would read as the clamp mistake.
+  const asked = first.limit === undefined ? undefined : size;
+  const pages = Math.ceil(first.page.total / size);
+  const at = (n: number) => [['sort', sort] as const, ['page[offset]', n * size] as const];
+  for (const n of [...new Set([pages - 1, 1])].filter((x) => x > 0)) {
+    const got = await page(c, asked, [...at(n)]);
+    if (got.page === undefined) return;
+    c.receive(got.page.records);
+  }
+  for (let n = 2; n < 2 + clicks && n < pages; n++) {
+    const got = await page(c, asked, [...at(n)]);
+    if (got.page === undefined) return;
+    c.receive(got.page.records);
+  }
+}
+
+/** A first page sorted by id, then links.next as the answers give it, to its end (a missing or null link ends it). */
+async function followLinks(c: Client, limit: number | undefined): Promise<void> {
+  const first = await page(c, limit, [['sort', 'id']]);
+  let p = first.page;
+  for (let pages = 1; p !== undefined && pages < MAX_PAGES; pages++) {
+    c.receive(p.records);
+    if (p.next === undefined || p.records.length === 0) {
+      c.log.reachedEnd = p.next === undefined;
+      return;
+    }
+    const next = new URL(p.next, 'http://link.invalid');
+    const got = await c.getUrl(`${next.pathname}${next.search}`, first.limit);
+    p = got.kind === 'page' ? got.page : undefined;
+  }
+}
+
+/** sort=id with gt(id,<last>) to the empty page; or stopped, by choice, after `stopAfter` full pages; `resumeAfter`: interrupted there and resumed from its checkpoint on fresh connections. */
+async function idWalk(c: Client, limit: number | undefined, stopAfter: number | undefined, path: Collection = ACCOUNTS, resumeAfter?: number): Promise<void> {
   let after: string | undefined;
   for (let pages = 1; pages < MAX_PAGES; pages++) {
-    const got = await page(c, limit, [
-      ['sort', 'id'],
-      ['filter', after === undefined ? undefined : `gt(id,${after})`],
-    ]);
+    const fresh: Record<string, string> = resumeAfter !== undefined && pages > resumeAfter ? { connection: 'close' } : {};
+    const got = await page(
+      c,
+      limit,
+      [
+        ['sort', 'id'],
+        ['filter', after === undefined ? undefined : `gt(id,${after})`],
+      ],
+      path,
+      fresh,
+    );
     if (got.page === undefined) return;
     const records = got.page.records;
     c.receive(records);
     if (records.length === 0) return void (c.log.reachedEnd = true);
-    if (stopAfter !== undefined && pages >= stopAfter && !isShort(got.page, limit)) return;
+    if (stopAfter !== undefined && pages >= stopAfter && !isShort(got.page, got.limit)) return;
     after = recordId(records.at(-1));
     if (after === undefined) return;
   }
 }
 
+interface TsWalkOptions {
+  readonly upper: boolean;
+  readonly stopAfter: number | undefined;
+  /** Resume from ge(f,<from>). */
+  readonly from: string | undefined;
+  /** Stop, on the client's side, once a page reaches past this instant (a date window's end). */
+  readonly until?: bigint;
+}
+
 /**
- * §4.3 by a timestamp: sort=f, then ge(f,<last>); a full page of one value drained by page[offset] on the
- * same filter, or by eq(f,v) keyed on id then gt(f,v). Starts from `from` (ge) when given. Returns the
- * newest value it read (a sync's checkpoint), when it read to the end.
+ * §4.3 by a timestamp: sort=f, then ge(f,<last>); a full page of one value paged through as `drain` says
+ * (./plan.ts Drain). Starts from `from` (ge) when given. Returns the newest value it read (a sync's
+ * checkpoint), when it read to the end.
  */
-async function tsWalk(c: Client, f: TimestampField, limit: number, drain: 'offset' | 'eq', upper: boolean, stopAfter: number | undefined, from: string | undefined): Promise<string | undefined> {
+async function tsWalk(c: Client, f: TimestampField, limit: number, drain: Drain, o: TsWalkOptions): Promise<string | undefined> {
   let bound: string | undefined;
-  if (upper) {
+  if (o.upper) {
     const newest = await page(c, 1, [['sort', `-${f}`]]);
     const v = valueOf(newest.page?.records[0], f);
     if (v === undefined) return undefined;
     bound = `le(${f},${v})`;
   }
   const filter = (clause: string | undefined) => [clause, bound].filter((x) => x !== undefined).join(':') || undefined;
-  let cursor: { op: 'ge' | 'gt'; value: string } | undefined = from === undefined ? undefined : { op: 'ge', value: from };
+  let cursor: { op: 'ge' | 'gt'; value: string } | undefined = o.from === undefined ? undefined : { op: 'ge', value: o.from };
   let offset = 0;
   let newest: string | undefined;
+  /** Distinct records held per instant (drain `held`). */
+  const held = new Map<string, number>();
+  const seen = new Set<string>();
   for (let pages = 1; pages < MAX_PAGES; pages++) {
     const got = await page(c, limit, [
       ['sort', f],
@@ -332,9 +462,17 @@ async function tsWalk(c: Client, f: TimestampField, limit: number, drain: 'offse
       ['page[offset]', offset === 0 ? undefined : offset],
     ]);
     if (got.page === undefined) return undefined;
-    limit = got.limit;
+    limit = got.limit ?? limit;
     const records = got.page.records;
     c.receive(records, cursor?.op === 'ge' ? { field: f, value: cursor.value } : undefined);
+    for (const r of records) {
+      const id = recordId(r);
+      const at = valueOf(r, f);
+      if (id === undefined || at === undefined || seen.has(id)) continue;
+      seen.add(id);
+      const k = String(instantOf(at) ?? at);
+      held.set(k, (held.get(k) ?? 0) + 1);
+    }
     const first = valueOf(records[0], f);
     const last = valueOf(records.at(-1), f);
     if (last !== undefined) newest = last;
@@ -342,14 +480,26 @@ async function tsWalk(c: Client, f: TimestampField, limit: number, drain: 'offse
       c.log.reachedEnd = true;
       return newest;
     }
-    if (stopAfter !== undefined && pages >= stopAfter) return undefined;
-    if (!sameValue(f, first, last)) {
+    if (o.stopAfter !== undefined && pages >= o.stopAfter) return undefined;
+    if (o.until !== undefined && (instantOf(last) ?? 0n) > o.until) return undefined;
+    const onLast = cursor?.op === 'ge' && sameValue(f, cursor.value, last);
+    if (drain === 'held') {
+      cursor = { op: 'ge', value: last };
+      offset = held.get(String(instantOf(last) ?? last)) ?? 0;
+    } else if (!sameValue(f, first, last)) {
       cursor = { op: 'ge', value: last };
       offset = 0;
     } else if (drain === 'offset') {
       // The same ordering further on: the filter the page was read with (ge(v) for a first page, whose first value is v).
       if (cursor === undefined || cursor.op !== 'ge') cursor = { op: 'ge', value: first };
       offset += records.length;
+    } else if (drain === 'literal') {
+      // Step 3 to the letter: ge(<the last value of the previous page>), which re-reads a page of that value; once it comes back, further on.
+      if (onLast) offset += records.length;
+      else {
+        cursor = { op: 'ge', value: last };
+        offset = 0;
+      }
     } else {
       await drainTies(c, f, last, bound);
       cursor = { op: 'gt', value: last };
