@@ -172,5 +172,7 @@ function traffic(t: TrafficSection) {
     })),
     walksTotal: t.walksTotal,
     infrastructure: t.infrastructure.map((n) => ({ kind: n.kind, message: n.message, at: n.at })),
+    // Exchanges the proxy relayed but could not judge (report merge adds them up from here).
+    ...(t.shed === undefined ? {} : { shed: { exchanges: t.shed.exchanges, clients: t.shed.clients } }),
   };
 }
