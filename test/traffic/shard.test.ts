@@ -10,7 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { simTargetOf } from '../../src/adapters/simulator.js';
 import { check } from '../../src/cli/check.js';
 import { report } from '../../src/cli/report.js';
+import { renderJson } from '../../src/report/json.js';
+import { mergeReports } from '../../src/report/merge.js';
 import type { RunReport } from '../../src/report/model.js';
+import { catalogue } from '../../src/rules/catalogue.js';
+import type { TrafficResult } from '../../src/traffic/judge/judge.js';
+import { buildTrafficReport } from '../../src/traffic/report.js';
 import { DEFAULT_CLIENT_ID, Simulator } from '../../src/sim/simulator.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
 import { shardOfKey } from '../../src/shard.js';
@@ -99,6 +104,30 @@ describe('check --shard and report merge', () => {
     expect([r.traffic?.entries, r.traffic?.clients, r.traffic?.walksTotal]).toEqual([whole.report.traffic?.entries, whole.report.traffic?.clients, whole.report.traffic?.walksTotal]);
     expect(r.rules.find((x) => x.id === 'client.keyset.timestamp-ge')?.status).toBe('fail');
     expect(r.scenarios.length).toBe(whole.report.scenarios.length);
+  });
+
+  it("adds up the exchanges and clients each shard's proxy left unjudged, read back from report.json", () => {
+    const shardReport = (index: number, shed: { exchanges: number; clients: number }): RunReport => {
+      const result: TrafficResult = { entries: 10, clients: 2, complete: false, tallies: new Map(), findings: [], walks: [], walksTotal: 0, infrastructure: [], shed };
+      const built = buildTrafficReport({
+        result,
+        version: '1',
+        target: { kind: 'http', baseUrl: 'https://api.test' },
+        strict: false,
+        sources: ['proxy'],
+        shard: `${index}/2`,
+        timing: { runId: `r${index}`, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, requests: 10 },
+      });
+      return JSON.parse(renderJson(built)) as RunReport;
+    };
+    const merged = mergeReports(
+      [
+        { source: 'a', report: shardReport(1, { exchanges: 3, clients: 2 }) },
+        { source: 'b', report: shardReport(2, { exchanges: 5, clients: 1 }) },
+      ],
+      catalogue,
+    );
+    expect(merged.ok ? merged.value.traffic?.shed : merged).toEqual({ exchanges: 8, clients: 3 });
   });
 
   it('refuses a shard that is not I/N', async () => {
