@@ -5,8 +5,10 @@
  * within "past offset 10,000"; a page that holds what results.total says is the whole list; a resume point
  * exactly 10 s before the answer's Date is "no later than its Date less 10 s".
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toExchange } from '../../src/port.js';
+import { clientRules } from '../../src/traffic/client-rules/catalogue.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
 import { createTrafficJudge, type TrafficResult } from '../../src/traffic/judge/judge.js';
 
@@ -244,5 +246,31 @@ describe('client.retry.retry-after (assumed): the same request again no sooner t
 
   it('another request meanwhile is not the same request: nothing to say', () => {
     expect(counts(judged([refused({ 'retry-after': '5' }), again(t0 + 1_000, '/v2/accounts?page[limit]=4')]), 'client.retry.retry-after')).toEqual(SILENT);
+  });
+});
+
+describe('the document behind each client rule', () => {
+  it("every documented client rule quotes commerce-api.md in the document's own words; an assumed one quotes nothing and says why it is assumed", () => {
+    const spec = readFileSync(new URL('../../docs/commerce-api.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    for (const rule of clientRules) {
+      expect(rule.statement.length, rule.id).toBeGreaterThan(20);
+      expect(rule.evidence.length, rule.id).toBeGreaterThan(20);
+      if (rule.level === 'assumed') {
+        expect(rule.quote, rule.id).toBeUndefined();
+        continue;
+      }
+      const quote = rule.quote ?? '';
+      expect(quote.length, rule.id).toBeGreaterThan(20);
+      // Each sentence-long run of the quote (table cells joined with ' | ' or ': ') stands in the document as written.
+      const runs = quote
+        .split(/(?<=\.) | \| |: /)
+        .map((t) => t.replace(/[.;]$/, '').trim())
+        .filter((t) => t.length >= 12);
+      expect(runs.length, rule.id).toBeGreaterThan(0);
+      expect(
+        runs.filter((run) => !spec.includes(run)),
+        rule.id,
+      ).toEqual([]);
+    }
   });
 });
