@@ -13,9 +13,26 @@ const root = resolve(import.meta.dirname, '..');
 const reports = join(root, 'reports', 'mutation');
 const args = process.argv.slice(2);
 const scoresOnly = args.includes('--scores');
-// Arguments naming a file or folder of the project are targets; the rest go to Stryker as they are (--force, --concurrency 1).
-const targets = args.filter((a) => a !== '--scores' && !a.startsWith('-') && existsSync(resolve(root, a)));
+// Arguments naming a file or folder under src/ are targets; the rest go to Stryker as they are (--force, --concurrency 1).
+const targets = args.filter((a) => a !== '--scores' && /^(\.\/)?src\//.test(a) && existsSync(resolve(root, a)));
 const passed = args.filter((a) => a !== '--scores' && !targets.includes(a));
+
+/**
+ * Targets whose every related test file would take hours per run (every list read reaches the page walks)
+ * run the test files written for them instead: the score is then what those alone kill, a floor of the
+ * whole suite's. `--testFiles a,b` names others.
+ */
+const DEDICATED = {
+  'src/store/page-walks.ts': ['test/store/*.test.ts', 'test/sim/long-reads.test.ts', 'test/sim/pagination.test.ts', 'test/sim/sort-filter.test.ts'],
+  'src/store/json-steps.ts': [
+    'test/store/json-steps.test.ts',
+    'test/sim/restore-limits.test.ts',
+    'test/sim/snapshot-shape.test.ts',
+    'test/sim/body-shape.test.ts',
+    'test/sim/admin.test.ts',
+    'test/sim/prototype-ids.test.ts',
+  ],
+};
 
 if (!scoresOnly) {
   const globs = targets.map((t) => {
@@ -34,7 +51,9 @@ if (!scoresOnly) {
           )
           .join('+');
   const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-  const run = spawnSync(process.execPath, [stryker, 'run', ...(globs.length === 0 ? [] : ['--mutate', globs.join(',')]), ...passed], {
+  const dedicated = passed.some((a) => a === '--testFiles' || a === '-t') || globs.some((g) => DEDICATED[g] === undefined) ? [] : [...new Set(globs.flatMap((g) => DEDICATED[g]))];
+  const testFiles = dedicated.length === 0 ? [] : ['--testFiles', dedicated.join(',')];
+  const run = spawnSync(process.execPath, [stryker, 'run', ...(globs.length === 0 ? [] : ['--mutate', globs.join(',')]), ...testFiles, ...passed], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, MUTATE_TARGETS: name },
