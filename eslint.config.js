@@ -14,7 +14,7 @@ const determinism = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'reports/', 'coverage/', 'fixtures/'] },
+  { ignores: ['dist/', 'node_modules/', 'reports/', 'coverage/', 'fixtures/', '.stryker-tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -131,10 +131,19 @@ function filled(command: string): { line: string; env: Record<string, string> } 
   return { line, env };
 }
 
+/**
+ * A line run by bash. Past its time limit spawnSync kills bash and sets `error` (ETIMEDOUT), while `status`
+ * keeps bash's own exit code when bash had exited and something it started still held the output open:
+ * so `finished` checks all three, and a timeout is never a pass.
+ */
 function sh(line: string, cwd: string, env: Record<string, string> = {}) {
   const r = spawnSync('bash', ['-c', line], { cwd, encoding: 'utf8', env: { ...process.env, ...env, NO_COLOR: '1' }, timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { status: r.status, signal: r.signal, error: r.error?.message, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** How a run ended, to compare whole: exit 0 is `{ error: undefined, signal: null, status: 0 }`. */
+const ended = (r: { readonly status: number | null; readonly signal: NodeJS.Signals | null; readonly error?: string | undefined }) => ({ error: r.error, signal: r.signal, status: r.status });
+const EXIT_0 = { error: undefined, signal: null, status: 0 };
 
 beforeAll(async () => {
   // test/global-setup.ts built dist/: a missing CLI is a failure, never a skip.
@@ -178,11 +187,11 @@ describe("the README's commands", () => {
           // The status after what the README's line prints; the line itself as written.
           const r = sh(`${line} -sS -o /dev/null -w '%{http_code}'`, cwd, env);
           expect(r.stderr, command).toBe('');
-          expect(r.status, command).toBe(0);
+          expect(ended(r), command).toEqual(EXIT_0);
           expect(r.stdout, command).toMatch(/^2\d\d$/);
         } else {
           const r = sh(line, cwd, env);
-          expect(r.status, `${command}\n${r.stdout}${r.stderr}`).toBe(0);
+          expect(ended(r), `${command}\n${r.stdout}${r.stderr}`).toEqual(EXIT_0);
         }
       }
     });
@@ -208,11 +217,13 @@ describe("the README's commands", () => {
         env: { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' },
         timeout: 60_000,
       });
-      expect(r.status, `${r.error?.message ?? ''}${r.stdout}${r.stderr}`).toBe(0);
+      // A script that stopped the wrapper but left the server running ends bash with 0 and holds the output
+      // open until the time limit: error ETIMEDOUT with status 0, a failure.
+      expect(ended({ status: r.status, signal: r.signal, error: r.error?.message }), `${r.stdout}${r.stderr}`).toEqual(EXIT_0);
       expect(r.stdout).toMatch(/PASS: /);
       // Nothing left in the clone.
       expect(spawnSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).stdout).toBe(before);
-    });
+    }, 90_000);
   }
 
   it('prints the props example as shown, and its replay line replays the same failure', () => {
@@ -224,12 +235,12 @@ describe("the README's commands", () => {
     // The README shows the head of the output (the summary and the report path follow).
     expect(first.stdout.startsWith(`${shown.join('\n')}\n`), first.stdout).toBe(true);
     // A shown FAIL verdict is exit 1.
-    expect(first.status).toBe(shown.some((l) => l.startsWith('commerce-sim props: FAIL')) ? 1 : 0);
+    expect(ended(first)).toEqual({ ...EXIT_0, status: shown.some((l) => l.startsWith('commerce-sim props: FAIL')) ? 1 : 0 });
     const replay = shown.map((l) => /^\s+replay: (commerce-sim .*)$/.exec(l)?.[1]).find((c) => c !== undefined);
     expect(replay).toBeDefined();
     const again = sh(filled(replay ?? '').line, cwd);
     expect(again.stderr).toBe('');
-    expect(again.status).toBe(first.status);
+    expect(ended(again)).toEqual(ended(first));
     // The same counterexample, the same rule broken.
     for (const line of shown.filter((l) => /^\s+(FAIL|breaks) /.test(l))) expect(again.stdout).toContain(`${line}\n`);
   });
@@ -240,7 +251,7 @@ describe("the README's commands", () => {
     const at = readme.indexOf('`npm start` prints a summary');
     const shown = blocks.find((b) => b.lang === '' && readme.indexOf(b.lines.join('\n'), at) > at)?.lines ?? [];
     const r = sh(`${JSON.stringify(process.execPath)} ${JSON.stringify(MAIN)}${start.slice('node dist/cli/main.js'.length)}`, freshDir());
-    expect(r.status).toBe(0);
+    expect(ended(r)).toEqual(EXIT_0);
     const mask = (text: string) => text.replace(/ in \d+(\.\d+)? s$/gm, ' in <time> s').replace(/reports\/\d{8}T\d{6}Z-/g, 'reports/<run-id>-');
     expect(mask(r.stdout)).toBe(mask(`${shown.join('\n')}\n`));
   });

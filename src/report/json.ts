@@ -173,6 +173,7 @@ function traffic(t: TrafficSection) {
     })),
     walksTotal: t.walksTotal,
     infrastructure: t.infrastructure.map((n) => ({ kind: n.kind, message: n.message, at: n.at })),
+    // Exchanges the proxy relayed but could not judge (report merge adds them up from here).
     shed: t.shed === undefined ? undefined : { exchanges: t.shed.exchanges, clients: t.shed.clients },
     deliberate:
       t.deliberate === undefined

@@ -173,3 +173,130 @@ describe('a watcher stops the parse where the text passes its limit', () => {
     expect(yields).toBeLessThan(100);
   });
 });
+
+/**
+ * The values of a parsed value, counted as engine/json-shape.ts defines them and written out here from
+ * JSON.parse's value: a container one, a member or element one more (a member holding a container counts
+ * twice); a root scalar none.
+ */
+function valuesOf(v: unknown, root = true): number {
+  const own = root ? 0 : 1;
+  if (typeof v !== 'object' || v === null) return own;
+  const children = Array.isArray(v) ? v : Object.values(v);
+  return own + 1 + children.reduce((n: number, c) => n + valuesOf(c, false), 0);
+}
+
+/**
+ * `{"records":[…],"more":[…]}` of thousands of elements each, in a few kinds (scalars, small objects,
+ * nested arrays, a long string every 50th), spaced one of three ways: twelve to a hundred thousand values and
+ * about a megabyte of text, so a parse crosses several steps of values and of characters. Drawn as its
+ * parameters (what a failure prints) and written out by `largeText`.
+ */
+const largeJson = fc.record({
+  records: fc.integer({ min: 9_000, max: 14_000 }),
+  more: fc.integer({ min: 3_000, max: 9_000 }),
+  kinds: fc.array(fc.constantFrom('number', 'string', 'object', 'array', 'literal'), { minLength: 1, maxLength: 4 }),
+  space: fc.constantFrom('', ' ', '\n  '),
+});
+
+function largeText({ records, more, kinds, space: s }: { records: number; more: number; kinds: string[]; space: string }): { text: string; records: number } {
+  const element = (k: number): string => {
+    if (k % 50 === 49) return JSON.stringify(`${k} ${'long text '.repeat(300)}`);
+    switch (kinds[k % kinds.length]) {
+      case 'number':
+        return String(k * 7 - 3.5);
+      case 'string':
+        return JSON.stringify(`s\u00e9${k}`);
+      case 'object':
+        return `{${s}"id":${s}"${k}",${s}"n":${s}${k},${s}"tags":${s}[${s}"a",${s}null${s}]${s}}`;
+      case 'array':
+        return `[${s}${k},${s}[${s}true${s}],${s}{}${s}]`;
+      default:
+        return ['true', 'false', 'null'][k % 3] as string;
+    }
+  };
+  const list = (count: number, from: number) => `[${s}${Array.from({ length: count }, (_, k) => element(from + k)).join(`,${s}`)}${s}]`;
+  return { text: `{${s}"records":${s}${list(records, 0)},${s}"more":${s}${list(more, records)}${s}}`, records };
+}
+
+/** The parse run step by step: its result and the steps it took. */
+function stepped(text: string, limits: JsonStepsLimits, watch?: JsonWatch<string>) {
+  const steps = parseJsonSteps(text, limits, watch);
+  let yields = 0;
+  let next = steps.next();
+  while (next.done !== true) {
+    yields++;
+    next = steps.next();
+  }
+  return { result: next.value, yields };
+}
+
+describe('limits count over the whole text, however many steps it takes', () => {
+  it('a body of exactly maxValues values is the value JSON.parse builds; one value more is refused, as text and as bytes', () => {
+    fc.assert(
+      fc.property(largeJson, (drawn) => {
+        const { text } = largeText(drawn);
+        const expected = JSON.parse(text) as unknown;
+        const values = valuesOf(expected);
+        const at = stepped(text, { ...OPEN, maxValues: values });
+        // Several steps of values and of characters.
+        expect(at.yields).toBeGreaterThanOrEqual(3);
+        expect(at.result.ok).toBe(true);
+        expect(same(at.result.ok ? at.result.value : undefined, expected)).toBe(true);
+        expect(stepped(text, { ...OPEN, maxValues: values - 1 }).result).toMatchObject({ ok: false, problem: { kind: 'values', limit: values - 1 } });
+        const bytes = new TextEncoder().encode(text);
+        expect(drain(parseJsonSteps(bytes, { ...OPEN, maxValues: values }, undefined)).ok).toBe(true);
+        expect(drain(parseJsonSteps(bytes, { ...OPEN, maxValues: values - 1 }, undefined))).toMatchObject({ ok: false, problem: { kind: 'values', limit: values - 1 } });
+      }),
+      { numRuns: 5 },
+    );
+  });
+
+  it('20,000 values against a limit of 10,000: refused (the issue’s case), with 20,000 passing', () => {
+    // A root array of 19,999 numbers: the array one, each element one.
+    const text = `[${Array.from({ length: 19_999 }, (_, k) => k).join(',')}]`;
+    expect(valuesOf(JSON.parse(text))).toBe(20_000);
+    expect(parsed(text, undefined, { ...OPEN, maxValues: 10_000 })).toMatchObject({ ok: false, problem: { kind: 'values', limit: 10_000 } });
+    expect(parsed(text, undefined, { ...OPEN, maxValues: 19_999 })).toMatchObject({ ok: false, problem: { kind: 'values', limit: 19_999 } });
+    expect(parsed(text, undefined, { ...OPEN, maxValues: 20_000 }).ok).toBe(true);
+  });
+
+  it('a watched array of exactly its cap elements closes with them all; one element more is refused past the cap', () => {
+    fc.assert(
+      fc.property(largeJson, (drawn) => {
+        const { text, records } = largeText(drawn);
+        const expected = JSON.parse(text) as unknown;
+        const atCap = recordsWatch(records, 1e9);
+        const whole = stepped(text, OPEN, atCap);
+        expect(whole.yields).toBeGreaterThanOrEqual(3);
+        expect(whole.result.ok).toBe(true);
+        expect(same(whole.result.ok ? whole.result.value : undefined, expected)).toBe(true);
+        expect(atCap.closed).toEqual([records]);
+        expect(parsed(text, recordsWatch(records - 1, 1e9))).toMatchObject({ ok: false, problem: { kind: 'watch', problem: 'past records' } });
+      }),
+      { numRuns: 5 },
+    );
+  });
+
+  it('the values outside watched arrays are counted over the whole text: the watcher sees their number exactly, and may refuse at one more', () => {
+    /** Counts it is shown; refuses past `most`. */
+    const outsideWatch = (most: number): JsonWatch<string> & { seen: number[] } => {
+      const seen: number[] = [];
+      return { ...recordsWatch(1e9, 1e9), seen, outside: (count) => (seen.push(count), count > most ? `outside ${count}` : undefined) };
+    };
+    fc.assert(
+      fc.property(largeJson, (drawn) => {
+        const { text } = largeText(drawn);
+        const value = JSON.parse(text) as { records: unknown[] };
+        // Everything but the watched array: its member and container, and each element with what it holds.
+        const outside = valuesOf(value) - 2 - value.records.reduce((n: number, e) => n + valuesOf(e, false), 0);
+        const open = outsideWatch(Infinity);
+        expect(parsed(text, open).ok).toBe(true);
+        expect(Math.max(...open.seen)).toBe(outside);
+        expect(parsed(text, outsideWatch(outside)).ok).toBe(true);
+        expect(parsed(text, outsideWatch(outside - 1))).toMatchObject({ ok: false, problem: { kind: 'watch', problem: `outside ${outside}` } });
+      }),
+      { numRuns: 5 },
+    );
+  });
+});

@@ -207,6 +207,46 @@ describe('what was judged is what the verdict says', () => {
     expect(p.out()).not.toMatch(/\bPASS\b/);
   });
 
+  it('a HAR of exchanges no rule covers (a path the document does not list, token calls) is NOTHING JUDGED, exit 2, not PASS', async () => {
+    const json = [{ name: 'content-type', value: 'application/json' }];
+    const text = (value: unknown) => {
+      const t = JSON.stringify(value);
+      return { size: t.length, mimeType: 'application/json', text: t };
+    };
+    const token = {
+      ...entry('http://api.test/oauth/access_token', 200, json, text({ access_token: 'a-token-0123456789', token_type: 'Bearer', expires_in: 3600 })),
+      request: {
+        method: 'POST',
+        url: 'http://api.test/oauth/access_token',
+        httpVersion: 'HTTP/1.1',
+        headers: [{ name: 'content-type', value: 'application/x-www-form-urlencoded' }],
+        queryString: [],
+        cookies: [],
+        headersSize: -1,
+        bodySize: 60,
+        postData: { mimeType: 'application/x-www-form-urlencoded', text: 'grant_type=client_credentials&client_id=id&client_secret=secret' },
+      },
+    };
+    const entries = [
+      token,
+      entry('http://api.test/v2/unknown-things', 200, json, text({ data: [{ id: 'u1', type: 'unknown_thing' }] })),
+      entry('http://api.test/v2/unknown-things?page[limit]=5&page[offset]=20', 200, json, text({ data: [] })),
+      entry('http://api.test/v2/unknown-things/u1', 404, json, text({ errors: [{ status: 404, title: 'Not Found' }] })),
+    ];
+    const file = join(dir, 'uncovered.har');
+    writeFileSync(file, harOf(entries));
+    const reports = join(dir, 'uncovered');
+    const p = captureIo({ cwd: dir });
+    expect(await check([file, '--report', reports], p.io), p.out() + p.err()).toBe(2);
+    const lines = p.out().split('\n');
+    expect(lines[0]).toMatch(/^commerce-sim check: 4 exchanges, /);
+    expect(lines[1]).toBe('  NOTHING JUDGED: no documented rule was exercised by these 4 exchanges');
+    expect(p.out()).not.toMatch(/\bPASS\b/);
+    const report = reportOf(reports);
+    expect(report.traffic?.entries).toBe(4);
+    expect(report.rules.filter((r) => r.level === 'documented' && r.status !== 'not-covered').map((r) => r.id)).toEqual([]);
+  });
+
   it('a proxy whose upstream never answered (only its own 502s): NOTHING JUDGED, exit 2', async () => {
     const proxy = await startJudgingProxy({ upstream: 'http://127.0.0.1:1', timeoutMs: 2_000 });
     for (let i = 0; i < 3; i++) expect((await fetch(`${proxy.url}/v2/accounts`)).status).toBe(502);

@@ -22,11 +22,12 @@ export const buffer: ClientRule = {
     const at = instantOf(c.value);
     if (Number.isNaN(date) || at === undefined) return undefined;
     const floor = BigInt(date - ASSUMED_BUFFER_MS) * 1_000_000n;
-    return at < floor
+    // "No later than" the Date less the buffer: a resume point exactly there keeps the whole buffer.
+    return at <= floor
       ? pass
       : fail(
           `${describe(ex)}: resumes a ${c.field} walk at ${c.value}, the newest value of a read to the end answered at ${prev.date ?? ''}: records that become visible later with an earlier ${c.field} are missed`,
-          `a resume point before ${new Date(date - ASSUMED_BUFFER_MS).toISOString()}`,
+          `a resume point at or before ${new Date(date - ASSUMED_BUFFER_MS).toISOString()}`,
           c.value,
         );
   },
