@@ -187,7 +187,7 @@ describe('client.sync.buffer (assumed): a walk read to its end resumed below its
   /** A walk by updated_at read to its end, its newest value `at`, answered at `date`; then resumed at `at`. */
   const resumedAt = (at: string) =>
     judged([
-      ex(`/v2/accounts?sort=updated_at&page[limit]=3&filter=ge(updated_at,${at})`, page([{ id: 'a0001', at }], { limit: 3, total: 1 }), { date }),
+      ex(`/v2/accounts?sort=updated_at&page[limit]=3`, page([{ id: 'a0001', at }], { limit: 3, total: 1 }), { date }),
       ex(`/v2/accounts?sort=updated_at&page[limit]=3&filter=ge(updated_at,${at})&page[offset]=0`, page([{ id: 'a0001', at }], { limit: 3, total: 1 })),
     ]);
 

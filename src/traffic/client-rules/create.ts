@@ -128,7 +128,7 @@ const createFields: ClientRule = {
   section: '§2.1',
   level: 'documented',
   quote:
-    'Fields in a create request (inside a top-level object named data): type (Required, string), password_profile_id (Required, string), username (Required, string), password (Required, string).',
+    'Fields in a create request (inside a top-level object named data): type | Required | string. password_profile_id | Required | string | The ID of the password profile. username | Required | string | The username used to authenticate. password | Required | string | The password used to authenticate.',
   statement: 'a create’s data holds type, password_profile_id, username and password, each a string.',
   evidence: 'a create attempt whose data object lacks one of type, password_profile_id, username, password (absent or null), or holds one that is not a string.',
   onRequest: onData((data, { ex }) => {
