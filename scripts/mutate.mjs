@@ -23,6 +23,13 @@ const passed = args.filter((a) => a !== '--scores' && !targets.includes(a));
  * whole suite's. `--testFiles a,b` names others.
  */
 const DEDICATED = {
+  'src/traffic/client-rules/**/*.ts': [
+    'test/traffic/client-rules.test.ts',
+    'test/traffic/client-rule-boundaries.test.ts',
+    'test/traffic/create-rules.test.ts',
+    'test/traffic/literal-readings.test.ts',
+    'test/traffic/traps.test.ts',
+  ],
   'src/store/page-walks.ts': ['test/store/*.test.ts', 'test/sim/long-reads.test.ts', 'test/sim/pagination.test.ts', 'test/sim/sort-filter.test.ts'],
   'src/store/json-steps.ts': [
     'test/store/json-steps.test.ts',
