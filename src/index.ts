@@ -38,6 +38,8 @@ export { createHttpTarget, type HttpTargetOptions } from './adapters/http.js';
 export { TargetError, toExchange, type TargetKind, type Target, type TargetRequest, type TargetResponse, type Exchange, type TargetErrorCode } from './port.js';
 export type { Rule, RuleBase, Level, Outcome, CheckContext, Family, RuleId } from './rules/rule.js';
 export { RULE_IDS, isRuleId } from './rules/ids.js';
+// Types only (erased at run time): the report's input names them; the values are commerce-sim/rules'.
+export type { Fingerprint, FingerprintOptions, PointObservation } from './rules/fingerprint.js';
 export { READING_POINTS, READING_NAMES, DEFAULT_READINGS, readingValues, parseReading, type Readings, type ReadingChoice, type ReadingName, type ReadingValue } from './rules/readings.js';
 export type { Result, Problem } from './result.js';
 export type { Surface } from './sim/surface.js';
