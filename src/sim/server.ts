@@ -387,16 +387,8 @@ export function sliced(lifecycle: Lifecycle, sliceMs = SLICE_MS): (steps: Steps<
     });
 }
 
-/**
- * Seeded records this many or more are built, with every index, before the port opens, so no first read
- * pays for them (a second at a million). Fewer are built by the first read that needs them, in a few ms:
- * a test file's simulator answers sooner than it would build them all (issue 35's cold start).
- */
-export const WARM_BEFORE_LISTEN = 10_000;
-
-/** Every seeded record and index built before the port opens, for a dataset large enough to need it. */
+/** Every seeded record and index built before the port opens, so no first read pays for them. */
 function warm(sim: Simulator, progress: ((line: string) => void) | undefined): void {
-  if (sim.budget.seeded < WARM_BEFORE_LISTEN) return;
   const started = performance.now();
   const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
   let nextLine = started + 2000;
