@@ -117,8 +117,7 @@ const shown = (c: Case, trap?: Trap) =>
  * checked where ids are shown as stored.
  */
 const idsAsStored = (c: Case, label = 'accounts'): boolean =>
-  c.readings === undefined ||
-  (c.readings['ids.case'] === 'lower' && (c.readings['ids.format'] === 'uuid' || (c.readings['ids.format'] === 'per-collection' && label.startsWith('accounts'))));
+  c.readings === undefined || (c.readings['ids.case'] === 'lower' && (c.readings['ids.format'] === 'uuid' || (c.readings['ids.format'] === 'per-collection' && label.startsWith('accounts'))));
 
 /** Where the HAR reader numbers entries its own way, a source is its position: the n-th request of the traffic. */
 const positionOf = (source: string): number => Number(/(\d+)$/.exec(source)?.[1] ?? Number.NaN);
@@ -141,9 +140,7 @@ describe('the traffic judge on legal clients', () => {
         const contiguous = new Set(logs.filter((l) => l.kind !== 'jumps' && l.kind !== 'grid').flatMap((l) => l.sources));
         // Per collection: under ids.format=per-collection only accounts keep the stored form. A repeat is excused where
         // a record was created or deleted during an offset walk (§4.3: offsets over changing data may repeat).
-        const wrong = truth.walks.filter(
-          (w) => contiguous.has(w.from) && idsAsStored(c, w.label) && ((w.truth?.never ?? 0) > 0 || ((w.truth?.twice ?? 0) > 0 && (w.truth?.excused ?? 0) === 0)),
-        );
+        const wrong = truth.walks.filter((w) => contiguous.has(w.from) && idsAsStored(c, w.label) && ((w.truth?.never ?? 0) > 0 || ((w.truth?.twice ?? 0) > 0 && (w.truth?.excused ?? 0) === 0)));
         expect(
           wrong.map((w) => `${w.label}: ${w.truth?.summary ?? ''}`),
           shown(c),
