@@ -15,7 +15,7 @@ import type { Arrival, Simulator } from './simulator.js';
 import { bodyLimit, MAX_BODY_BYTES, type SimResponse } from './messages.js';
 import { BufferPool, writeParts } from './body-parts.js';
 import { bearer } from './tokens.js';
-import type { Steps } from '../store/steps.js';
+import { sliced } from './slicer.js';
 
 /**
  * Header names arrive lower-cased from node:http, repeated ones already joined or dropped by node; only
@@ -323,68 +323,6 @@ export interface RunningServer {
   close(): Promise<void>;
   /** Cut every connection now (a second Ctrl-C during close()). */
   cut(): void;
-}
-
-/** Work in slices of about this many ms, each followed by whatever requests are waiting. */
-const SLICE_MS = 10;
-/**
- * Jobs sliced at once, taking turns: more wait their turn to start (a started long read holds what it has
- * found so far; one not started holds nothing), so memory stays bounded whatever the number of them.
- */
-const RUNNING_JOBS = 4;
-
-interface Job {
-  readonly steps: Steps<unknown>;
-  readonly resolve: (done: boolean) => void;
-  readonly reject: (error: unknown) => void;
-}
-
-/**
- * Run steps between other requests; false when shutdown began first (the work is then dropped). One
- * slice of one job a turn, round robin, then the event loop reads and answers what came meanwhile: a
- * cheap request waits for one slice at most, however many long jobs run.
- */
-export function sliced(lifecycle: Lifecycle, sliceMs = SLICE_MS): (steps: Steps<unknown>) => Promise<boolean> {
-  const running: Job[] = [];
-  const queued: Job[] = [];
-  let scheduled = false;
-  const turn = () => {
-    scheduled = false;
-    while (running.length < RUNNING_JOBS && queued.length > 0) running.push(queued.shift() as Job);
-    const job = running.shift();
-    if (job === undefined) return;
-    if (lifecycle.closing) job.resolve(false);
-    else {
-      const until = performance.now() + sliceMs;
-      let finished = false;
-      try {
-        for (;;) {
-          if (job.steps.next().done === true) {
-            finished = true;
-            break;
-          }
-          if (performance.now() >= until) break;
-        }
-      } catch (error) {
-        // A bug in the work fails that job's answer, not the server.
-        job.reject(error);
-        finished = true;
-      }
-      if (finished) job.resolve(true);
-      else running.push(job);
-    }
-    schedule();
-  };
-  const schedule = () => {
-    if (scheduled || running.length + queued.length === 0) return;
-    scheduled = true;
-    setImmediate(turn);
-  };
-  return (steps) =>
-    new Promise((resolve, reject) => {
-      queued.push({ steps, resolve, reject });
-      schedule();
-    });
 }
 
 /** Every seeded record and index built before the port opens, so no first read pays for them. */
