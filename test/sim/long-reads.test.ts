@@ -209,6 +209,39 @@ describe('a served simulator: long reads in slices, changes held until they end'
   });
 });
 
+describe('the deviation large-data.shared-timestamp: its second read runs in slices like the first', () => {
+  // Bursts of 150 records share one created_at, so the page at offset 25 is uniform and read again from 0.
+  const options = { profile: 'shared-timestamps', burst: 150, deviate: ['large-data.shared-timestamp'] } as const;
+  const SCAN = '/v2/accounts?sort=created_at&filter=like(name,*)&page[limit]=25';
+
+  /** A served read of `url` run by a slicer the test drives: its answer and the steps it took. */
+  async function slicedRead(accounts: number, url: string, deviate: boolean) {
+    const h = harness({ ...options, ...(deviate ? {} : { deviate: [] }), accounts });
+    const manual = manualSlicer();
+    h.sim.slicer = manual.slicer;
+    h.sim.sliceAbove = 0;
+    const long = h.get(url);
+    expect(long.deferred).toBeDefined();
+    await manual.runAll();
+    return { body: (await answer(long)).body, steps: manual.steps() };
+  }
+
+  // Sizes at and across the walks' step (a yield every 2,048 records met, the first at 2,047 records), and several steps long.
+  it.each([2047, 2048, 4095, 4096, 6200])('at %i accounts: the answer of an unsliced read, and the second read yields as the first does', async (accounts) => {
+    const unsliced = harness({ ...options, accounts }).get(`${SCAN}&page[offset]=25`);
+    expect(unsliced.status).toBe(200);
+    // The page read again from the start: what a read at offset 0 without the deviation answers.
+    const fromStart = harness({ ...options, deviate: [], accounts }).get(`${SCAN}&page[offset]=0`);
+    expect(body(unsliced).data).toEqual(body(fromStart).data);
+    const deviant = await slicedRead(accounts, `${SCAN}&page[offset]=25`, true);
+    expect(deviant.body).toBe(unsliced.body);
+    // The same read without the deviation reads once: the second read takes as many steps as the first.
+    const once = await slicedRead(accounts, `${SCAN}&page[offset]=25`, false);
+    expect(once.steps).toBeGreaterThan(0);
+    expect(deviant.steps).toBe(2 * once.steps);
+  });
+});
+
 describe('the server slicer', () => {
   it('runs one slice of one job a turn, round robin, with the event loop turning between slices', async () => {
     const seen: string[] = [];
