@@ -97,6 +97,9 @@ function limitOf(sim: Simulator, req: IncomingMessage): number {
   return authorization === undefined || bearer({ authorization }) !== sim.adminToken ? MAX_BODY_BYTES : limit;
 }
 
+/** How long close() waits, by default, for answers still being written before cutting their connections. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
+
 /** Requests of one connection read and not yet answered; `open` false once the connection closed. */
 interface Owed {
   count: number;
@@ -114,6 +117,12 @@ type Tracked = ServerResponse & { [OWED]?: Owed | undefined };
  */
 export class Lifecycle {
   closing = false;
+  /** Once closing: when long work still running stops (sim/slicer.ts), leaving the rest of the grace to write answers. */
+  finishBy = Infinity;
+
+  /** `graceMs`: how long shutdown gives answers before it cuts their connections (close()). */
+  constructor(private readonly graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {}
+
   private inFlight = 0;
   private readonly delayed = new Set<() => void>();
   private idle: (() => void) | undefined;
@@ -187,6 +196,8 @@ export class Lifecycle {
   /** Begin shutdown; resolves when every request read before now is answered. */
   drain(): Promise<void> {
     this.closing = true;
+    // A tenth of the grace, at most half a second, is left to write what the work answers.
+    this.finishBy = performance.now() + this.graceMs - Math.min(500, this.graceMs / 10);
     for (const run of [...this.delayed]) run();
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => (this.idle = resolve));
@@ -308,9 +319,6 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
 /** Shutdown closes the port once no connection has come for this long (and every answer owed is written). */
 const QUIET_MS = 100;
 
-/** How long close() waits, by default, for answers still being written before cutting their connections. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
-
 export interface RunningServer {
   readonly server: Server;
   readonly baseUrl: string;
@@ -344,7 +352,7 @@ function warm(sim: Simulator, progress: ((line: string) => void) | undefined): v
 
 /** Build the seeded data, listen (port 0 picks a free one), then point the simulator's links at the real address. */
 export async function listen(sim: Simulator, port: number, host: string, options: ServerOptions = {}): Promise<RunningServer> {
-  const lifecycle = new Lifecycle();
+  const lifecycle = new Lifecycle(options.graceMs);
   warm(sim, options.progress);
   sim.slicer = sliced(lifecycle);
   sim.wire = true;

@@ -263,6 +263,41 @@ describe('the server slicer', () => {
     expect(between).toBeLessThan(6);
   });
 
+  it('at shutdown, answers in work are finished, oldest first, each to its end; a change of state stops at once', async () => {
+    const life = { closing: false, finishBy: Infinity };
+    const seen: string[] = [];
+    function* job(name: string, n: number): Steps<void> {
+      for (let i = 0; i < n; i++) {
+        seen.push(`${name}${i}`);
+        yield;
+      }
+    }
+    const slicer = sliced(life, 0);
+    const a = slicer(job('a', 4));
+    const b = slicer(job('b', 4));
+    const restore = slicer(job('r', 4), 'state');
+    // One turn each while serving, then shutdown begins.
+    await new Promise((r) => setImmediate(() => setImmediate(() => setImmediate(r))));
+    expect(seen).toEqual(['a0', 'b0', 'r0']);
+    life.closing = true;
+    expect(await Promise.all([a, b, restore])).toEqual([true, true, false]);
+    expect(seen).toEqual(['a0', 'b0', 'r0', 'a1', 'a2', 'a3', 'b1', 'b2', 'b3']);
+  });
+
+  it('at shutdown, what has not finished by the time left for work resolves false, and a served long read then answers a JSON 503', async () => {
+    const life = { closing: false, finishBy: Infinity };
+    const h = harness({ accounts: 3000 });
+    h.sim.slicer = sliced(life, 0);
+    h.sim.sliceAbove = 1000;
+    const long = h.get('/v2/accounts?filter=like(name,*Zz*)&page[limit]=100');
+    expect(long.deferred).toBeDefined();
+    life.closing = true;
+    life.finishBy = -Infinity;
+    const stopped = await answer(long);
+    expect(stopped.status).toBe(503);
+    expect(JSON.parse(stopped.body)).toMatchObject({ errors: [{ status: 503, detail: 'The simulator is shutting down; this read was not finished' }] });
+  });
+
   it('a job that throws fails its own answer, not the server', async () => {
     const slicer = sliced(new Lifecycle(), 0);
     function* bad(): Steps<void> {
