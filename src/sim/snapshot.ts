@@ -17,7 +17,7 @@ import { readDatasetFields, type DatasetFields } from '../store/dataset-spec.js'
 import { NO_ADVERSITY, type ListDelta, type Project, type ProjectState, type StoredRecord } from '../store/project.js';
 import { listResources, passwordProfileInfo, type ResourceDef } from '../store/resources.js';
 import { isRandomState, type RandomState } from '../store/random.js';
-import type { Steps } from '../store/steps.js';
+import { RECORDS_PER_STEP, type Steps } from '../store/steps.js';
 import { IdSet } from '../store/id-map.js';
 import type { AdminPort, PreparedData } from './admin-port.js';
 import { recordBudgetProblem, type SimulatorOptions } from './options.js';
@@ -192,7 +192,7 @@ function recordProblem(v: unknown, resource: ResourceDef): readonly [string, str
 }
 
 /** Records checked between steps. */
-const STEP = 4096;
+const STEP = RECORDS_PER_STEP;
 
 /** Records with ids unique within the list, taken from the room by weight (store/record-budget.ts). */
 function* readRecords(v: unknown, path: string, resource: ResourceDef, room: Room): Steps<readonly StoredRecord[]> {

@@ -10,7 +10,7 @@ import type { FilterSpec } from '../engine/filter.js';
 import { lookupCost, sortCost, testCost, visitCost } from '../engine/read-cost.js';
 import type { Direction, SortSpec } from '../engine/sort.js';
 import { compareIds, copyRecord, recordOrder, type SimRecord, type Ties } from './sim-record.js';
-import { drain, sortSteps, type Steps } from './steps.js';
+import { drain, RECORDS_PER_STEP, sortSteps, type Steps } from './steps.js';
 import { compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Lookup, type RangeField } from './record-filter.js';
 import { recordWeight, type RecordTally } from './record-budget.js';
 import { IdMap, IdSet } from './id-map.js';
@@ -83,7 +83,7 @@ export class Collection {
     let i = 0;
     for (const r of this.byId.values()) {
       n = Math.max(n, textLength(r, field));
-      if ((++i & 16_383) === 0) yield;
+      if ((++i & (RECORDS_PER_STEP - 1)) === 0) yield;
     }
     this.longestText.set(field, n);
     return n;
@@ -111,7 +111,7 @@ export class Collection {
       // Seeding a shared base counts nothing: no closure per record for the million it may load.
       if (this.tally === undefined) this.put(r);
       else this.counted(r.id, () => this.put(r));
-      if ((i & 4095) === 4095) yield;
+      if ((i & (RECORDS_PER_STEP - 1)) === RECORDS_PER_STEP - 1) yield;
     }
     this.indexes.clear();
   }
@@ -129,7 +129,7 @@ export class Collection {
       let i = 0;
       for (const r of this.byId.values()) {
         all[i++] = r;
-        if ((i & 4095) === 0) yield;
+        if ((i & (RECORDS_PER_STEP - 1)) === 0) yield;
       }
       const index = field === 'id' ? yield* sortSteps(all, compareIds) : yield* sortSteps(all, recordOrder(field, 'asc', this.ties));
       this.indexes.set(key, index);

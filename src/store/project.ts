@@ -9,7 +9,7 @@ import { virtualClock, wallClock, type Clock } from './clock.js';
 import { generateRecords, type DatasetOptions } from './datasets.js';
 import { createRandom, deriveSeed, type Random } from './random.js';
 import { indexedFields, listResources, passwordProfileInfo, realms, userAuthenticationInfo, type ResourceDef } from './resources.js';
-import type { Steps } from './steps.js';
+import { RECORDS_PER_STEP, type Steps } from './steps.js';
 import { DEFAULT_PAGE_LENGTH, OFFSET_LIMIT } from '../engine/pagination.js';
 
 export interface Settings {
@@ -337,7 +337,7 @@ export class Project {
       yield* coll.loadSteps(delta.upserts as SimRecord[]);
       for (let i = 0; i < delta.deletes.length; i++) {
         coll.hide(delta.deletes[i] as string);
-        if ((i & 4095) === 4095) yield;
+        if ((i & (RECORDS_PER_STEP - 1)) === RECORDS_PER_STEP - 1) yield;
       }
       // The restored records' indexes now, with the restore, rather than on the first read after it.
       yield* coll.warmSteps(indexedFields(resource));
