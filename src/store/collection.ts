@@ -43,6 +43,12 @@ export class Collection {
   private readonly longestText = new Map<string, number>();
   /** What the walks of a read (page-walks.ts) need of this collection. */
   private readonly layers: WalkedLayers;
+  /**
+   * The records as the last bulk load gave them, while they are exactly this layer's (no record added or
+   * dropped since): indexes are sorted from this order, not the shards' (id-map.ts), so records loaded in the
+   * order of a field (a snapshot's by id, a seed's by created_at) sort in one pass per merge level.
+   */
+  private loaded: readonly SimRecord[] | undefined;
 
   /**
    * `base`: shared records this collection starts from and never writes (its ties are this one's).
@@ -74,19 +80,26 @@ export class Collection {
 
   /** Characters of the longest value of `field` in this layer (measured once per field, then kept up to date). */
   private layerLongest(field: string): number {
-    return this.longestText.get(field) ?? drain(this.measureSteps(field));
+    const known = this.longestText.get(field);
+    if (known !== undefined) return known;
+    drain(this.measureSteps([field]));
+    return this.longestText.get(field) as number;
   }
 
-  /** Measure (and keep) the longest value of `field` in this layer, as steps. */
-  private *measureSteps(field: string): Steps<number> {
-    let n = 0;
+  /** Measure (and keep) the longest value of each of `fields` in this layer, in one pass, as steps. */
+  private *measureSteps(fields: readonly string[]): Steps<void> {
+    const longest = fields.map(() => 0);
     let i = 0;
-    for (const r of this.byId.values()) {
-      n = Math.max(n, textLength(r, field));
+    for (const r of this.records()) {
+      for (let f = 0; f < fields.length; f++) longest[f] = Math.max(longest[f] as number, textLength(r, fields[f] as string));
       if ((++i & (RECORDS_PER_STEP - 1)) === 0) yield;
     }
-    this.longestText.set(field, n);
-    return n;
+    for (let f = 0; f < fields.length; f++) this.longestText.set(fields[f] as string, longest[f] as number);
+  }
+
+  /** This layer's records: in the order they were loaded while that holds, else as the map keeps them. */
+  private records(): Iterable<SimRecord> {
+    return this.loaded ?? this.byId.values();
   }
 
   /** This collection's own records (inserted or changed here), by id. */
@@ -114,6 +127,8 @@ export class Collection {
       if ((i & (RECORDS_PER_STEP - 1)) === RECORDS_PER_STEP - 1) yield;
     }
     this.indexes.clear();
+    // The layer holds exactly these records when it holds as many (it held none, and no id came twice).
+    this.loaded = this.byId.size === records.length ? records : undefined;
   }
 
   /**
@@ -125,11 +140,15 @@ export class Collection {
       const key = `${field}:asc`;
       if (this.indexes.has(key)) continue;
       // Gathered as steps too: a million records spread into an array at once held the loop tens of ms.
-      const all = new Array<SimRecord>(this.byId.size);
-      let i = 0;
-      for (const r of this.byId.values()) {
-        all[i++] = r;
-        if ((i & (RECORDS_PER_STEP - 1)) === 0) yield;
+      let all = this.loaded;
+      if (all === undefined) {
+        const gathered = new Array<SimRecord>(this.byId.size);
+        let i = 0;
+        for (const r of this.byId.values()) {
+          gathered[i++] = r;
+          if ((i & (RECORDS_PER_STEP - 1)) === 0) yield;
+        }
+        all = gathered;
       }
       const index = field === 'id' ? yield* sortSteps(all, compareIds) : yield* sortSteps(all, recordOrder(field, 'asc', this.ties));
       this.indexes.set(key, index);
@@ -142,7 +161,8 @@ export class Collection {
       this.indexes.set(key, yield* descendingSteps(ascending, field));
     }
     // And the longest value of each filterable field, which the work budget weighs a filter by (read-cost.ts).
-    for (const field of Object.keys(this.filterSpec)) if (!this.longestText.has(field)) yield* this.measureSteps(field);
+    const unmeasured = Object.keys(this.filterSpec).filter((field) => !this.longestText.has(field));
+    if (unmeasured.length > 0) yield* this.measureSteps(unmeasured);
   }
 
   insert(record: SimRecord): void {
@@ -172,6 +192,7 @@ export class Collection {
     const own = this.byId.get(id);
     if (own !== undefined) {
       this.byId.delete(id);
+      this.loaded = undefined;
       for (const [key, index] of this.indexes) this.detach(key, index, own);
       return own;
     }
@@ -437,6 +458,7 @@ export class Collection {
 
   private put(record: SimRecord): void {
     if (this.base !== undefined && !this.hidden.has(record.id) && this.base.get(record.id) !== undefined) this.hideBase(record.id);
+    if (this.loaded !== undefined && this.byId.get(record.id) !== record) this.loaded = undefined;
     this.byId.set(record.id, record);
     this.noteLengths(record);
   }
@@ -456,7 +478,7 @@ export class Collection {
       const ascending = direction === 'desc' ? this.indexes.get(`${field}:asc`) : undefined;
       if (ascending !== undefined) index = descendingOf(ascending, field);
       else {
-        const records = [...this.byId.values()];
+        const records = [...this.records()];
         index = field === 'id' ? sortById(records) : records.sort(recordOrder(field, direction, this.ties));
         if (field === 'id' && direction === 'desc') index.reverse();
       }
