@@ -14,6 +14,7 @@ import { drain, RECORDS_PER_STEP, sortSteps, type Steps } from './steps.js';
 import { compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Lookup, type RangeField } from './record-filter.js';
 import { recordWeight, type RecordTally } from './record-budget.js';
 import { IdMap, IdSet } from './id-map.js';
+import { LongestText } from './longest-text.js';
 import { cut, descendingOf, descendingSteps, intervalTest, partitionPoint, sortById, type Run } from './ordered-runs.js';
 import { budgetWalk, mergeSteps, planSteps, type LookupRun, type Plan, type Walk, type Walkable, type WalkedLayers } from './page-walks.js';
 
@@ -36,11 +37,8 @@ export class Collection {
   private readonly hiddenRecords = new Set<SimRecord>();
   /** Positions of the hidden base records in each base index, cached until `hidden` changes. */
   private hiddenAt = new Map<string, Float64Array>();
-  /**
-   * The longest value of each field asked about so far, by this layer's records: what a pattern search
-   * may have to read per record. Raised on writes, never lowered on deletes (an upper bound is enough).
-   */
-  private readonly longestText = new Map<string, number>();
+  /** The longest value of each field asked about so far, by this layer's records (longest-text.ts). */
+  private readonly longestText = new LongestText(() => this.records());
   /** What the walks of a read (page-walks.ts) need of this collection. */
   private readonly layers: WalkedLayers;
   /**
@@ -76,25 +74,6 @@ export class Collection {
   *values(): IterableIterator<SimRecord> {
     if (this.base !== undefined) for (const r of this.base.values()) if (!this.hidden.has(r.id)) yield r;
     yield* this.byId.values();
-  }
-
-  /** Characters of the longest value of `field` in this layer (measured once per field, then kept up to date). */
-  private layerLongest(field: string): number {
-    const known = this.longestText.get(field);
-    if (known !== undefined) return known;
-    drain(this.measureSteps([field]));
-    return this.longestText.get(field) as number;
-  }
-
-  /** Measure (and keep) the longest value of each of `fields` in this layer, in one pass, as steps. */
-  private *measureSteps(fields: readonly string[]): Steps<void> {
-    const longest = fields.map(() => 0);
-    let i = 0;
-    for (const r of this.records()) {
-      for (let f = 0; f < fields.length; f++) longest[f] = Math.max(longest[f] as number, textLength(r, fields[f] as string));
-      if ((++i & (RECORDS_PER_STEP - 1)) === 0) yield;
-    }
-    for (let f = 0; f < fields.length; f++) this.longestText.set(fields[f] as string, longest[f] as number);
   }
 
   /** This layer's records: in the order they were loaded while that holds, else as the map keeps them. */
@@ -161,8 +140,7 @@ export class Collection {
       this.indexes.set(key, yield* descendingSteps(ascending, field));
     }
     // And the longest value of each filterable field, which the work budget weighs a filter by (read-cost.ts).
-    const unmeasured = Object.keys(this.filterSpec).filter((field) => !this.longestText.has(field));
-    if (unmeasured.length > 0) yield* this.measureSteps(unmeasured);
+    yield* this.longestText.measureSteps(Object.keys(this.filterSpec));
   }
 
   insert(record: SimRecord): void {
@@ -218,7 +196,7 @@ export class Collection {
     }
     for (const [key, index] of this.indexes) this.detach(key, index, record);
     change(record);
-    this.noteLengths(record);
+    this.longestText.note(record);
     // Assign rather than delete: deleting would turn every record into a slow dictionary object.
     record.itemText = undefined;
     record.itemBytes = undefined;
@@ -297,8 +275,8 @@ export class Collection {
     // Each layer's records are tested by the longest values of that layer: a project's long writes make
     // its own records dear to search, not the seed's.
     const visible = query.visible !== undefined;
-    const ownTests = testCost(filter.tested, (f) => this.layerLongest(f), visible);
-    const baseTests = this.base === undefined ? ownTests : testCost(filter.tested, (f) => (this.base as Collection).layerLongest(f), visible);
+    const ownTests = testCost(filter.tested, (f) => this.longestText.of(f), visible);
+    const baseTests = this.base === undefined ? ownTests : testCost(filter.tested, (f) => (this.base as Collection).longestText.of(f), visible);
     const sortVisit = visitCost(sortField, direction, true, base !== undefined);
     const plans: Plan[] = [];
     if (walkable === undefined) plans.push({ kind: 'scan', cost: length(own) * (sortVisit + ownTests) + length(base) * (sortVisit + baseTests) });
@@ -460,14 +438,7 @@ export class Collection {
     if (this.base !== undefined && !this.hidden.has(record.id) && this.base.get(record.id) !== undefined) this.hideBase(record.id);
     if (this.loaded !== undefined && this.byId.get(record.id) !== record) this.loaded = undefined;
     this.byId.set(record.id, record);
-    this.noteLengths(record);
-  }
-
-  private noteLengths(record: SimRecord): void {
-    for (const [field, n] of this.longestText) {
-      const length = textLength(record, field);
-      if (length > n) this.longestText.set(field, length);
-    }
+    this.longestText.note(record);
   }
 
   /** This collection's own records ordered by (field, direction), ties by id; a base's are all of it. */
@@ -501,9 +472,4 @@ export class Collection {
       if (found >= 0) index.splice(found, 1);
     }
   }
-}
-
-function textLength(record: SimRecord, field: string): number {
-  const v = field === 'id' ? record.id : record.attrs[field];
-  return typeof v === 'string' ? v.length : 0;
 }
