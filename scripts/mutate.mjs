@@ -1,4 +1,4 @@
-// npm run mutate [-- <folder or file under src/> ...] [Stryker options]: mutation testing (README "Developing",
+// npm run mutate [-- <folder or file under src/> ...] [Stryker options]: mutation testing (docs/developing.md,
 // "Mutation testing"). Runs Stryker (stryker.config.mjs) over the folders and files named, or over all it
 // mutates when none is, then prints the mutation score per folder. Each set of targets keeps its own
 // reports and incremental file under reports/mutation/<targets>/, so a later run of the same targets
