@@ -29,6 +29,8 @@ const DEDICATED = {
     'test/traffic/create-rules.test.ts',
     'test/traffic/literal-readings.test.ts',
     'test/traffic/traps.test.ts',
+    // The rules' meta (level, section, quote, evidence) as the README's table shows it.
+    'test/readme.test.ts',
   ],
   'src/store/page-walks.ts': ['test/store/*.test.ts', 'test/sim/long-reads.test.ts', 'test/sim/pagination.test.ts', 'test/sim/sort-filter.test.ts'],
   'src/store/json-steps.ts': [
