@@ -1,7 +1,8 @@
 /**
- * commerce-sim as a library: the simulator (in-process or over HTTP), the targets, the rule catalogue
- * and its judging path, the readings of the document. Loaded in about the time undici is: the scenario
- * runner is `commerce-sim/scenarios`, the property suites `commerce-sim/properties`, the reporters
+ * commerce-sim as a library: the simulator (in-process or over HTTP), the targets, the readings of the
+ * document: what a test file that starts a simulator needs, and nothing it does not (issue 35: its cold
+ * start). The rule catalogue and its judging path are `commerce-sim/rules`, the scenario runner
+ * `commerce-sim/scenarios`, the property suites `commerce-sim/properties`, the reporters
  * `commerce-sim/report`, the reference client `commerce-sim/client` (each loaded only by who asks).
  */
 export { startSimulator, SimulatorOptionError, SimulatorAdminError, type StartSimulatorOptions, type StartedSimulator } from './kit/start-simulator.js';
@@ -35,11 +36,10 @@ export type { SimRequest, SimResponse } from './sim/messages.js';
 export { createSimTarget, simTargetOf, type SimTargetOptions } from './adapters/simulator.js';
 export { createHttpTarget, type HttpTargetOptions } from './adapters/http.js';
 export { TargetError, toExchange, type TargetKind, type Target, type TargetRequest, type TargetResponse, type Exchange, type TargetErrorCode } from './port.js';
-export { catalogue, ruleById, documentedRuleIds } from './rules/catalogue.js';
 export type { Rule, RuleBase, Level, Outcome, CheckContext, Family, RuleId } from './rules/rule.js';
 export { RULE_IDS, isRuleId } from './rules/ids.js';
-export { judgeRule, reviewFailure, type RuleJudgement } from './rules/judge.js';
-export { classifyRequest, describeGaps, gapsFor, type Classification, type SurfaceGap, type RequestShape } from './rules/surface.js';
+// Types only (erased at run time): the report's input names them; the values are commerce-sim/rules'.
+export type { Fingerprint, FingerprintOptions, PointObservation } from './rules/fingerprint.js';
 export { READING_POINTS, READING_NAMES, DEFAULT_READINGS, readingValues, parseReading, type Readings, type ReadingChoice, type ReadingName, type ReadingValue } from './rules/readings.js';
 export type { Result, Problem } from './result.js';
 export type { Surface } from './sim/surface.js';
@@ -58,8 +58,6 @@ export type {
   TrafficNote,
   ReadingPointReport,
 } from './report/model.js';
-export { FingerprintCollector, fingerprintOf, observedReadings, type Fingerprint, type FingerprintOptions, type PointObservation } from './rules/fingerprint.js';
-export { fingerprinted } from './kit/fingerprint-target.js';
 export type { LoadOptions, ScenarioErrorCode, ScenarioProblem } from './scenarios/load.js';
 export type { RunOptions, RunProgress } from './scenarios/runner.js';
 export type { PropsRunOptions } from './properties/runner.js';

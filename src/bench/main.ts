@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every speed figure of the project, measured in one run, with ratios against a raw
- * node:http baseline measured in the same run. Prints Markdown tables (pasted into the README).
- * Options: --quick (shorter loads), --only imports,list,scale,suite,props,export,hardening,traffic
+ * node:http baseline measured in the same run. Prints Markdown tables (pasted into docs/performance.md).
+ * Options: --quick (shorter loads), --only imports,cold,list,scale,suite,props,export,hardening,traffic
  */
 import { parseArgs } from 'node:util';
 import { load, type LoadResult } from './load.js';
@@ -9,7 +9,7 @@ import { extraSections } from './sections.js';
 import { child, fmt } from './child.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: true });
-const only = new Set((values.only ?? 'imports,list,scale,suite,props,export,hardening,traffic').split(','));
+const only = new Set((values.only ?? 'imports,cold,list,scale,suite,props,export,hardening,traffic').split(','));
 const seconds = values.quick ? 1 : 3;
 
 interface Ready {

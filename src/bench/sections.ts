@@ -16,6 +16,7 @@ import { child, fmt } from './child.js';
 import type { Section } from './section.js';
 import { hardening } from './hardening.js';
 import { imports } from './imports.js';
+import { coldStart } from './cold-start.js';
 import { traffic } from './traffic.js';
 
 export type { Section } from './section.js';
@@ -116,4 +117,4 @@ const exportSection: Section = {
   },
 };
 
-export const extraSections: readonly Section[] = [imports, suite, props, exportSection, hardening, traffic];
+export const extraSections: readonly Section[] = [imports, coldStart, suite, props, exportSection, hardening, traffic];

@@ -26,7 +26,7 @@ difference is listed under the rule that explains it; the other rules it touches
   --out FILE                  also write the report to FILE
   --deviate-a RULE            (sim side) break RULE on purpose, repeatable; --deviate-b likewise
   target options as \`commerce-sim record\` (--token-env, --client-id, --client-secret-env, --var,
-  --config, --allow-writes, --budget, --rps, --seed, --grep, --tag); credentials apply to URL sides.
+  --config, --allow-writes, --budget, --rps, --sim-seed, --grep, --tag; --seed is refused); credentials apply to URL sides.
   -h, --help                  this help
 Exit 0 when no behavioural difference, 1 when there are, 2 on usage or target errors.`;
 

@@ -3,6 +3,7 @@
  * to RFC 4180 CSV, from the embedded simulator (any adversarial dataset) or a base URL. The CSV goes
  * to --out or stdout; progress (a TTY only) and the summary go to stderr.
  */
+import { OLD_SEED_OPTION, readSimFlags, refuseOldSeed, SIM_OPTIONS, simOptionsUsage, type SimFlags } from './sim-options.js';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
@@ -11,10 +12,8 @@ import { resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { ClientError, type ClientErrorCode, type ClientErrorOptions } from '../client/retry.js';
 import { exportAccounts, type CsvSink, type ExportProgress } from '../client/export.js';
-import { MAX_RECORDS } from '../store/datasets.js';
 import { createTarget } from './targets.js';
 import { wholeOption } from '../numbers.js';
-import { MAX_SEED } from '../limits.js';
 import { createSimTarget } from '../adapters/simulator.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
 import { type Target } from '../port.js';
@@ -37,13 +36,10 @@ keyset pattern of the API document §4.3: page[limit]=100, sort=id, filter=gt(id
   --client-secret-env VAR     ... with the client secret read from the environment variable VAR
   --budget N                  at most N requests, retries included (default 100000)
   --retries N                 retries of one request after 429/5xx (default 5)
-simulator only:
-  --seed S                    simulator seed (default 42)
-  --accounts N                number of seeded accounts
-  --dataset NAME|FILE         a dataset profile (default, shared-timestamps, eventual-consistency,
-                              updates-during-traversal, inserts-during-traversal,
-                              deletes-during-traversal, rate-limited, hostile) or a JSON/YAML file;
-                              the embedded simulator's clock is virtual, so Retry-After is not slept
+the embedded simulator (--target sim), as serve, run, props and proxy --upstream sim take it (its
+clock is virtual, so Retry-After is not slept):
+${simOptionsUsage('  ', 28)}
+  --seed                      refused: the simulator's data seed is --sim-seed, in every command
   -h, --help                  this help`;
 
 const OPTIONS = {
@@ -53,9 +49,8 @@ const OPTIONS = {
   ...CREDENTIAL_OPTIONS,
   budget: { type: 'string' },
   retries: { type: 'string' },
-  seed: { type: 'string' },
-  accounts: { type: 'string' },
-  dataset: { type: 'string' },
+  ...SIM_OPTIONS,
+  ...OLD_SEED_OPTION,
 } as const;
 
 export const exportCommand: DefinedCommand = defineCommand({
@@ -84,21 +79,19 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
   // No --config here: a commerce-sim.config.yaml found from the working directory up still names the target and credentials.
   const config = await configFrom({ config: undefined }, io);
   const spec = values.target ?? config.baseUrl ?? 'sim';
-  if (spec !== 'sim' && (values.seed !== undefined || values.accounts !== undefined || values.dataset !== undefined)) {
-    throw new UsageError('CLI_USAGE', '--seed, --accounts and --dataset apply to --target sim only');
-  }
+  refuseOldSeed(values);
+  const flags = await readSimFlags(values, { embedded: spec === 'sim', where: '--target sim', cwd: io.cwd });
   if (values.after !== undefined && values.after.trim() === '') throw new UsageError('CLI_USAGE', '--after takes the id to resume after');
   const budget = wholeOption('--budget', values.budget, 1, Number.MAX_SAFE_INTEGER);
   const retries = wholeOption('--retries', values.retries, 0, 100);
   const options = {
     env: io.env,
-    seed: wholeOption('--seed', values.seed, 0, MAX_SEED),
-    accounts: wholeOption('--accounts', values.accounts, 0, MAX_RECORDS),
+    seed: flags.seed,
     ...credentialOptions(values, config),
   };
   const credentials = credentialsFor(spec, options);
 
-  const target = await openTarget(spec, { ...options, dataset: values.dataset, budget, cwd: io.cwd });
+  const target = await openTarget(spec, { ...options, flags, budget, cwd: io.cwd });
   // The target answers before anything is written: an unreachable URL, refused credentials or a base
   // URL that is not the API end in one line and one code, with no header on stdout and no file.
   if (target.kind === 'http') {
@@ -166,8 +159,7 @@ async function exportMain(values: Values<typeof OPTIONS>, io: CliIo, positionals
 interface OpenOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly seed: number | undefined;
-  readonly accounts: number | undefined;
-  readonly dataset: string | undefined;
+  readonly flags: SimFlags;
   readonly tokenEnv: string | undefined;
   readonly clientId: string | undefined;
   readonly clientSecretEnv: string | undefined;
@@ -178,12 +170,7 @@ interface OpenOptions {
 async function openTarget(spec: string, o: OpenOptions): Promise<Target> {
   if (spec === 'sim') {
     // --accounts wins over the dataset's count (createSimTarget: explicit options over the dataset).
-    return createSimTarget({
-      ...(o.seed === undefined ? {} : { seed: o.seed }),
-      ...(o.accounts === undefined ? {} : { accounts: o.accounts }),
-      ...(o.dataset === undefined ? {} : { dataset: o.dataset }),
-      cwd: o.cwd,
-    });
+    return createSimTarget({ ...o.flags, cwd: o.cwd });
   }
   return createTarget(spec, {
     env: o.env,

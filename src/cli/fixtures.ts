@@ -1,5 +1,5 @@
 /**
- * `commerce-sim fixtures [--out fixtures/] [--seed 42] [--check]`: writes the byte-stable fixtures,
+ * `commerce-sim fixtures [--out fixtures/] [--sim-seed 42] [--check]`: writes the byte-stable fixtures,
  * or (with --check, for CI) compares them with what is on disk and lists the stale files.
  */
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -12,14 +12,17 @@ import { EXIT_OK, EXIT_RULE_FAILED, type CliIo } from './io.js';
 import { MAX_SEED } from '../limits.js';
 import { wholeOption } from '../numbers.js';
 import { DEFAULT_SEED } from '../sim/options.js';
+import { OLD_SEED_OPTION, refuseOldSeed, SIM_OPTIONS } from './sim-options.js';
 
-const USAGE = `usage: commerce-sim fixtures [--out DIR] [--seed S] [--check]
+const USAGE = `usage: commerce-sim fixtures [--out DIR] [--sim-seed N] [--check]
 
-Writes one JSON file per documented case plus index.json, byte-identical for the same seed.
-  --out DIR   output directory (default fixtures/)
-  --seed S    simulator seed (default 42)
-  --check     compare with DIR instead of writing; exit 1 listing stale files
-  -h, --help  this help`;
+Writes one JSON file per documented case plus index.json, byte-identical for the same seed. Each case
+plays on a simulator of its own, set up for it: the data seed is the one simulator option it takes.
+  --out DIR       output directory (default fixtures/)
+  --sim-seed N    the simulator's data seed (default 42), as in every command that starts a simulator
+  --seed          refused: the data seed is --sim-seed
+  --check         compare with DIR instead of writing; exit 1 listing stale files
+  -h, --help      this help`;
 
 export interface FixtureOptions {
   readonly out: string;
@@ -27,10 +30,11 @@ export interface FixtureOptions {
   readonly check: boolean;
 }
 
-const OPTIONS = { out: { type: 'string' }, seed: { type: 'string' }, check: { type: 'boolean' } } as const;
+const OPTIONS = { out: { type: 'string' }, 'sim-seed': SIM_OPTIONS['sim-seed'], ...OLD_SEED_OPTION, check: { type: 'boolean' } } as const;
 
 export function fixtureOptions(values: Values<typeof OPTIONS>): FixtureOptions {
-  const seed = wholeOption('--seed', values.seed, 0, MAX_SEED) ?? DEFAULT_SEED;
+  refuseOldSeed(values);
+  const seed = wholeOption('--sim-seed', values['sim-seed'], 0, MAX_SEED) ?? DEFAULT_SEED;
   return { out: values.out ?? 'fixtures', seed, check: values.check === true };
 }
 
@@ -85,7 +89,7 @@ async function check(dir: string, files: readonly FixtureFile[], options: Fixtur
   for (const f of stale.changed) lines.push(`  changed  ${f}`);
   for (const f of stale.missing) lines.push(`  missing  ${f}`);
   for (const f of stale.extra) lines.push(`  extra    ${f}`);
-  lines.push(`regenerate with: commerce-sim fixtures --out ${options.out} --seed ${options.seed}`);
+  lines.push(`regenerate with: commerce-sim fixtures --out ${options.out} --sim-seed ${options.seed}`);
   io.stdout.write(`${lines.join('\n')}\n`);
   return EXIT_RULE_FAILED;
 }

@@ -24,7 +24,8 @@ import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 import { styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
 import { hasCredentials, preflight } from '../adapters/preflight.js';
-import { credentialsFor, READING_OPTION, readingsOption, runBasics, SURFACE_OPTION, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { credentialsFor, runBasics, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { readSimFlags, SIM_OPTIONS, simOptionsUsage, simTargetOptions } from './sim-options.js';
 
 export const USAGE = `usage: commerce-sim props [options]
 
@@ -43,11 +44,8 @@ target:
   --allow-writes              run properties that write against a live target
   --budget N                  at most N requests to a live target (default 5000)
   --rps N                     at most N requests per second to a live target
-  --sim-seed N                the simulator's data seed (default 42)
-  --deviate RULE              make the simulator break RULE on purpose (repeatable)
-  --surface full|documented   the simulator answers the public API (full) or only the API document
-  --reading NAME=VALUE        the simulator answers a point the document leaves open another
-                              conforming way (repeatable; \`commerce-sim readings\` lists them)
+the embedded simulator (--target sim), as serve, run, proxy --upstream sim and export take it:
+${simOptionsUsage('  ', 28)}
 properties:
   --grep NAME                 properties whose name contains NAME (${PROPERTY_NAMES.join(', ')})
   --runs N                    runs per property (default ${DEFAULT_RUNS})
@@ -63,10 +61,7 @@ output:
 const OPTIONS = {
   target: { type: 'string' },
   ...TARGET_OPTIONS,
-  ...READING_OPTION,
-  ...SURFACE_OPTION,
-  'sim-seed': { type: 'string' },
-  deviate: { type: 'string', multiple: true },
+  ...SIM_OPTIONS,
   grep: { type: 'string' },
   runs: { type: 'string' },
   seed: { type: 'string' },
@@ -112,15 +107,9 @@ async function propsCommand(values: PropsValues, io: CliIo): Promise<number> {
     throw new UsageError('CLI_USAGE', `--path takes the path a failure printed, such as 4:2:0, got '${values.path}'`);
   const seed = wholeOption('--seed', values.seed, 0, MAX_SEED) ?? freshSeed();
   const runs = wholeOption('--runs', values.runs, 1, 1_000_000) ?? DEFAULT_RUNS;
-  const surface = surfaceOption(values.surface, spec);
-  const readings = readingsOption(values.reading, spec);
-  const targetOptions = {
-    ...targetOptionsFrom(values, config, io),
-    seed: wholeOption('--sim-seed', values['sim-seed'], 0, MAX_SEED),
-    deviate,
-    ...(surface === undefined ? {} : { surface }),
-    ...(readings === undefined ? {} : { readings }),
-  };
+  // --sim-seed also seeds a live target's retry jitter.
+  const sim = await readSimFlags(values, { embedded: spec === 'sim', where: '--target sim', cwd: io.cwd, seedElsewhere: true });
+  const targetOptions = { ...targetOptionsFrom(values, config, io), ...simTargetOptions(sim, io.cwd) };
   const userVars = targetOptions.vars;
   const credentials = credentialsFor(spec, targetOptions);
   warnWithoutCredentials(spec, credentials, io);
@@ -202,8 +191,12 @@ export function replayBase(spec: string, v: PropsValues): string {
     add('--var', isSecretKey(name) ? `${name}=<${name}>` : assignment);
   }
   add('--sim-seed', v['sim-seed']);
+  add('--accounts', v.accounts);
+  for (const c of v.count ?? []) add('--count', c);
+  add('--dataset', v.dataset);
   add('--surface', v.surface);
   for (const r of v.reading ?? []) add('--reading', r);
+  add('--readings', v.readings);
   for (const id of v.deviate ?? []) add('--deviate', id);
   if (v['allow-writes'] === true) parts.push('--allow-writes');
   add('--runs', v.runs);

@@ -6,7 +6,8 @@
 import { resolve } from 'node:path';
 import { defineCommand, type DefinedCommand } from './command.js';
 import { UsageError } from './io.js';
-import { DEFAULT_PROXY_PORT, MAX_PORT, MAX_SEED } from '../limits.js';
+import { DEFAULT_PROXY_PORT, MAX_PORT } from '../limits.js';
+import { OLD_SEED_OPTION, readSimFlags, refuseOldSeed, SIM_OPTIONS, simOptionsUsage } from './sim-options.js';
 import { wholeOption } from '../numbers.js';
 import { reporterFor } from './style.js';
 import { nextStopSignal } from './stop-signal.js';
@@ -15,7 +16,7 @@ import { findingPrinter, parseExpect, parseJudged, writeTrafficReports } from '.
 const USAGE = `usage: commerce-sim proxy --upstream URL|sim [--port ${DEFAULT_PROXY_PORT}] [--host H] [--har FILE] [--report DIR]
                             [--annotate] [--requests N] [--duration S] [--judge both|server|client]
                             [--complete] [--strict] [--reporter summary|github] [--json] [--quiet]
-                            [--dataset NAME] [--seed N] [--timeout MS] [--insecure] [--expect RULE]...
+                             [--timeout MS] [--insecure] [--expect RULE]... [simulator options, with --upstream sim]
 
 Relays every request to the upstream and its answer back unchanged (status, headers, body bytes,
 streamed; keep-alive to the upstream; http or https), and judges each exchange off the request path: the
@@ -37,14 +38,15 @@ and §8. One line per finding as it happens (rule, level, walk, where); the usua
   --reporter github    also print GitHub annotations at the end (the default when GITHUB_ACTIONS=true)
   --json               print report.json at the end instead of the summary
   --quiet              no line per finding
-  --dataset NAME       with --upstream sim: a named dataset (shared-timestamps, hostile, ...) or a file
-  --seed N             with --upstream sim: the seed of the data (default 42)
   --timeout MS         upstream connect/answer timeout before a 504 (default 30000)
   --insecure           accept an upstream certificate that does not verify (a test server's)
   --expect RULE        a client rule the traffic breaks on purpose (negative tests that cannot send
                        x-commerce-sim-expect): its findings are counted as deliberate, never failures;
                        repeat the flag for several rules
   -h, --help           this help
+with --upstream sim, the embedded simulator, as serve, run, props and export take it:
+${simOptionsUsage('  ', 23)}
+  --seed                 refused: the simulator's data seed is --sim-seed, in every command
 
 Upstream unreachable: the client gets a 502, too slow: a 504 (JSON error bodies); each is an
 infrastructure note in the report, never a rule failure. Secrets (Authorization, client secrets,
@@ -67,8 +69,8 @@ const OPTIONS = {
   reporter: { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
-  dataset: { type: 'string' },
-  seed: { type: 'string' },
+  ...SIM_OPTIONS,
+  ...OLD_SEED_OPTION,
   timeout: { type: 'string' },
   insecure: { type: 'boolean' },
   expect: { type: 'string', multiple: true },
@@ -88,13 +90,14 @@ export const proxy: DefinedCommand = defineCommand({
     const requests = wholeOption('--requests', values.requests, 1, Number.MAX_SAFE_INTEGER);
     const duration = wholeOption('--duration', values.duration, 1, 31_536_000);
     const timeoutMs = wholeOption('--timeout', values.timeout, 1, 3_600_000);
-    const seed = wholeOption('--seed', values.seed, 0, MAX_SEED);
+    refuseOldSeed(values);
     const isSim = upstream === 'sim';
-    if (!isSim && (values.dataset !== undefined || seed !== undefined)) throw new UsageError('CLI_USAGE', '--dataset and --seed need --upstream sim');
     if (!isSim && !/^https?:\/\//i.test(upstream)) throw new UsageError('CLI_USAGE', `--upstream must be an http(s) base URL or sim, got '${upstream}'`);
+    const flags = await readSimFlags(values, { embedded: isSim, where: '--upstream sim', cwd: io.cwd });
     const started = Date.now();
     const [{ startJudgingProxy }, { startSimulator }] = await Promise.all([import('../traffic/proxy/judging-proxy.js'), import('../kit/start-simulator.js')]);
-    const sim = isSim ? await startSimulator({ ...(seed === undefined ? {} : { seed }), ...(values.dataset === undefined ? {} : { dataset: values.dataset }) }) : undefined;
+    // A dataset file is named relative to the command's directory; startSimulator reads it relative to the process's.
+    const sim = isSim ? await startSimulator({ ...flags, ...(flags.dataset === undefined ? {} : { dataset: datasetPath(flags.dataset, io.cwd) }) }) : undefined;
     let stopRequested: (() => void) | undefined;
     const enough = new Promise<string>((done) => {
       stopRequested = () => done(`${requests ?? 0} requests`);
@@ -145,3 +148,8 @@ export const proxy: DefinedCommand = defineCommand({
     });
   },
 });
+
+/** A dataset name as given; a dataset file (a path with a directory or a .json/.yaml/.yml name) resolved against `cwd`. */
+function datasetPath(dataset: string, cwd: string): string {
+  return /[\\/]|\.(json|ya?ml)$/i.test(dataset) ? resolve(cwd, dataset) : dataset;
+}

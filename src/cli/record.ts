@@ -3,6 +3,7 @@
  * deployment and saves every exchange as a fixture (tokens, passwords, hosts and Authorization headers
  * replaced; ids too with --rename-ids), plus index.json. Also the target plumbing `diff` shares.
  */
+import { OLD_SEED_OPTION, refuseOldSeed, SIM_OPTIONS } from './sim-options.js';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,14 +37,17 @@ and saves each exchange as DIR/<scenario>/<nn>-<step>.json plus DIR/index.json.
   --config FILE               YAML: {vars: {...}, token_env, client_id, client_secret_env, base_url}
   --allow-writes              also run scenarios tagged 'writes'
   --budget N, --rps N         bound the requests to a live target
-  --seed S                    simulator seed
+  --sim-seed N                the simulator's data seed (and a live target's retry jitter), as in every
+                              command that starts a simulator
+  --seed                      refused: the data seed is --sim-seed
   --grep TEXT, --tag T        select scenarios as run does
   -h, --help                  this help`;
 
 /** Options of the commands that record scenarios against a target (record, diff). */
 export const LIVE_OPTIONS = {
   ...TARGET_OPTIONS,
-  seed: { type: 'string' },
+  'sim-seed': SIM_OPTIONS['sim-seed'],
+  ...OLD_SEED_OPTION,
   grep: { type: 'string' },
   tag: { type: 'string', multiple: true },
 } as const;
@@ -58,7 +62,8 @@ export interface LiveSettings {
 
 export async function liveSettings(values: Values<typeof LIVE_OPTIONS>, io: CliIo): Promise<LiveSettings> {
   const config = await configFrom(values, io);
-  const options: TargetOptions = { ...targetOptionsFrom(values, config, io), seed: wholeOption('--seed', values.seed, 0, MAX_SEED) };
+  refuseOldSeed(values);
+  const options: TargetOptions = { ...targetOptionsFrom(values, config, io), seed: wholeOption('--sim-seed', values['sim-seed'], 0, MAX_SEED) };
   return { options, configBaseUrl: config.baseUrl, allowWrites: values['allow-writes'] === true, grep: values.grep, tags: values.tag ?? [] };
 }
 

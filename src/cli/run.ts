@@ -7,13 +7,11 @@ import { fileURLToPath } from 'node:url';
 import type { RunReport } from '../report/model.js';
 import { inconclusives, judgedLine, readingsLine, userChecks } from '../report/summarise.js';
 import { catalogue, ruleById } from '../rules/catalogue.js';
-import { ADVERSITY_PROFILE_NAMES, DatasetError, resolveDataset } from '../store/adversity-profiles.js';
 import type { RunProgress } from '../scenarios/runner.js';
 import { selectScenarios } from '../scenarios/select.js';
 import { parseShard, type Shard } from '../shard.js';
 import { createTarget } from './targets.js';
 import { wholeOption } from '../numbers.js';
-import { MAX_SEED } from '../limits.js';
 import { fingerprinted } from '../kit/fingerprint-target.js';
 import { failedRuleLines } from './failed-rules.js';
 import { guardTarget } from '../adapters/guarded.js';
@@ -26,7 +24,8 @@ import { defineCommand, type DefinedCommand, type Values } from './command.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 import { styleFor, type Style } from './style.js';
 import { packageVersion, reportTarget, runTiming } from './run-meta.js';
-import { credentialsFor, READING_OPTION, readingsOption, runBasics, SURFACE_OPTION, surfaceOption, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { credentialsFor, runBasics, TARGET_OPTIONS, targetOptionsFrom, warnWithoutCredentials } from './target-options.js';
+import { readSimFlags, SIM_OPTIONS, simOptionsUsage, simTargetOptions } from './sim-options.js';
 
 export const USAGE = `usage: commerce-sim run [PATHS...] [options]
 
@@ -44,12 +43,9 @@ target:
   --budget N                  at most N requests to a live target (default 5000)
   --rps N                     at most N requests per second to a live target
   --concurrency N             scenarios in flight, 1..8 (default 4 over HTTP, 1 in process)
-  --sim-seed N                the simulator's data seed (default 42; \`props --seed\` is fast-check's)
-  --deviate RULE              make the simulator break RULE on purpose (repeatable)
-  --dataset NAME|FILE         simulator data: a named dataset (${ADVERSITY_PROFILE_NAMES.join(', ')}) or a JSON/YAML dataset file, as serve plays (default: default)
-  --surface full|documented   the simulator answers the public API (full) or only the API document
-  --reading NAME=VALUE        the simulator answers a point the document leaves open another
-                              conforming way (repeatable; \`commerce-sim readings\` lists them)
+the embedded simulator (--target sim), as serve, props, proxy --upstream sim and export take it:
+${simOptionsUsage('  ', 28)}
+  --seed                      refused: the simulator's data seed is --sim-seed (\`props --seed\` is fast-check's)
 selection:
   --grep TEXT                 scenarios whose name or file contains TEXT (case-insensitive)
   --tag T                     scenarios tagged T (repeatable: any of them)
@@ -65,8 +61,7 @@ output:
 const OPTIONS = {
   target: { type: 'string' },
   ...TARGET_OPTIONS,
-  ...READING_OPTION,
-  ...SURFACE_OPTION,
+  ...SIM_OPTIONS,
   strict: { type: 'boolean' },
   report: { type: 'string' },
   grep: { type: 'string' },
@@ -74,9 +69,6 @@ const OPTIONS = {
   shard: { type: 'string' },
   concurrency: { type: 'string' },
   seed: { type: 'string' },
-  'sim-seed': { type: 'string' },
-  deviate: { type: 'string', multiple: true },
-  dataset: { type: 'string' },
   json: { type: 'boolean' },
   reporter: { type: 'string' },
 } as const;
@@ -91,23 +83,12 @@ export const run: DefinedCommand = defineCommand({
   main: runCommand,
 });
 
-async function checkDataset(dataset: string, cwd: string): Promise<void> {
-  try {
-    await resolveDataset(dataset, { cwd });
-  } catch (error) {
-    if (error instanceof DatasetError) throw new UsageError('CLI_USAGE', `--dataset: ${error.message}`);
-    throw error;
-  }
-}
-
 async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals: readonly string[]): Promise<number> {
   // One name per seed across run and props: --seed is fast-check's (props), --sim-seed the simulator's data.
   if (values.seed !== undefined) throw new UsageError('CLI_USAGE', `run has no fast-check seed: give the simulator's data seed as --sim-seed ${values.seed} (--seed is props' fast-check seed)`);
   const { config, reporter, spec, deviate } = await runBasics(values, io);
-  const dataset = values.dataset;
-  if (dataset !== undefined && spec !== 'sim') throw new UsageError('CLI_USAGE', '--dataset applies to --target sim only');
-  // Every dataset serve plays (a name or a file), read once here so a bad one is a usage error before any work.
-  if (dataset !== undefined) await checkDataset(dataset, io.cwd);
+  // The dataset and a readings file read here, so a bad one is a usage error before any work; --sim-seed also seeds a live target's retry jitter.
+  const sim = await readSimFlags(values, { embedded: spec === 'sim', where: '--target sim', cwd: io.cwd, seedElsewhere: true });
   let shard: Shard | undefined;
   if (values.shard !== undefined) {
     const parsed = parseShard(values.shard);
@@ -116,11 +97,7 @@ async function runCommand(values: Values<typeof OPTIONS>, io: CliIo, positionals
   }
   const targetOptions = {
     ...targetOptionsFrom(values, config, io),
-    seed: wholeOption('--sim-seed', values['sim-seed'], 0, MAX_SEED),
-    deviate,
-    ...(dataset === undefined ? {} : { dataset, cwd: io.cwd }),
-    ...(values.surface === undefined ? {} : { surface: surfaceOption(values.surface, spec) }),
-    ...(values.reading === undefined ? {} : { readings: readingsOption(values.reading, spec) }),
+    ...simTargetOptions(sim, io.cwd),
     concurrency: wholeOption('--concurrency', values.concurrency, 1, 8),
   };
   const credentials = credentialsFor(spec, targetOptions);

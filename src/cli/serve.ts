@@ -5,7 +5,7 @@
  * (Date.now) enters: it is handed to the simulator, which reads it only for token expiry and wall mode.
  */
 import { resolve } from 'node:path';
-import { readingsOption } from './target-options.js';
+import { deviationList, numeric, OLD_SEED_OPTION, parseCounts, parseReadings, refuseOldSeed, settingError, SIM_OPTIONS, simOptionsUsage } from './sim-options.js';
 import { removeReadyFile, writeReadyFile } from './ready-file.js';
 import { nextStopSignal } from './stop-signal.js';
 import { wholeOption } from '../numbers.js';
@@ -30,20 +30,14 @@ const USAGE = `usage: commerce-sim serve [options]
 
   --port N            port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
   --host H            address to listen on (default 127.0.0.1)
-  --seed N            seed of the data, ids and tokens (default ${DEFAULT_SEED})
-  --accounts N        number of seeded accounts (default 120)
-  --count NAME=N      seeded records of another collection (orders, files, customers, ...); repeatable
-  --dataset NAME|FILE a named dataset (default, shared-timestamps, ...) or a JSON/YAML dataset file
-  --deviate RULE      break one documented rule on purpose; repeatable (see \`commerce-sim rules\`)
+the simulator, as run, props, proxy --upstream sim and export take it (\`commerce-sim readings\` lists
+the readings; --surface documented answers 400/404/405 for the rest, the token endpoint and admin API kept):
+${simOptionsUsage('  ', 22)}
+  --seed              refused: the data seed is --sim-seed, in every command (default ${DEFAULT_SEED}; it also seeds
+                      the ids and tokens)
+the server:
   --admin-token-env VAR  the admin token, read from VAR (default: random, printed at start)
   --token-key-env VAR    the key bearer tokens are derived from, read from VAR (default: random)
-  --surface S         full (default: the public API) or documented (only what the API document states;
-                      400/404/405 for the rest, the token endpoint and admin API kept)
-  --reading NAME=VALUE  answer one point the document leaves open another conforming way
-                      (meta.position=top, timestamps.precision=us, ...); repeatable; see
-                      \`commerce-sim readings\` or docs/readings.md
-  --readings FILE     answer as a deployment does where the document is silent: the readings.json
-                      a run or props against it wrote beside its report (--reading wins over it)
   --clock MODE        virtual (default: fixed start, one step per write) or wall (real time)
   --clock-step MS     virtual clock step per write in ms (default 1000)
   --client-id ID      client id of the printed token and of the admin API's default project
@@ -97,17 +91,9 @@ export interface ServeOptions {
   readonly simulator: Omit<SimulatorOptions, 'wallClock'>;
 }
 
-/** A flag's text as a number when it is digits; anything else goes to the reader as it came, to be refused there. */
-const numeric = (text: string | undefined): number | string | undefined => (text !== undefined && /^\d{1,16}$/.test(text) ? Number(text) : text);
-
-/** The flag a setting comes from, for messages (`counts.orders` → `--count orders`). */
+/** The flag a setting of serve's own comes from, for messages (the simulator's are sim-options.ts'). */
 const FLAGS: Readonly<Record<string, string>> = {
-  seed: '--seed',
-  accounts: '--accounts',
-  counts: '--count',
   deviate: '--deviate',
-  surface: '--surface',
-  readings: '--reading',
   clock: '--clock',
   clockStepMs: '--clock-step',
   clientId: '--client-id',
@@ -133,10 +119,7 @@ const SERVE_SETTINGS: readonly SimulatorSetting[] = [
 ];
 
 /** A refused setting as a usage error naming its flag (`counts.orders` → `--count orders`). */
-function flagError(problem: Problem): UsageError {
-  const [head = '', ...rest] = problem.path.split('.');
-  return new UsageError('CLI_USAGE', `${[FLAGS[head] ?? `--${head}`, ...rest].join(' ')} ${problem.message}`);
-}
+const flagError = (problem: Problem): UsageError => settingError(problem, FLAGS);
 
 /** The registered clients of `--clients FILE`, checked member by member. */
 async function loadClients(file: string, cwd: string): Promise<ClientRegistry> {
@@ -148,28 +131,11 @@ async function loadClients(file: string, cwd: string): Promise<ClientRegistry> {
   return reading.value;
 }
 
-/** `--count NAME=N`, repeatable, as the counts object the settings reader checks. */
-function parseCounts(entries: readonly string[]): Record<string, number | string> {
-  const counts: Record<string, number | string> = {};
-  for (const entry of entries) {
-    const eq = entry.indexOf('=');
-    if (eq <= 0) throw new UsageError('CLI_USAGE', `--count takes NAME=N with NAME a seeded collection (accounts, orders, files, customers, ...), got '${entry}'`);
-    counts[entry.slice(0, eq)] = numeric(entry.slice(eq + 1)) ?? '';
-  }
-  return counts;
-}
-
 const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
-  seed: { type: 'string' },
-  accounts: { type: 'string' },
-  count: { type: 'string', multiple: true },
-  dataset: { type: 'string' },
-  deviate: { type: 'string', multiple: true },
-  surface: { type: 'string' },
-  reading: { type: 'string', multiple: true },
-  readings: { type: 'string' },
+  ...SIM_OPTIONS,
+  ...OLD_SEED_OPTION,
   'admin-token-env': { type: 'string' },
   'token-key-env': { type: 'string' },
   clock: { type: 'string' },
@@ -196,14 +162,15 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
 }
 
 function serveOptionsFrom(values: ServeValues): ServeOptions {
+  refuseOldSeed(values);
   const counts = values.count === undefined ? undefined : parseCounts(values.count);
-  const readings = readingsOption(values.reading);
+  const readings = values.reading === undefined ? undefined : parseReadings(values.reading);
   const read = readSimulatorSettings(
     {
-      seed: numeric(values.seed) ?? DEFAULT_SEED,
+      seed: numeric(values['sim-seed']) ?? DEFAULT_SEED,
       ...(values.accounts === undefined ? {} : { accounts: numeric(values.accounts) }),
       ...(counts === undefined ? {} : { counts }),
-      ...(values.deviate === undefined ? {} : { deviate: values.deviate }),
+      ...(values.deviate === undefined ? {} : { deviate: deviationList('--deviate', values.deviate) }),
       ...(values.surface === undefined ? {} : { surface: values.surface }),
       ...(readings === undefined ? {} : { readings }),
       clock: values.clock ?? 'virtual',

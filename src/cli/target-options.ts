@@ -2,11 +2,9 @@
  * The target options commands share (credentials, variables, config file, writes, pacing) and their
  * conversion into createTarget's options; each command adds its own (seed, deviations, ...).
  */
-import { DEVIATION_IDS, isDeviationId } from '../engine/deviations.js';
 import type { RuleId } from '../rules/ids.js';
 import { findConfig, loadConfig, parseVarAssignments, readCredentials, type ConfigFile, type Credentials, type TargetOptions } from './targets.js';
-import { isSurface, SURFACES, type Surface } from '../sim/surface.js';
-import { parseReading, type ReadingChoice } from '../rules/readings.js';
+import { parseDeviations } from './sim-options.js';
 import type { Values } from './command.js';
 import { REPORTERS, reporterFor, type Reporter } from './style.js';
 import { UsageError, type CliIo } from './io.js';
@@ -28,33 +26,6 @@ export const TARGET_OPTIONS = {
   budget: { type: 'string' },
   rps: { type: 'string' },
 } as const;
-
-/** `--surface full|documented`, taken by the commands that run the embedded simulator and judge it (run, props); record and diff have no use for it. */
-export const SURFACE_OPTION = { surface: { type: 'string' } } as const;
-
-/** `--reading NAME=VALUE`, taken by the commands that can run the embedded simulator. */
-export const READING_OPTION = { reading: { type: 'string', multiple: true } } as const;
-
-/** `--reading NAME=VALUE` (repeatable): what the simulator answers where the document is silent (rules/readings.ts). */
-export function readingsOption(texts: readonly string[] | undefined, spec = 'sim'): ReadingChoice | undefined {
-  if (texts === undefined || texts.length === 0) return undefined;
-  if (spec !== 'sim') throw new UsageError('CLI_USAGE', '--reading applies to --target sim only (a URL reads the document its own way)');
-  const out: Record<string, string> = {};
-  for (const text of texts) {
-    const parsed = parseReading(text);
-    if (!parsed.ok) throw new UsageError('CLI_USAGE', `--reading ${text}: ${parsed.message}`);
-    out[parsed.value.name] = parsed.value.value;
-  }
-  return out as ReadingChoice;
-}
-
-/** `--surface full|documented`: which surface the embedded simulator answers (sim targets only). */
-export function surfaceOption(text: string | undefined, spec: string): Surface | undefined {
-  if (text === undefined) return undefined;
-  if (!isSurface(text)) throw new UsageError('CLI_USAGE', `--surface takes ${SURFACES.join(' or ')}, got '${text}'`);
-  if (spec !== 'sim') throw new UsageError('CLI_USAGE', '--surface applies to --target sim only (a URL is whatever it is)');
-  return text;
-}
 
 export type TargetValues = Values<typeof TARGET_OPTIONS>;
 
@@ -103,12 +74,8 @@ export function warnWithoutCredentials(spec: string, credentials: Credentials, i
   io.stderr.write('commerce-sim: warning: no credentials given (--token-env VAR, or --client-id ID --client-secret-env VAR); requests go without a bearer token\n');
 }
 
-/** `--deviate` ids: only documented rules have a deviation; anything else would be a silent no-op. */
-export function checkDeviations(flag: string, ids: readonly string[]): RuleId[] {
-  const unknown = ids.find((id) => !isDeviationId(id));
-  if (unknown !== undefined) throw new UsageError('CLI_USAGE', `${flag} ${unknown}: the simulator has no such deviation (one of: ${DEVIATION_IDS.join(', ')})`);
-  return ids.filter(isDeviationId);
-}
+/** `--deviate` ids (and diff's `--deviate-a/-b`): the one reader of sim-options.ts. */
+export const checkDeviations = (flag: string, ids: readonly string[]): RuleId[] => parseDeviations(flag, ids);
 
 /** What run and props read first, alike: the config file, the reporter, the target, deviations only for the simulator. */
 export async function runBasics(

@@ -18,7 +18,7 @@ import type { Target } from '../port.js';
  */
 export interface TargetOptions
   extends
-    Pick<SimTargetOptions, 'seed' | 'deviate' | 'surface' | 'readings' | 'accounts' | 'dataset' | 'cwd'>,
+    Pick<SimTargetOptions, 'seed' | 'deviate' | 'surface' | 'readings' | 'accounts' | 'counts' | 'dataset' | 'cwd'>,
     Pick<HttpTargetOptions, 'clientId' | 'timeoutMs' | 'retries' | 'budget' | 'rps' | 'concurrency'> {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Variables given by the user; over the target's own (the simulator's seeded ids). */
@@ -63,6 +63,7 @@ export async function createTarget(spec: string, options: TargetOptions): Promis
       ...(options.surface === undefined ? {} : { surface: options.surface }),
       ...(options.readings === undefined ? {} : { readings: options.readings }),
       ...(options.accounts === undefined ? {} : { accounts: options.accounts }),
+      ...(options.counts === undefined ? {} : { counts: options.counts }),
       ...(options.dataset === undefined ? {} : { dataset: options.dataset }),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });

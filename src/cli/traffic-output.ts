@@ -9,6 +9,7 @@ import type { Finding, TrafficResult } from '../traffic/judge/judge.js';
 import { buildTrafficReport, type JudgedParty } from '../traffic/report.js';
 import type { RunReport } from '../report/model.js';
 import { deliberateLine, rereadLine, verdictReason } from '../report/summarise.js';
+import { trafficCommand, trafficCounts } from '../report/traffic-words.js';
 import { EXIT_OK, EXIT_RULE_FAILED, UsageError, type CliIo } from './io.js';
 import { CLIENT_RULE_IDS, isClientRuleId } from '../rules/ids.js';
 import { suggest } from '../suggest.js';
@@ -113,8 +114,9 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
   const documentedJudged = report.rules.filter((r) => r.level === 'documented' && r.status !== 'not-covered').length;
   const nothing = documentedJudged === 0 && report.summary.verdict === 'pass';
   const exercised = o.result.entries === 0 ? 'this traffic (no exchanges)' : `these ${o.result.entries} exchanges`;
+  const traffic = report.traffic;
   if (o.json) io.stdout.write(renderJson(report));
-  else {
+  else if (traffic !== undefined) {
     const s = report.summary;
     const observed = report.rules.filter((r) => r.status !== 'not-covered').length;
     const rereads = o.result.walks.filter((w) => (w.reread ?? 0) > 0);
@@ -123,7 +125,7 @@ export async function writeTrafficReports(io: CliIo, o: TrafficOutput): Promise<
       : `${s.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`;
     io.stdout.write(
       [
-        `commerce-sim ${o.command}: ${o.result.entries} exchanges, ${o.result.clients} client${o.result.clients === 1 ? '' : 's'}, ${o.result.walksTotal} walk${o.result.walksTotal === 1 ? '' : 's'}${o.result.infrastructure.length > 0 ? `, ${o.result.infrastructure.length} infrastructure note(s)` : ''}`,
+        `${trafficCommand(o.command, report, traffic)}: ${trafficCounts(traffic)}${o.result.infrastructure.length > 0 ? `, ${o.result.infrastructure.length} infrastructure note(s)` : ''}`,
         ...(o.result.shed === undefined
           ? []
           : [`  not judged: ${o.result.shed.exchanges} exchanges of ${o.result.shed.clients} client${o.result.shed.clients === 1 ? '' : 's'} (the judge fell behind the traffic; relaying went on)`]),

@@ -6,6 +6,7 @@
  */
 import type { CaseStatus, ExchangeExcerpt, PropertyResult, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
+import { findingGroups, reportTitle, trafficHeadline } from './traffic-words.js';
 import {
   evidenceOf,
   failingRules,
@@ -110,13 +111,17 @@ function header(r: RunReport): string {
   if (r.options.shard !== undefined) opts.push(`shard ${r.options.shard}`);
   if (r.target.deviate !== undefined) opts.push(`deviating from ${r.target.deviate}`);
   return `<header class="${s.verdict}">
-<h1>${s.verdict === 'pass' ? '✓ PASS' : '✗ FAIL'}: commerce-sim conformance</h1>
+<h1>${s.verdict === 'pass' ? '✓ PASS' : '✗ FAIL'}: ${e(reportTitle(r))}</h1>
 <p><b>${e(verdictReason(r))}</b>${unjudged > 0 ? ` · ${unjudged} rule${unjudged === 1 ? '' : 's'} inconclusive (never fails a run)` : ''}</p>
 <p>target ${r.target.kind === 'sim' ? e(targetText(r)) : `<code>${e(r.target.baseUrl)}</code>`} · ${e(opts.join(' · '))} · ${e(r.tool.name)} ${e(r.tool.version)}</p>
 <div class="counts">
 <div>documented: ${s.documented.pass} pass · ${s.documented.fail} fail · ${s.documented.inconclusive} inconclusive · ${s.documented.notCovered} ${unjudgedLabel(r)}</div>
 <div>assumed: ${s.assumed.pass} pass · ${s.assumed.fail} fail · ${s.assumed.inconclusive} inconclusive · ${s.assumed.notCovered} ${unjudgedLabel(r)}</div>
-<div>cases: ${s.cases.pass} pass · ${s.cases.fail} fail · ${s.cases.inconclusive} inconclusive · ${s.cases.skip} skip <span class="stmt">(a case is a scenario or a property, as in the terminal; junit.xml counts one test case per step and per verdict)</span></div>
+${
+  r.traffic === undefined
+    ? `<div>cases: ${s.cases.pass} pass · ${s.cases.fail} fail · ${s.cases.inconclusive} inconclusive · ${s.cases.skip} skip <span class="stmt">(a case is a scenario or a property, as in the terminal; junit.xml counts one test case per step and per verdict)</span></div>`
+    : `<div>${e(trafficHeadline(r, r.traffic))} · ${e(findingGroups(r))}</div>`
+}
 </div>
 </header>`;
 }

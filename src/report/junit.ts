@@ -8,6 +8,7 @@ import type { Builder, TestCase, TestSuite } from 'junit-report-builder';
 import type { CaseStatus, PropertyResult, RunReport, ScenarioResult, StepResult, Verdict } from './model.js';
 import { redactedJson, transcript } from './redact.js';
 import { failures, ruleRef, stepLabel, verdictReason, type Failure } from './summarise.js';
+import { trafficHeadline } from './traffic-words.js';
 
 // The package is CommonJS typed as `export default`: Node gives ESM the builder itself while
 // TypeScript expects it under `.default`. Accept either rather than cast.
@@ -17,6 +18,9 @@ const root: Builder = isBuilder(loaded) ? loaded : junitModule.default;
 
 /** Said in every suite, since CI tools show JUnit's totals beside the terminal's, which count otherwise. */
 const COUNTS = 'one test case per step, per property and per rule verdict; the terminal, report.md and report.html count cases (a scenario or a property) and rules instead';
+/** A traffic report's suite: a walk or client with findings, a test case per finding; the reports count exchanges, clients and walks. */
+const TRAFFIC_COUNTS =
+  'one test case per walk or client with findings, and per finding and its rule verdict; the terminal, report.md and report.html count exchanges, clients, walks and rules instead';
 
 export function renderJunit(report: RunReport): string {
   const builder = root.newBuilder().name('commerce-sim'); // never the module's shared singleton
@@ -24,8 +28,10 @@ export function renderJunit(report: RunReport): string {
   const ctx: Ctx = { details, skips: [] };
   // The verdict and what it rests on ("19 of 34 documented rules judged, all hold; ..."), in every suite.
   const verdict = `${report.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`;
+  const counts = report.traffic === undefined ? COUNTS : TRAFFIC_COUNTS;
   for (const [file, scenarios] of byFile(report.scenarios)) {
-    const suite = builder.testSuite().name(file).property('counts', COUNTS).property('verdict', verdict);
+    const suite = builder.testSuite().name(file).property('counts', counts).property('verdict', verdict);
+    if (report.traffic !== undefined) suite.property('traffic', trafficHeadline(report, report.traffic));
     for (const s of scenarios) addScenario(suite, s, ctx);
   }
   if (report.properties.length > 0) {

@@ -1,6 +1,7 @@
 /** report.md: for a pull request or a terminal. Everything above `## Timing` is deterministic. */
 import type { ExchangeExcerpt, PropertyResult, ReadingPointReport, RunReport } from './model.js';
 import { redactedJson, transcript } from './redact.js';
+import { findingGroups, trafficHeadline, trafficSubject } from './traffic-words.js';
 import {
   evidenceOf,
   targetText,
@@ -42,7 +43,7 @@ function header(r: RunReport): string[] {
   const unjudged = s.documented.inconclusive + s.assumed.inconclusive;
   const notes = [verdictReason(r), ...(unjudged > 0 ? [`${unjudged} rule${unjudged === 1 ? '' : 's'} inconclusive (never fails a run)`] : [])];
   return [
-    `# commerce-sim conformance report`,
+    r.traffic === undefined ? '# commerce-sim conformance report' : `# commerce-sim traffic report: ${trafficSubject(r, r.traffic)}`,
     '',
     `**Verdict: ${s.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}** — ${notes.join(' · ')} — target ${r.target.kind === 'sim' ? targetText(r) : code(r.target.baseUrl)}${deviate}, ${r.tool.name} ${r.tool.version}`,
     '',
@@ -67,7 +68,9 @@ function summarySection(r: RunReport): string[] {
     `| assumed | ${s.assumed.pass} | ${s.assumed.fail} | ${s.assumed.inconclusive} | ${s.assumed.notCovered} |`,
     ...(userChecks(r).length === 0 ? [] : [`| your own checks | ${s.user.pass} | ${s.user.fail} | ${s.user.inconclusive} | — |`]),
     '',
-    `Cases: ${s.cases.pass} passed, ${s.cases.fail} failed, ${s.cases.inconclusive} inconclusive, ${s.cases.skip} skipped (a case is a scenario or a property, as in the terminal; junit.xml counts one test case per step and per verdict).`,
+    r.traffic === undefined
+      ? `Cases: ${s.cases.pass} passed, ${s.cases.fail} failed, ${s.cases.inconclusive} inconclusive, ${s.cases.skip} skipped (a case is a scenario or a property, as in the terminal; junit.xml counts one test case per step and per verdict).`
+      : `Traffic: ${trafficHeadline(r, r.traffic)}; ${findingGroups(r)}.`,
     '',
   ];
 }

@@ -5,6 +5,7 @@
  */
 import type { RunReport } from './model.js';
 import { failingRules, placesText, targetText, trafficLines, unjudgedLabel, userChecks, verdictReason } from './summarise.js';
+import { findingGroups, trafficCommand } from './traffic-words.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
@@ -13,7 +14,7 @@ export function renderStepSummary(report: RunReport, command: string, reportPath
   const headline = `${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${verdictReason(report)}`;
   const row = (level: string, c: RunReport['summary']['documented']) => `| ${level} | ${c.pass} | ${c.fail} | ${c.inconclusive} | ${c.notCovered} |`;
   const lines = [
-    `### commerce-sim ${command}: ${summary.verdict === 'pass' ? '✅' : '❌'} ${headline}`,
+    `### ${report.traffic === undefined ? `commerce-sim ${command}` : trafficCommand(command, report, report.traffic)}: ${summary.verdict === 'pass' ? '✅' : '❌'} ${headline}`,
     '',
     `Target: ${report.target.kind === 'sim' ? targetText(report) : `\`${cell(report.target.baseUrl)}\``}${report.target.deviate === undefined ? '' : ` (deviating: ${cell(report.target.deviate)})`}${report.options.shard === undefined ? '' : `, shard ${report.options.shard}`}`,
     '',
@@ -23,7 +24,9 @@ export function renderStepSummary(report: RunReport, command: string, reportPath
     row('assumed', summary.assumed),
     '',
     ...(report.traffic === undefined ? [] : ['', ...trafficLines(report, 10)]),
-    `Cases: ${summary.cases.pass} pass, ${summary.cases.fail} fail, ${summary.cases.inconclusive} inconclusive, ${summary.cases.skip} skipped (each scenario or property counts one).`,
+    report.traffic === undefined
+      ? `Cases: ${summary.cases.pass} pass, ${summary.cases.fail} fail, ${summary.cases.inconclusive} inconclusive, ${summary.cases.skip} skipped (each scenario or property counts one).`
+      : `${findingGroups(report).replace(/^w/, 'W')}.`,
   ];
   // In the order every report lists them: causes first (summarise.ts failingRules).
   const failing = failingRules(report).flatMap((x) => (x.rule === undefined ? [] : [x.rule]));

@@ -1,6 +1,7 @@
 /** Roll-ups of a run: per rule across every verdict, and the run's verdict under --strict or not. */
 import type { Level } from '../rules/rule.js';
 import type { ExchangeExcerpt, PropertyResult, RuleStatus, RuleSummary, RunReport, RunSummary, ScenarioResult, TrafficDeliberate, TrafficWalk, UserCheckSummary, Verdict } from './model.js';
+import { trafficSubject } from './traffic-words.js';
 
 export interface CatalogueEntry {
   readonly id: string;
@@ -376,7 +377,7 @@ export function trafficLines(report: RunReport, maxWalks: number): string[] {
   if (t === undefined) return [];
   const judged = t.judged === 'both' ? "the server's answers and the client's requests" : t.judged === 'server' ? "the server's answers" : "the client's requests";
   const lines = [
-    `${t.entries.toLocaleString('en-US')} exchanges from ${t.sources.join(', ')} · ${t.clients} client${t.clients === 1 ? '' : 's'} · ${t.walksTotal.toLocaleString('en-US')} walk${t.walksTotal === 1 ? '' : 's'} · judged: ${judged} · ${t.complete ? 'complete traffic (every request the server received): failures resting on several exchanges stand' : 'not known to be complete: a failure resting on several exchanges is inconclusive (another client may have written between them)'}`,
+    `${t.entries.toLocaleString('en-US')} exchanges from ${trafficSubject(report, t)} · ${t.clients} client${t.clients === 1 ? '' : 's'} · ${t.walksTotal.toLocaleString('en-US')} walk${t.walksTotal === 1 ? '' : 's'} · judged: ${judged} · ${t.complete ? 'complete traffic (every request the server received): failures resting on several exchanges stand' : 'not known to be complete: a failure resting on several exchanges is inconclusive (another client may have written between them)'}`,
     '',
     ...(t.shed === undefined
       ? []

@@ -220,13 +220,14 @@ export function recordBudgetProblem(o: Pick<SimulatorOptions, 'accounts' | 'coun
   const limit = maxRecordsOf(o);
   const projects = o.maxProjects ?? DEFAULT_MAX_PROJECTS;
   const reserved = projects * PROJECT_RECORDS;
-  const budget = `the record budget (max records) is ${fmt(limit)}`;
-  if (reserved >= limit) return { path: 'maxProjects', message: `sets aside ${fmt(reserved)} records for ${fmt(projects)} projects (${PROJECT_RECORDS} each), and ${budget}` };
+  // Formatted only for a refusal: the first toLocaleString of a process loads ICU's locale data (tens of ms of a cold start).
+  const budget = () => `the record budget (max records) is ${fmt(limit)}`;
+  if (reserved >= limit) return { path: 'maxProjects', message: `sets aside ${fmt(reserved)} records for ${fmt(projects)} projects (${PROJECT_RECORDS} each), and ${budget()}` };
   const seeded = seededRecordCount(datasetCounts(o));
   if (seeded + reserved > limit) {
     return {
       path: o.counts !== undefined && Object.keys(o.counts).length > 0 ? 'counts' : 'accounts',
-      message: `would seed ${fmt(seeded)} records; ${budget}, of which ${fmt(reserved)} are set aside for ${fmt(projects)} projects, so at most ${fmt(limit - reserved)} may be seeded`,
+      message: `would seed ${fmt(seeded)} records; ${budget()}, of which ${fmt(reserved)} are set aside for ${fmt(projects)} projects, so at most ${fmt(limit - reserved)} may be seeded`,
     };
   }
   return undefined;

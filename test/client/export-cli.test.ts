@@ -58,12 +58,12 @@ describe('commerce-sim export accounts', () => {
   });
 
   it('writes to stdout without --out, byte for byte the same for the same seed', async () => {
-    const a = await run(['accounts', '--seed', '7', '--accounts', '30']);
-    const b = await run(['accounts', '--seed', '7', '--accounts', '30']);
+    const a = await run(['accounts', '--sim-seed', '7', '--accounts', '30']);
+    const b = await run(['accounts', '--sim-seed', '7', '--accounts', '30']);
     expect(a.code).toBe(0);
     expect(idsOfCsv(a.stdout)).toHaveLength(30);
     expect(b.stdout).toBe(a.stdout);
-    expect((await run(['accounts', '--seed', '8', '--accounts', '30'])).stdout).not.toBe(a.stdout);
+    expect((await run(['accounts', '--sim-seed', '8', '--accounts', '30'])).stdout).not.toBe(a.stdout);
   });
 
   it('resumes with --after: appending to the cut file gives the whole export, with one header', async () => {
@@ -80,7 +80,7 @@ describe('commerce-sim export accounts', () => {
   });
 
   it('retries the 429s of a rate-limited dataset and says how many', async () => {
-    const r = await run(['accounts', '--dataset', 'rate-limited', '--accounts', '1500', '--seed', '3']);
+    const r = await run(['accounts', '--dataset', 'rate-limited', '--accounts', '1500', '--sim-seed', '3']);
     expect(r.code).toBe(0);
     const ids = idsOfCsv(r.stdout);
     expect(ids).toHaveLength(1500);
@@ -110,9 +110,10 @@ describe('commerce-sim export accounts', () => {
   it.each([
     [[], 'say what to export'],
     [['orders'], "only 'accounts'"],
-    [['accounts', '--dataset', 'nope'], 'DATASET_UNKNOWN'],
+    [['accounts', '--dataset', 'nope'], "--dataset: unknown dataset 'nope'"],
     [['accounts', '--target', 'ftp://x'], "--target takes 'sim'"],
-    [['accounts', '--target', 'http://127.0.0.1:9', '--seed', '1'], '--target sim only'],
+    [['accounts', '--target', 'http://127.0.0.1:9', '--sim-seed', '1'], '--sim-seed applies to the embedded simulator only (--target sim)'],
+    [['accounts', '--seed', '1'], '--seed is now --sim-seed'],
     [['accounts', '--after', ' '], '--after'],
     [['accounts', '--budget', '0'], '--budget'],
     [['accounts', '--frobnicate'], 'frobnicate'],

@@ -29,6 +29,18 @@ function staticImports(file: string): { packages: string[]; files: string[] } {
   return { packages, files };
 }
 
+/** Every project file the static graph from `entry` reaches, relative to src/. */
+function reachedFiles(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const f of staticImports(file).files) visit(f);
+  };
+  visit(join(SRC, entry));
+  return [...seen].map((f) => f.slice(SRC.length + 1)).sort();
+}
+
 /** Every package the static graph from `entry` reaches. */
 function reachedPackages(entry: string): Map<string, string> {
   const seen = new Set<string>();
@@ -50,6 +62,13 @@ describe('import cost', () => {
   it('the main entry reaches none of the heavy packages statically', () => {
     const reached = reachedPackages('index.ts');
     expect(Object.fromEntries([...reached].filter(([name]) => HEAVY.includes(name)))).toEqual({});
+  });
+
+  it('the main entry loads no rule of the catalogue, nor its judge (commerce-sim/rules does): a test file that starts a simulator needs neither', () => {
+    const rules = reachedFiles('index.ts').filter((f) => f.startsWith('rules/'));
+    // The rule ids and the readings are the simulator's own vocabulary; nothing else of rules/.
+    expect(rules).toEqual(['rules/ids.ts', 'rules/readings.ts']);
+    expect(reachedFiles('rules-entry.ts')).toEqual(expect.arrayContaining(['rules/catalogue.ts', 'rules/judge.ts', 'rules/fingerprint.ts']));
   });
 
   it('commerce-sim/client and commerce-sim/properties load no more than they need', () => {

@@ -8,13 +8,17 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('the package entry points (dist/)', () => {
-  it('exports the simulator, targets and catalogue from the main entry, the runners and reporters from their own', async () => {
+  it('exports the simulator and targets from the main entry, the catalogue, runners and reporters from their own', async () => {
     const entry = async (path: string): Promise<Record<string, unknown>> => (await import(pathToFileURL(`${root}dist/${path}`).href)) as Record<string, unknown>;
     const lib = await entry('index.js');
-    for (const name of ['startSimulator', 'Simulator', 'listen', 'createSimTarget', 'createHttpTarget', 'ruleById', 'judgeRule', 'classifyRequest']) expect(typeof lib[name], name).toBe('function');
-    expect(Array.isArray(lib['catalogue'])).toBe(true);
-    // Loaded only by who asks: the main entry does not carry them.
-    for (const name of ['loadScenarios', 'runScenarios', 'runProperties', 'writeReports']) expect(lib[name], name).toBeUndefined();
+    for (const name of ['startSimulator', 'Simulator', 'listen', 'createSimTarget', 'createHttpTarget', 'isRuleId', 'parseReading']) expect(typeof lib[name], name).toBe('function');
+    // Loaded only by who asks: the main entry does not carry them (a test file that starts a simulator loads less).
+    for (const name of ['catalogue', 'ruleById', 'judgeRule', 'classifyRequest', 'fingerprinted', 'loadScenarios', 'runScenarios', 'runProperties', 'writeReports'])
+      expect(lib[name], name).toBeUndefined();
+    const rules = await entry('rules-entry.js');
+    for (const name of ['ruleById', 'judgeRule', 'reviewFailure', 'classifyRequest', 'gapsFor', 'fingerprintOf', 'fingerprinted']) expect(typeof rules[name], name).toBe('function');
+    expect(Array.isArray(rules['catalogue'])).toBe(true);
+    expect(rules['documentedRuleIds']).toEqual((rules['catalogue'] as { level: string; id: string }[]).filter((r) => r.level === 'documented').map((r) => r.id));
     const scenarios = await entry('scenarios/index.js');
     for (const name of ['loadScenarios', 'runScenarios', 'selectScenarios']) expect(typeof scenarios[name], name).toBe('function');
     const properties = await entry('properties/index.js');

@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
-const ENTRIES = [join(ROOT, 'src/index.ts'), join(ROOT, 'src/client/index.ts'), join(ROOT, 'src/traffic/index.ts')];
+const ENTRIES = [join(ROOT, 'src/index.ts'), join(ROOT, 'src/rules-entry.ts'), join(ROOT, 'src/client/index.ts'), join(ROOT, 'src/traffic/index.ts')];
 
 describe('the public API', () => {
   it('exports every type its exported signatures use', () => {

@@ -210,7 +210,7 @@ describe('commerce-sim serve as a child process', () => {
 
   it('--port 0 --json prints one JSON line whose base_url and token work; SIGTERM stops it with exit 0', async () => {
     if (buildProblem !== undefined) throw new Error(buildProblem);
-    const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--json', '--seed', '7'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--json', '--sim-seed', '7'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     try {
       const line = await firstLine(child);

@@ -289,6 +289,6 @@ describe('commerce-sim run --dataset', () => {
     expect(missing.err()).toContain('absent.yaml');
     const live = captureIo({ cwd: dir });
     expect(await runCommand(['--dataset', 'default', '--target', 'http://127.0.0.1:9'], live.io)).toBe(2);
-    expect(live.err()).toContain('--dataset applies to --target sim only');
+    expect(live.err()).toContain('--dataset applies to the embedded simulator only (--target sim)');
   });
 });

@@ -112,7 +112,7 @@ describe('fixture generation', () => {
 });
 
 describe('the committed fixtures/ directory', () => {
-  it('equals a fresh generation (regenerate: commerce-sim fixtures --out fixtures --seed 42)', async () => {
+  it('equals a fresh generation (regenerate: commerce-sim fixtures --out fixtures --sim-seed 42)', async () => {
     const stale = await staleFiles(fileURLToPath(COMMITTED_FIXTURES), files);
     expect(stale).toEqual({ changed: [], missing: [], extra: [] });
   });
@@ -131,7 +131,7 @@ describe('commerce-sim fixtures', () => {
   it('writes, checks, reports stale files and removes what it no longer generates', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'fixtures-cli-'));
     dirs.push(cwd);
-    expect(await fixtures(['--out', 'fx', '--seed', '42'], io(cwd).io)).toBe(0);
+    expect(await fixtures(['--out', 'fx', '--sim-seed', '42'], io(cwd).io)).toBe(0);
     expect(await readFile(join(cwd, 'fx', 'lists', 'default-page.json'), 'utf8')).toBe(byName.get('lists/default-page.json'));
     expect(await fixtures(['--out', 'fx', '--check'], io(cwd).io)).toBe(0);
 
@@ -155,7 +155,7 @@ describe('commerce-sim fixtures', () => {
   });
 
   it('rejects bad options as usage errors', async () => {
-    for (const argv of [['--seed', 'abc'], ['--nope']]) {
+    for (const argv of [['--sim-seed', 'abc'], ['--seed', '42'], ['--nope']]) {
       const c = io(tmpdir());
       expect(await fixtures(argv, c.io)).toBe(2);
       expect(c.text()).toMatch(/commerce-sim fixtures: .* \(see commerce-sim fixtures --help\)\n$/);

@@ -1,10 +1,9 @@
 /**
- * report.html in a real browser (issue 11): headless Chromium (Debian's `chromium`, from the machine's
- * set-up: .ci/run installs it; a missing browser fails the test unless COMMERCE_SIM_SKIP_BROWSER=1).
+ * report.html in a real browser (issue 11): headless Chromium from the devDependency @sparticuz/chromium
+ * (test/support/chromium.ts: it arrives with `npm ci`, so this test needs nothing else on the machine).
  * A real run with failures (the whole suite: every rule × every scenario) is rendered at 1280×800, and a
- * probe script added to a copy of the page measures what a reader sees.
+ * probe script run in the page measures what a reader sees.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,54 +11,14 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/run.js';
 import { captureIo } from '../support/cli-io.js';
+import { launchChromium, type Browser } from '../support/chromium.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'commerce-sim-browser-'));
-let chromium: string | undefined;
-let skipReason = '';
+let browser: Browser | undefined;
 let html = '';
 
-const found = (name: string) => spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() || undefined;
-
-/**
- * Chromium from the machine's set-up (.ci/run installs Debian's `chromium`; the README says how locally).
- * The test installs nothing: without a browser it fails, unless COMMERCE_SIM_SKIP_BROWSER=1 says to skip it.
- */
-function findChromium(): string | undefined {
-  const existing = found('chromium') ?? found('chromium-browser');
-  if (existing === undefined) skipReason = 'chromium is not installed (Debian: apt-get install chromium; .ci/run installs it)';
-  return existing;
-}
-
-const SKIP_BROWSER = process.env['COMMERCE_SIM_SKIP_BROWSER'] === '1';
-
-/** The DOM after the page (and the probe) ran, in a 1280×800 window. */
-function renderDom(file: string): string {
-  return execFileSync(
-    chromium as string,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-      `--user-data-dir=${join(dir, 'profile')}`,
-      '--window-size=1280,800',
-      '--virtual-time-budget=2000',
-      '--dump-dom',
-      pathToFileURL(file).href,
-    ],
-    { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-}
-
-/** A copy of the page with a script that reports, as JSON in the DOM, what lies in the first screen. */
-function probe(page: string, setup = ''): string {
-  const script = `<script>
-${setup}
-(() => {
+/** What lies in the first screen, and how the matrix behaves, measured in the page as a reader sees it. */
+const PROBE = `(() => {
 const vh = innerHeight, topOf = (el) => el.getBoundingClientRect().top;
 const visible = (el) => el.getClientRects().length > 0;
 const failures = [...document.querySelectorAll('details.failure')];
@@ -67,7 +26,7 @@ const cols = [...document.querySelectorAll('th.col span')];
 const firstCol = document.querySelector('.matrix tbody th');
 const matrix = document.querySelector('.matrix');
 matrix.scrollLeft = 2000;
-const out = {
+return {
   viewport: vh,
   headerTop: topOf(document.querySelector('header')),
   verdict: document.querySelector('header h1').textContent,
@@ -82,43 +41,41 @@ const out = {
   visibleRows: [...document.querySelectorAll('.matrix tbody tr')].filter(visible).length,
   stickyLeft: Math.round(firstCol.getBoundingClientRect().left - matrix.getBoundingClientRect().left),
 };
-const pre = document.createElement('pre');
-pre.id = 'probe-' + 'out';
-pre.textContent = JSON.stringify(out);
-document.body.append(pre);
-})();
-</script>`;
-  return page.replace('</body>', `${script}</body>`);
-}
+})()`;
 
-function measure(page: string, name: string, setup = ''): Record<string, number | string | null> {
+/** The page opened in a fresh 1280×800 tab, `setup` run in it, then the probe. */
+async function measure(page: string, name: string, setup = ''): Promise<Record<string, number | string | null>> {
+  if (browser === undefined) throw new Error('no browser');
   const file = join(dir, name);
-  writeFileSync(file, probe(page, setup));
-  const dom = renderDom(file);
-  const json = /<pre id="probe-out">(.*?)<\/pre>/s.exec(dom)?.[1];
-  if (json === undefined) throw new Error(`the probe did not run: ${dom.slice(0, 300)}`);
-  return JSON.parse(json.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&')) as Record<string, number | string | null>;
+  writeFileSync(file, page);
+  const tab = await browser.newPage(1280, 800);
+  await tab.open(pathToFileURL(file).href);
+  if (setup !== '') await tab.evaluate(setup);
+  return (await tab.evaluate(PROBE)) as Record<string, number | string | null>;
 }
 
 beforeAll(async () => {
-  chromium = findChromium();
-  if (chromium === undefined) {
-    if (!SKIP_BROWSER) throw new Error(`${skipReason}; set COMMERCE_SIM_SKIP_BROWSER=1 to skip this test where no browser can be had`);
-    console.warn(`report.html browser test skipped (COMMERCE_SIM_SKIP_BROWSER=1): ${skipReason}`);
-    return;
-  }
+  browser = await launchChromium(join(dir, 'profile'));
   // A real run with failures of documented rules: every rule and every scenario of the shipped suite.
   const c = captureIo({ cwd: dir });
   expect(await run(['--deviate', 'pagination.limit.max', '--deviate', 'filter.gt', '--report', 'reports'], c.io)).toBe(1);
   html = readFileSync(join(dir, 'reports/latest/report.html'), 'utf8');
 }, 900_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('report.html in headless Chromium', () => {
-  it('opens with the verdict, and the failures are in the first screen', (ctx) => {
-    if (chromium === undefined) ctx.skip(skipReason);
-    const m = measure(html, 'report.html');
+  it('runs the browser headless: its user agent says so', async () => {
+    const tab = await (browser as Browser).newPage(1280, 800);
+    expect(await tab.evaluate('navigator.userAgent')).toMatch(/ HeadlessChrome\/\d+\./);
+    expect(await tab.evaluate('[innerWidth, innerHeight]')).toEqual([1280, 800]);
+  });
+
+  it('opens with the verdict, and the failures are in the first screen', async () => {
+    const m = await measure(html, 'report.html');
     expect(m['verdict']).toContain('FAIL');
     expect(m['headerTop']).toBe(0);
     expect(m['failureCount']).toBeGreaterThan(0);
@@ -126,9 +83,8 @@ describe('report.html in headless Chromium', () => {
     expect(Number(m['firstFailureTop'])).toBeLessThan(Number(m['viewport']));
   });
 
-  it('the matrix holds every rule and case, no column name cut, the rule column sticky when scrolled right', (ctx) => {
-    if (chromium === undefined) ctx.skip(skipReason);
-    const m = measure(html, 'matrix.html');
+  it('the matrix holds every rule and case, no column name cut, the rule column sticky when scrolled right', async () => {
+    const m = await measure(html, 'matrix.html');
     expect(Number(m['rows'])).toBeGreaterThanOrEqual(64);
     expect(Number(m['columns'])).toBeGreaterThan(40);
     expect(m['truncatedHeaders']).toBe(0);
@@ -139,35 +95,23 @@ describe('report.html in headless Chromium', () => {
     expect(Math.abs(Number(m['stickyLeft']))).toBeLessThanOrEqual(1);
   });
 
-  it('"failures only" hides the passing rules and cases (a CSS checkbox: no script)', (ctx) => {
-    if (chromium === undefined) ctx.skip(skipReason);
+  it('"failures only" hides the passing rules and cases (a CSS checkbox: no script)', async () => {
     expect(html).not.toContain('<script');
-    const all = measure(html, 'all.html');
-    const only = measure(html, 'only.html', "document.getElementById('failures-only').checked = true;");
+    const all = await measure(html, 'all.html');
+    const only = await measure(html, 'only.html', "document.getElementById('failures-only').checked = true;");
     expect(Number(only['visibleRows'])).toBeGreaterThan(0);
     expect(Number(only['visibleRows'])).toBeLessThan(Number(all['visibleRows']));
   });
 
-  it('a screenshot of the first screen can be taken (kept for a reader when KEEP_SCREENSHOT is set)', (ctx) => {
-    if (chromium === undefined) ctx.skip(skipReason);
+  it('a screenshot of the first screen can be taken (kept for a reader when KEEP_SCREENSHOT is set)', async () => {
     const file = join(dir, 'shot.html');
     writeFileSync(file, html);
-    const png = process.env['KEEP_SCREENSHOT'] ?? join(dir, 'report.png');
-    execFileSync(
-      chromium as string,
-      [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-dev-shm-usage',
-        `--user-data-dir=${join(dir, 'profile')}`,
-        '--window-size=1280,800',
-        `--screenshot=${png}`,
-        pathToFileURL(file).href,
-      ],
-      { stdio: 'ignore', timeout: 120_000 },
-    );
-    expect(readFileSync(png).subarray(1, 4).toString('latin1')).toBe('PNG');
+    const tab = await (browser as Browser).newPage(1280, 800);
+    await tab.open(pathToFileURL(file).href);
+    const png = await tab.screenshot();
+    writeFileSync(process.env['KEEP_SCREENSHOT'] ?? join(dir, 'report.png'), png);
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    // The PNG's own header: 1280 × 800.
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 800]);
   });
 });

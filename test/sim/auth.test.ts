@@ -192,7 +192,7 @@ describe("a served simulator's secrets", () => {
   it('are random unless given: the seed tells nobody a token or the admin token', async () => {
     const { parseServeArgs, startServer } = await import('../../src/cli/serve.js');
     const { adminTokenFor } = await import('../../src/sim/tokens.js');
-    const options = parseServeArgs(['--port', '0', '--seed', '42']);
+    const options = parseServeArgs(['--port', '0', '--sim-seed', '42']);
     if (options === 'help') throw new Error('help');
     const a = await startServer(options, { cwd: process.cwd() }, () => 0);
     const b = await startServer(options, { cwd: process.cwd() }, () => 0);

@@ -87,7 +87,7 @@ describe('commerce-sim serve: options', () => {
       '0',
       '--host',
       '::1',
-      '--seed',
+      '--sim-seed',
       '7',
       '--accounts',
       '1000',
@@ -153,7 +153,7 @@ describe('commerce-sim serve: options', () => {
   it.each([
     [['--port', 'x']],
     [['--port', '70000']],
-    [['--seed', '-1']],
+    [['--sim-seed', '-1']],
     [['--accounts', '1.5']],
     [['--count', 'orders']],
     [['--count', 'widgets=3']],

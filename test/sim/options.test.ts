@@ -18,7 +18,7 @@ describe('the simulator options reader', () => {
   it.each([
     // [reader's value, serve's argv, reseed body or undefined where reseed does not take it]
     [{ accounts: 2.5 }, ['--accounts', '2.5'], { accounts: 2.5 }],
-    [{ seed: 2 ** 33 }, ['--seed', String(2 ** 33)], { seed: 2 ** 33 }],
+    [{ seed: 2 ** 33 }, ['--sim-seed', String(2 ** 33)], { seed: 2 ** 33 }],
     [{ counts: { widgets: 3 } }, ['--count', 'widgets=3'], { counts: { widgets: 3 } }],
     [{ deviate: ['no.such.rule'] }, ['--deviate', 'no.such.rule'], undefined],
     [{ surface: 'sideways' }, ['--surface', 'sideways'], undefined],
