@@ -6,7 +6,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { gzipSync } from 'node:zlib';
 import { entryView, Journal, type JournalEntry } from './journal.js';
 import { whenWritable } from './write-gate.js';
 import { listenError } from './listen-error.js';
@@ -16,6 +15,7 @@ import { bodyLimit, MAX_BODY_BYTES, type SimResponse } from './messages.js';
 import { BufferPool, writeParts } from './body-parts.js';
 import { bearer } from './tokens.js';
 import { sliced } from './slicer.js';
+import { zlib } from '../zlib.js';
 
 /**
  * Header names arrive lower-cased from node:http, repeated ones already joined or dropped by node; only
@@ -65,7 +65,7 @@ function write(res: ServerResponse, response: SimResponse, close: boolean, cut: 
     pooled = pool.take(parts.size);
     text = pooled.subarray(0, writeParts(parts, pooled));
   } else text = Buffer.from(response.body, 'utf8');
-  const body = response.compress === true ? gzipSync(text) : text;
+  const body = response.compress === true ? zlib().gzipSync(text) : text;
   if (response.compress === true) headers.push('content-encoding', 'gzip', 'vary', 'accept-encoding');
   headers.push('content-length', String(body.length));
   if (close && response.headers['connection'] === undefined) headers.push('connection', 'close');
