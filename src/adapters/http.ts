@@ -5,9 +5,9 @@
  * POST /oauth/access_token and re-fetched when expired. The token is never logged and is scrubbed
  * from every error message.
  */
-import { brotliDecompressSync, constants as zlibConstants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { backoffMs, realSleep, retryAfterMs, seededRandom, TokenBucket, type Sleep } from './http-pacing.js';
 import { TargetError, type Target, type TargetErrorCode, type TargetRequest, type TargetResponse } from '../port.js';
+import { zlib } from '../zlib.js';
 
 export interface HttpTargetOptions {
   readonly baseUrl: string;
@@ -197,6 +197,7 @@ export function decodeBodyChecked(raw: Buffer, encoding: string | undefined, opt
     .filter((c) => c !== '' && c !== 'identity')
     .reverse();
   const partial = options.partial === true;
+  const { brotliDecompressSync, constants: zlibConstants, gunzipSync, inflateRawSync, inflateSync } = zlib();
   const limits = { maxOutputLength: MAX_DECODED_BYTES, ...(partial ? { finishFlush: zlibConstants.Z_SYNC_FLUSH } : {}) };
   const brLimits = { maxOutputLength: MAX_DECODED_BYTES, ...(partial ? { finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH } : {}) };
   let current = '';

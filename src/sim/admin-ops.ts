@@ -89,7 +89,7 @@ export function createAdminOps(sim: AdminPort): AdminOps {
 
 /**
  * A restore as steps, from the body's text to the swap: undefined once restored, else the refusal. `served`:
- * the snapshot's seeded data is built off to the side too (in process the swap rebuilds it as a reseed does).
+ * the snapshot's seeded data is built off to the side too (in process, by the first read of each collection).
  */
 function* restoreSteps(sim: AdminPort, text: string | Uint8Array, served: boolean): Steps<SimResponse | undefined> {
   const { budget } = sim;
@@ -108,8 +108,10 @@ function* restoreSteps(sim: AdminPort, text: string | Uint8Array, served: boolea
   const drop = isJsonObject(body) && body['drop_projects'] === true;
   const refused = dropRefusal(sim, snapshot, drop);
   if (refused !== undefined) return refused;
-  const prepared = served ? sim.prepare(restoredOptions(sim, snapshot)) : undefined;
-  if (prepared !== undefined) yield* prepared.steps;
+  // The snapshot's dataset, when it is another, gets its own bases: built here when served (between other
+  // requests), on first use in process, as every in-process read builds them.
+  const prepared = sim.prepare(restoredOptions(sim, snapshot));
+  if (prepared !== undefined && served) yield* prepared.steps;
   const swap = yield* restoreSnapshotSteps(sim, snapshot, prepared);
   // Projects may have changed between the slices: asked again at the swap, which nothing comes between.
   const late = dropRefusal(sim, snapshot, drop);

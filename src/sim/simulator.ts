@@ -56,7 +56,11 @@ export class Simulator implements AdminPort {
   readonly adminToken: string;
   baseUrl: string;
   private readonly adminOps: AdminOps;
-  /** The seeded records, generated once and shared by every project (each keeps only its writes). */
+  /**
+   * The seeded records of the current dataset, shared by every project (each keeps only its writes), each
+   * collection built by the first read of it (store/seeded-bases.ts); a served simulator of many records
+   * builds them all before its port opens (warm).
+   */
   private bases: SeededBases;
   /**
    * Runs long work in slices between other requests; resolves false when shutdown stopped it. The HTTP
@@ -98,7 +102,7 @@ export class Simulator implements AdminPort {
     this.journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
     // The documented surface takes other conforming readings than the public API's, under the user's own.
     this.play = new ReadingsPlay(options.surface === 'documented' ? { ...DOCUMENTED_SURFACE_READINGS, ...(options.readings ?? {}) } : options.readings);
-    this.bases = new SeededBases(this.ties);
+    this.bases = new SeededBases(datasetOf(options, this.seed), this.ties);
   }
 
   /** What the simulator answers where the document is silent (rules/readings.ts), every point set. */
@@ -126,8 +130,11 @@ export class Simulator implements AdminPort {
   /** Replace the dataset options and forget every project (admin seed/reset); `prepared`: their data, built by `prepare`. */
   reconfigure(options: SimulatorOptions, prepared?: PreparedData): void {
     this.options = options;
+    const dataset = datasetOf(options, options.seed ?? DEFAULT_SEED);
     const bases = prepared === undefined ? undefined : preparedBases.get(prepared);
-    if (bases !== undefined) this.bases = bases;
+    // Another dataset, other bases: the old ones stay with whoever holds them, never rebuilt under them.
+    if (bases !== undefined && bases.holds(dataset)) this.bases = bases;
+    else if (!this.bases.holds(dataset)) this.bases = new SeededBases(dataset, this.ties);
     this.projects.clear();
     this.lastUsed = undefined;
     this.budget.written = 0;
@@ -141,18 +148,19 @@ export class Simulator implements AdminPort {
 
   /** Every seeded record and index of the current dataset built now, as steps: no read pays for them. */
   warm(): Steps<number> {
-    return this.bases.warmSteps(listResources, datasetOf(this.options, this.seed));
+    return this.bases.warmSteps(listResources);
   }
 
   /**
-   * The seeded records of `options`' dataset built off to the side, as steps, for `reconfigure` to take
-   * once done (reads meanwhile see the current data); undefined when the current bases already hold it.
+   * The seeded records of `options`' dataset off to the side, for `reconfigure` to take (reads meanwhile
+   * see the current data): built on first use, or all at once by running `steps`. Undefined when the
+   * current bases are of that dataset already.
    */
   prepare(options: SimulatorOptions): PreparedData | undefined {
     const dataset = datasetOf(options, options.seed ?? DEFAULT_SEED);
     if (this.bases.holds(dataset)) return undefined;
-    const bases = new SeededBases(this.ties);
-    const prepared: PreparedData = { steps: bases.warmSteps(listResources, dataset) };
+    const bases = new SeededBases(dataset, this.ties);
+    const prepared: PreparedData = { steps: bases.warmSteps(listResources) };
     preparedBases.set(prepared, bases);
     return prepared;
   }

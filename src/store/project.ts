@@ -161,10 +161,17 @@ export class Project {
   list(resource: ResourceDef): Collection {
     let coll = this.lists.get(resource.name);
     if (coll === undefined) {
-      coll = new Collection(resource.filter, (this.options.bases ?? (this.ownBases ??= new SeededBases(this.options.ties))).list(resource, this.options.dataset), undefined, this.tally);
+      coll = new Collection(resource.filter, this.bases().list(resource), undefined, this.tally);
       this.lists.set(resource.name, coll);
     }
     return coll;
+  }
+
+  /** The seeded records this project reads: the simulator's shared ones when they are of its dataset, else its own. */
+  private bases(): SeededBases {
+    const shared = this.options.bases;
+    if (shared !== undefined && shared.holds(this.options.dataset)) return shared;
+    return (this.ownBases ??= new SeededBases(this.options.dataset, this.options.ties));
   }
 
   /** Nothing here but the seed (no writes, default settings and adversity): dropping it loses nothing. */
