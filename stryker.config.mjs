@@ -1,4 +1,4 @@
-// Mutation testing (README "Developing", "Mutation testing"): `npm run mutate [folder or file ...]`
+// Mutation testing (docs/developing.md, "Mutation testing"): `npm run mutate [folder or file ...]`
 // (scripts/mutate.mjs) runs Stryker over the code below, or the part of it named, and prints the score per
 // folder. Not part of `npm test`: a full run takes hours on two cores.
 // Each set of targets (MUTATE_TARGETS, set by the script) keeps its own reports and incremental file.

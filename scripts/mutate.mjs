@@ -1,4 +1,4 @@
-// npm run mutate [-- <folder or file under src/> ...] [Stryker options]: mutation testing (README "Developing",
+// npm run mutate [-- <folder or file under src/> ...] [Stryker options]: mutation testing (docs/developing.md,
 // "Mutation testing"). Runs Stryker (stryker.config.mjs) over the folders and files named, or over all it
 // mutates when none is, then prints the mutation score per folder. Each set of targets keeps its own
 // reports and incremental file under reports/mutation/<targets>/, so a later run of the same targets
@@ -29,6 +29,8 @@ const DEDICATED = {
     'test/traffic/create-rules.test.ts',
     'test/traffic/literal-readings.test.ts',
     'test/traffic/traps.test.ts',
+    // The rules' meta (level, section, quote, evidence) as the README's table shows it.
+    'test/readme.test.ts',
   ],
   'src/store/page-walks.ts': ['test/store/*.test.ts', 'test/sim/long-reads.test.ts', 'test/sim/pagination.test.ts', 'test/sim/sort-filter.test.ts'],
   'src/store/json-steps.ts': [
@@ -58,7 +60,9 @@ if (!scoresOnly) {
           )
           .join('+');
   const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-  const dedicated = passed.some((a) => a === '--testFiles' || a === '-t') || globs.some((g) => DEDICATED[g] === undefined) ? [] : [...new Set(globs.flatMap((g) => DEDICATED[g]))];
+  // A file inside a folder of DEDICATED (src/traffic/client-rules/keyset.ts) runs that folder's test files.
+  const dedicatedOf = (g) => DEDICATED[g] ?? Object.entries(DEDICATED).find(([k]) => k.endsWith('/**/*.ts') && g.startsWith(k.slice(0, -'**/*.ts'.length)))?.[1];
+  const dedicated = passed.some((a) => a === '--testFiles' || a === '-t') || globs.some((g) => dedicatedOf(g) === undefined) ? [] : [...new Set(globs.flatMap((g) => dedicatedOf(g)))];
   const testFiles = dedicated.length === 0 ? [] : ['--testFiles', dedicated.join(',')];
   const run = spawnSync(process.execPath, [stryker, 'run', ...(globs.length === 0 ? [] : ['--mutate', globs.join(',')]), ...testFiles, ...passed], {
     cwd: root,

@@ -1,6 +1,6 @@
 /**
- * Every error the tool throws on purpose is a KitError with a stable `code` (a table of them is in the
- * README, checked by a test). Catch one class, switch on the code; the message is for people.
+ * Every error the tool throws on purpose is a KitError with a stable `code` (a table of them is in
+ * docs/errors.md, checked by a test). Catch one class, switch on the code; the message is for people.
  */
 export const ERROR_CODES = {
   CLI_USAGE: 'a command line the command cannot run (unknown option, bad value); exit 2',

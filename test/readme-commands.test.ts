@@ -1,9 +1,11 @@
 /**
- * The README's commands run as written (issue 20: a newcomer's first hour without a stumble). Every
+ * The documentation's commands run as written (issue 20: a newcomer's first hour without a stumble), in the
+ * README and in every file under docs/ (issue 35 moved most of the README there). Every
  * command of a fenced `sh` block that calls curl or the CLI runs against a simulator served by the CLI
  * itself (the README's own `serve --port 0 --json` line), the printed examples (`$ commerce-sim ...` and
  * `npm start`'s summary) are compared with what the tool prints, and every count of scenarios and rules
- * the README gives is the tool's. So README and tool cannot drift apart.
+ * the README or a guide gives is the tool's. So documentation and tool cannot drift apart. A block pasted in
+ * two places (the README shows one snippet of each guide) runs once.
  *
  * The README writes its placeholders as a reader would fill them: the base URL http://127.0.0.1:4747 (or
  * https://api.example.com for a live deployment), `<token>`, `--var name=...` and a token in the variable
@@ -17,14 +19,19 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue, ruleById } from '../src/rules/catalogue.js';
 import { findScenarioFiles, loadScenarios } from '../src/scenarios/load.js';
+import { blocksOf, docFiles, readDoc, type Block } from './support/docs.js';
 import { firstLine } from './support/first-line.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MAIN = resolve(ROOT, 'dist/cli/main.js');
-const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+const readme = readDoc('README.md');
+/** Every documentation file's text, one after another: where a count or a shown command may sit. */
+const allText = docFiles()
+  .map((file) => readDoc(file))
+  .join('\n');
 
 /**
- * Commands the test does not run, each with why; every entry must still be in the README, so the list
+ * Commands the test does not run, each with why; every entry must still be in the documentation, so the list
  * cannot outlive what it excuses.
  */
 const NOT_RUN: ReadonlyMap<string, string> = new Map([
@@ -48,15 +55,12 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ],
 ]);
 
-/** The README line that starts the served simulator every other command runs against. */
+/** The documented line that starts the served simulator every other command runs against. */
 const SERVE = 'npx commerce-sim serve --port 0 --json';
 
-interface Block {
-  readonly lang: string;
-  readonly lines: readonly string[];
-}
-
-const blocks: Block[] = [...readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1] ?? '', lines: (m[2] ?? '').split('\n').slice(0, -1) }));
+const blocks: Block[] = docFiles().flatMap((file) => blocksOf(file));
+/** The first block of each text: a snippet the README repeats from its guide runs once, named by its first file. */
+const distinct = (list: readonly Block[]) => list.filter((b, i) => list.findIndex((o) => o.lang === b.lang && o.lines.join('\n') === b.lines.join('\n')) === i);
 
 /** A shell line without its trailing comment (a `#` after blank space, outside quotes). */
 function withoutComment(line: string): string {
@@ -95,8 +99,8 @@ const usesTool = (command: string) => /^(curl|(npx )?commerce-sim)\b/.test(comma
  * as built.
  */
 const isScript = (b: Block) => b.lang === 'sh' && b.lines.some((l) => /^kill\b/.test(l));
-const scripts = blocks.filter(isScript);
-const shBlocks = blocks.filter((b) => b.lang === 'sh' && !isScript(b)).map((b) => commands(b).filter(usesTool));
+const scripts = distinct(blocks.filter(isScript));
+const shBlocks = distinct(blocks.filter((b) => b.lang === 'sh' && !isScript(b))).map((b) => ({ file: b.file, commands: commands(b).filter(usesTool) }));
 
 interface Served {
   readonly base_url: string;
@@ -114,7 +118,7 @@ function freshDir(): string {
   return dir;
 }
 
-/** A README command with its placeholders filled from the served simulator, the CLI run from dist/. */
+/** A documented command with its placeholders filled from the served simulator, the CLI run from dist/. */
 function filled(command: string): { line: string; env: Record<string, string> } {
   const env: Record<string, string> = {};
   for (const m of command.matchAll(/--token-env (\w+)/g)) if (m[1] !== undefined) env[m[1]] = served.token;
@@ -125,7 +129,7 @@ function filled(command: string): { line: string; env: Record<string, string> } 
     .replaceAll('<token>', served.token)
     .replace(/--var (\w+)=\.\.\./g, (_, name: string) => {
       const value = served[name];
-      if (typeof value !== 'string') throw new Error(`the README's --var ${name}=... has no value in serve --json`);
+      if (typeof value !== 'string') throw new Error(`the documented --var ${name}=... has no value in serve --json`);
       return `--var ${name}=${value}`;
     });
   return { line, env };
@@ -148,8 +152,8 @@ const EXIT_0 = { error: undefined, signal: null, status: 0 };
 beforeAll(async () => {
   // test/global-setup.ts built dist/: a missing CLI is a failure, never a skip.
   expect(existsSync(MAIN), `${MAIN} is missing`).toBe(true);
-  // The README's own line, as it is written there.
-  expect(readme).toContain(SERVE);
+  // The documentation's own line, as it is written there.
+  expect(allText).toContain(SERVE);
   const args = SERVE.split(' ').slice(2);
   const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   server = child;
@@ -167,9 +171,15 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("the README's commands", () => {
-  it('finds the commands it runs, and every command it does not run is still in the README', () => {
-    const all = shBlocks.flat();
+describe("the documentation's commands", () => {
+  it('reads the README and the docs, and finds blocks in each guide', () => {
+    const files = new Set(blocks.map((b) => b.file));
+    for (const file of ['README.md', 'docs/guides/simulator.md', 'docs/guides/deployment.md', 'docs/guides/fixtures.md', 'docs/guides/traffic.md', 'docs/guides/ci.md'])
+      expect(files, file).toContain(file);
+  });
+
+  it('finds the commands it runs, and every command it does not run is still in the documentation', () => {
+    const all = shBlocks.flatMap((b) => b.commands);
     expect(all.filter((c) => c.startsWith('curl')).length).toBeGreaterThan(0);
     expect(all).toContain(SERVE);
     for (const command of NOT_RUN.keys()) expect(all, command).toContain(command);
@@ -177,9 +187,9 @@ describe("the README's commands", () => {
 
   // One test per block: its commands run in order, in one fresh directory (fixtures written, then checked).
   for (const [i, block] of shBlocks.entries()) {
-    const run = block.filter((c) => !NOT_RUN.has(c) && c !== SERVE);
+    const run = block.commands.filter((c) => !NOT_RUN.has(c) && c !== SERVE);
     if (run.length === 0) continue;
-    it(`block ${i + 1}: ${run.join(' ; ')}`, () => {
+    it(`${block.file} block ${i + 1}: ${run.join(' ; ')}`, () => {
       const cwd = freshDir();
       for (const command of run) {
         const { line, env } = filled(command);
@@ -202,7 +212,7 @@ describe("the README's commands", () => {
   });
 
   for (const [i, block] of scripts.entries()) {
-    it(`script ${i + 1}, run as pasted: ${block.lines[1] ?? ''}`, () => {
+    it(`${block.file} script ${i + 1}, run as pasted: ${block.lines[1] ?? ''}`, () => {
       const cwd = freshDir();
       // `npx commerce-sim` as a user's clone or app resolves it: the CLI as built, run as a child of the
       // wrapper the way npm exec runs it, so killing the wrapper leaves the server running (and holding
@@ -232,7 +242,7 @@ describe("the README's commands", () => {
     const [prompt = '', ...shown] = example?.lines ?? [];
     const cwd = freshDir();
     const first = sh(filled(prompt.slice(2)).line, cwd);
-    // The README shows the head of the output (the summary and the report path follow).
+    // The guide shows the head of the output (the summary and the report path follow).
     expect(first.stdout.startsWith(`${shown.join('\n')}\n`), first.stdout).toBe(true);
     // A shown FAIL verdict is exit 1.
     expect(ended(first)).toEqual({ ...EXIT_0, status: shown.some((l) => l.startsWith('commerce-sim props: FAIL')) ? 1 : 0 });
@@ -249,7 +259,7 @@ describe("the README's commands", () => {
     const start = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
     expect(start).toMatch(/^node dist\/cli\/main\.js /);
     const at = readme.indexOf('`npm start` prints a summary');
-    const shown = blocks.find((b) => b.lang === '' && readme.indexOf(b.lines.join('\n'), at) > at)?.lines ?? [];
+    const shown = blocks.find((b) => b.file === 'README.md' && b.lang === '' && readme.indexOf(b.lines.join('\n'), at) > at)?.lines ?? [];
     const r = sh(`${JSON.stringify(process.execPath)} ${JSON.stringify(MAIN)}${start.slice('node dist/cli/main.js'.length)}`, freshDir());
     expect(ended(r)).toEqual(EXIT_0);
     const mask = (text: string) => text.replace(/ in \d+(\.\d+)? s$/gm, ' in <time> s').replace(/reports\/\d{8}T\d{6}Z-/g, 'reports/<run-id>-');
@@ -257,9 +267,9 @@ describe("the README's commands", () => {
   });
 });
 
-describe('the counts the README gives', () => {
+describe('the counts the documentation gives', () => {
   it('of rules are the catalogue\'s: "N rules: N `documented` ... and N `assumed`"', () => {
-    const m = /\b(\d+) rules: (\d+) `documented` [^]*? and (\d+) `assumed`/.exec(readme);
+    const m = /\b(\d+) rules: (\d+) `documented` [^]*? and (\d+) `assumed`/.exec(allText);
     expect(m).not.toBeNull();
     expect(Number(m?.[1])).toBe(catalogue.length);
     expect(Number(m?.[2])).toBe(catalogue.filter((r) => r.level === 'documented').length);
@@ -271,11 +281,11 @@ describe('the counts the README gives', () => {
     const scenarios = await loadScenarios([dir], { ruleExists: (id) => ruleById(id) !== undefined });
     const files = await findScenarioFiles([dir], ROOT);
     const number = (text: string) => Number(text.replaceAll(',', ''));
-    const counts = [...readme.matchAll(/\b(\d[\d,]*) scenarios\b/g)].map((m) => number(m[1] ?? ''));
+    const counts = [...allText.matchAll(/\b(\d[\d,]*) scenarios\b/g)].map((m) => number(m[1] ?? ''));
     expect(counts.length).toBeGreaterThan(0);
     for (const n of counts) expect(n).toBe(scenarios.length);
-    for (const m of readme.matchAll(/\b\d[\d,]* scenarios in (\d+) files\b/g)) expect(number(m[1] ?? '')).toBe(files.length);
-    const rows = [...readme.matchAll(/\| (\d+) pass, (\d+) fail, (\d+) skip \|/g)];
+    for (const m of allText.matchAll(/\b\d[\d,]* scenarios in (\d+) files\b/g)) expect(number(m[1] ?? '')).toBe(files.length);
+    const rows = [...allText.matchAll(/\| (\d+) pass, (\d+) fail, (\d+) skip \|/g)];
     expect(rows.length).toBeGreaterThan(0);
     for (const m of rows) expect(number(m[1] ?? '') + number(m[2] ?? '') + number(m[3] ?? '')).toBe(scenarios.length);
   });

@@ -99,7 +99,7 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
       try {
         res = await once(method, url, headers, body);
       } catch (error) {
-        if (!(error instanceof TargetError) || !retriedOnTransport(error, method) || attempt >= retries) throw error;
+        if (!(error instanceof TargetError) || !retriedOnTransport(error, method, url) || attempt >= retries) throw error;
         await sleep(Math.min(backoffMs(attempt, options.backoffBaseMs ?? 500, random), options.maxDelayMs ?? 30_000));
         continue;
       }
@@ -163,8 +163,14 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** A transport failure a repeat may get past (not a refused connection or a bad address: those stay). */
-function retriedOnTransport(error: TargetError, method: string): boolean {
-  if (!IDEMPOTENT.has(method)) return false;
+/**
+ * The served simulator's admin writes that leave the same state however often they are sent (a reset, a
+ * restore of one snapshot): idempotent by what they mean (RFC 9110 §9.2.2), so a reset connection retries them too.
+ */
+const IDEMPOTENT_ADMIN = new Set(['/__sim/reset', '/__sim/restore']);
+
+function retriedOnTransport(error: TargetError, method: string, url: string): boolean {
+  if (!IDEMPOTENT.has(method) && !(method === 'POST' && IDEMPOTENT_ADMIN.has(url.split('?')[0] ?? url))) return false;
   if (error.code === 'TARGET_TIMEOUT') return true;
   return error.code === 'TARGET_UNREACHABLE' && /ECONNRESET|UND_ERR_SOCKET|EPIPE|other side closed|UND_ERR_RES_CONTENT_LENGTH_MISMATCH|terminated/i.test(error.message);
 }

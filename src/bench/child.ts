@@ -9,17 +9,20 @@ export interface Child<T> {
   cpu(): Promise<number>;
   /** Send a message the child answers with one number ('cpu', 'rss', ...). */
   ask(message: string): Promise<number>;
+  /** Send a message the child answers with a value ('turns': a TurnSummary). */
+  report<R>(message: string): Promise<R>;
 }
 
 export function child<T>(file: string, args: readonly string[], execArgv: readonly string[] = []): Promise<Child<T>> {
   return new Promise((resolve, reject) => {
     const proc = fork(fileURLToPath(new URL(file, import.meta.url)), [...args], { execArgv: [...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const ask = (m: string) =>
-      new Promise<number>((done) => {
-        proc.once('message', (answer) => done(Number(answer)));
+    const report = <R>(m: string) =>
+      new Promise<R>((done) => {
+        proc.once('message', (answer) => done(answer as R));
         proc.send(m);
       });
-    proc.once('message', (message) => resolve({ message: message as T, stop: () => proc.send('stop'), cpu: () => ask('cpu'), ask }));
+    const ask = async (m: string) => Number(await report<unknown>(m));
+    proc.once('message', (message) => resolve({ message: message as T, stop: () => proc.send('stop'), cpu: () => ask('cpu'), ask, report }));
     proc.once('error', reject);
     proc.once('exit', (code) => code !== 0 && reject(new Error(`${file} exited with ${code}`)));
   });

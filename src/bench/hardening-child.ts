@@ -3,11 +3,13 @@
  * RSS is what a served simulator costs. Arguments: the seeded accounts, then (optionally) more simulator
  * options as JSON (`{"maxRecords": 200000}`). Answers 'rss' (after a full collection), 'cpu', 'requests'
  * (requests read so far, on every connection), 'lag'
- * (the longest event-loop delay since the last 'lag', in ms) and 'close' (shuts down as serve does: the ms it took).
+ * (the longest event-loop delay since the last 'lag', in ms), 'close' (shuts down as serve does: the ms it took),
+ * 'watch' and 'turns' (the event loop's long turns in between, turn-watch.ts).
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Simulator, type SimulatorOptions } from '../sim/simulator.js';
 import { listen } from '../sim/server.js';
+import { TurnWatch } from './turn-watch.js';
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const extra = JSON.parse(process.argv[3] ?? '{}') as Partial<SimulatorOptions>;
@@ -20,6 +22,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 // The longest the event loop was held since the last 'lag' question: what one request can make every other client wait.
 const delay = monitorEventLoopDelay({ resolution: 5 });
 delay.enable();
+const watch = new TurnWatch();
 
 process.send?.({ origin: running.baseUrl, token: sim.issueToken('bench', 'read-write'), adminToken: sim.adminToken });
 process.on('message', (m) => {
@@ -43,6 +46,11 @@ process.on('message', (m) => {
       setTimeout(() => process.exit(0), 10);
     });
   }
+  if (m === 'watch') {
+    watch.start();
+    process.send?.(0);
+  }
+  if (m === 'turns') process.send?.(watch.stop());
   if (m === 'requests') process.send?.(requestsRead);
   if (m === 'cpu') {
     const { user, system } = process.cpuUsage();

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every speed figure of the project, measured in one run, with ratios against a raw
- * node:http baseline measured in the same run. Prints Markdown tables (pasted into the README).
+ * node:http baseline measured in the same run. Prints Markdown tables (pasted into docs/performance.md).
  * Options: --quick (shorter loads), --only imports,cold,list,scale,suite,props,export,hardening,traffic
  */
 import { parseArgs } from 'node:util';

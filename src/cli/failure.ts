@@ -66,7 +66,7 @@ const BUG: Advice = { what: 'commerce-sim failed unexpectedly', todo: 'This is a
 
 function adviceFor(code: KitErrorCode | undefined): Advice {
   if (code === undefined) return BUG;
-  return ADVICE[code] ?? { what: ERROR_CODES[code], todo: "See the message above; the README's table of error codes says more." };
+  return ADVICE[code] ?? { what: ERROR_CODES[code], todo: 'See the message above; the table of error codes (docs/errors.md) says more.' };
 }
 
 /** `::error title=commerce-sim::<what was printed>`, one line whatever the message holds. */

@@ -8,10 +8,10 @@ import { isDeviationId, DEVIATION_IDS } from '../engine/deviations.js';
 import { parseReading, type ReadingChoice } from '../rules/readings.js';
 import type { RuleId } from '../rules/ids.js';
 import { readSimulatorSettings, type SimulatorSetting } from '../sim/options.js';
-import type { Surface } from '../sim/surface.js';
 import { DatasetError, readingsOfFile, resolveDataset } from '../store/adversity-profiles.js';
 import { UsageError } from './io.js';
 import type { Values } from './command.js';
+import type { StartSimulatorOptions } from '../kit/start-simulator.js';
 
 export const SIM_OPTIONS = {
   'sim-seed': { type: 'string' },
@@ -44,16 +44,11 @@ export function simOptionsUsage(indent: string, width: number): string {
 
 export type SimValues = Values<typeof SIM_OPTIONS>;
 
-/** What the flags ask of the embedded simulator, checked; every member optional (the simulator's defaults). */
-export interface SimFlags {
-  readonly seed?: number;
-  readonly accounts?: number;
-  readonly counts?: Readonly<Record<string, number>>;
-  readonly dataset?: string;
-  readonly deviate?: readonly RuleId[];
-  readonly surface?: Surface;
-  readonly readings?: ReadingChoice;
-}
+/**
+ * What the flags ask of the embedded simulator, checked: startSimulator()'s own options (every member optional,
+ * the simulator's defaults), the readings already read from their file.
+ */
+export type SimFlags = Pick<StartSimulatorOptions, 'seed' | 'accounts' | 'counts' | 'dataset' | 'deviate' | 'surface'> & { readonly readings?: ReadingChoice };
 
 /** `serve --seed 7` and the like: the data seed is --sim-seed in every command. */
 export function refuseOldSeed(values: { readonly seed?: string | undefined }): void {

@@ -2,7 +2,7 @@ import { describeShapeProblem, jsonShapeProblem } from './json-shape.js';
 
 /**
  * How long a written value may be. The API document states only the password's minimum (8, §2.1); the
- * public documentation gives no maxima, so these are the simulator's own documented defaults (README,
+ * public documentation gives no maxima, so these are the simulator's own documented defaults (docs/security.md,
  * "Limits"): long enough for any real value, short enough that no write can grow a page or a record
  * without bound. Counted in characters (code points), as the minimum is.
  */

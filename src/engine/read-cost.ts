@@ -4,7 +4,7 @@
  * index arithmetic) and this module weighs them.
  *
  * The unit is one record examined with one simple test (a scan step and an `eq`, about 80 ns on the
- * 2-core machine of README "Performance"), so `--max-scan 100000` (the default) is about 8 ms of work. Each weight
+ * 2-core machine of docs/performance.md), so `--max-scan 100000` (the default) is about 8 ms of work. Each weight
  * below was measured there, rounded up, and written in nanoseconds so that it can be checked again.
  */
 import { patternParts, type FilterClause } from './filter.js';

@@ -141,13 +141,15 @@ export async function startSimulator(options?: StartSimulatorOptions): Promise<S
   const simulator = new Simulator(resolved);
   const server = await listen(simulator, o.port ?? 0, o.host ?? '127.0.0.1');
   const token = simulator.issueToken(clientId, 'read-write');
-  const admin = (method: string, url: string, body?: unknown) => {
-    const res = simulator.handle({
+  const admin = async (method: string, url: string, body?: unknown) => {
+    const handled = simulator.handle({
       method,
       url,
       headers: { authorization: `Bearer ${simulator.adminToken}`, 'content-type': 'application/json' },
       body: body === undefined ? '' : JSON.stringify(body),
     });
+    // Served, a restore runs in slices between requests: its answer (and the data restored) comes when it is done.
+    const res = handled.deferred === undefined ? handled : await handled.deferred;
     if (res.status !== 200) throw new SimulatorAdminError('SIM_ADMIN_FAILED', `${method} ${url} answered ${res.status}: ${res.body.slice(0, 300)}`);
     return JSON.parse(res.body) as unknown;
   };
@@ -161,11 +163,11 @@ export async function startSimulator(options?: StartSimulatorOptions): Promise<S
     ids: simulator.seededIds(),
     simulator,
     reset: async () => {
-      admin('POST', '/__sim/reset');
+      await admin('POST', '/__sim/reset');
     },
-    snapshot: async () => admin('GET', '/__sim/snapshot') as Snapshot,
+    snapshot: async () => (await admin('GET', '/__sim/snapshot')) as Snapshot,
     restore: async (snapshot) => {
-      admin('POST', '/__sim/restore', { ...snapshot, drop_projects: true });
+      await admin('POST', '/__sim/restore', { ...snapshot, drop_projects: true });
     },
     close,
     [Symbol.asyncDispose]: close,

@@ -60,7 +60,7 @@ export function createAdminOps(sim: AdminPort): AdminOps {
         return undefined;
       }
       // Served: the new records are built between other requests, which see the old data until the swap.
-      const deferred = slicer(prepared.steps).then((done) => {
+      const deferred = slicer(prepared.steps, 'state').then((done) => {
         if (!done) return error('unavailable', 'The simulator is shutting down; the reseed was not applied');
         sim.reconfigure(options, prepared);
         return json(200, { data: ops.describe() });
@@ -77,7 +77,7 @@ export function createAdminOps(sim: AdminPort): AdminOps {
       const steps = (function* () {
         outcome = yield* restoreSteps(sim, text, true);
       })();
-      const deferred = slicer(steps).then((done) => {
+      const deferred = slicer(steps, 'state').then((done) => {
         if (!done) return error('unavailable', 'The simulator is shutting down; the restore was not applied');
         return outcome ?? json(200, { data: ops.describe() });
       });

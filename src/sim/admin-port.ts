@@ -7,6 +7,7 @@ import type { Project } from '../store/project.js';
 import type { RecordBudget } from '../store/record-budget.js';
 import type { Steps } from '../store/steps.js';
 import type { Journal } from './journal.js';
+import type { Slicer } from './long-reads.js';
 import type { Readings } from '../rules/readings.js';
 import type { SeededIds, SimulatorOptions } from './options.js';
 
@@ -45,7 +46,7 @@ export interface AdminPort {
   /** The seeded records of these options built off to the side, as steps; undefined when nothing is to build. */
   prepare(options: SimulatorOptions): PreparedData | undefined;
   /** Runs steps in slices between requests (a served simulator); undefined in process. */
-  readonly slicer: ((steps: Steps<unknown>) => Promise<boolean>) | undefined;
+  readonly slicer: Slicer | undefined;
 }
 
 /** Seeded data built off to the side (`prepare`): run its steps, then hand it to `reconfigure`. */

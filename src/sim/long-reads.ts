@@ -10,8 +10,14 @@ import { error, json } from './respond.js';
 import type { SimResponse } from './messages.js';
 import { drain, type Steps } from '../store/steps.js';
 
-/** Runs steps between other requests; false when shutdown stopped them first. */
-export type Slicer = (steps: Steps<unknown>) => Promise<boolean>;
+/**
+ * What a sliced job is for: an answer a client waits for (a long read), finished at shutdown within the
+ * grace; or a change of the simulator's state (a reseed, a restore), dropped at shutdown.
+ */
+export type Work = 'answer' | 'state';
+
+/** Runs steps between other requests (`work` default 'answer'); false when shutdown stopped them first. */
+export type Slicer = (steps: Steps<unknown>, work?: Work) => Promise<boolean>;
 
 /**
  * A plan estimated above this many units (engine/read-cost.ts: about 80 ns each on the bench machine, so

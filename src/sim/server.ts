@@ -15,7 +15,7 @@ import type { Arrival, Simulator } from './simulator.js';
 import { bodyLimit, MAX_BODY_BYTES, type SimResponse } from './messages.js';
 import { BufferPool, writeParts } from './body-parts.js';
 import { bearer } from './tokens.js';
-import type { Steps } from '../store/steps.js';
+import { sliced } from './slicer.js';
 
 /**
  * Header names arrive lower-cased from node:http, repeated ones already joined or dropped by node; only
@@ -97,6 +97,9 @@ function limitOf(sim: Simulator, req: IncomingMessage): number {
   return authorization === undefined || bearer({ authorization }) !== sim.adminToken ? MAX_BODY_BYTES : limit;
 }
 
+/** How long close() waits, by default, for answers still being written before cutting their connections. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
+
 /** Requests of one connection read and not yet answered; `open` false once the connection closed. */
 interface Owed {
   count: number;
@@ -114,6 +117,12 @@ type Tracked = ServerResponse & { [OWED]?: Owed | undefined };
  */
 export class Lifecycle {
   closing = false;
+  /** Once closing: when long work still running stops (sim/slicer.ts), leaving the rest of the grace to write answers. */
+  finishBy = Infinity;
+
+  /** `graceMs`: how long shutdown gives answers before it cuts their connections (close()). */
+  constructor(private readonly graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {}
+
   private inFlight = 0;
   private readonly delayed = new Set<() => void>();
   private idle: (() => void) | undefined;
@@ -187,6 +196,8 @@ export class Lifecycle {
   /** Begin shutdown; resolves when every request read before now is answered. */
   drain(): Promise<void> {
     this.closing = true;
+    // A tenth of the grace, at most half a second, is left to write what the work answers.
+    this.finishBy = performance.now() + this.graceMs - Math.min(500, this.graceMs / 10);
     for (const run of [...this.delayed]) run();
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => (this.idle = resolve));
@@ -308,9 +319,6 @@ export function createSimServer(sim: Simulator, lifecycle: Lifecycle = new Lifec
 /** Shutdown closes the port once no connection has come for this long (and every answer owed is written). */
 const QUIET_MS = 100;
 
-/** How long close() waits, by default, for answers still being written before cutting their connections. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
-
 export interface RunningServer {
   readonly server: Server;
   readonly baseUrl: string;
@@ -323,68 +331,6 @@ export interface RunningServer {
   close(): Promise<void>;
   /** Cut every connection now (a second Ctrl-C during close()). */
   cut(): void;
-}
-
-/** Work in slices of about this many ms, each followed by whatever requests are waiting. */
-const SLICE_MS = 10;
-/**
- * Jobs sliced at once, taking turns: more wait their turn to start (a started long read holds what it has
- * found so far; one not started holds nothing), so memory stays bounded whatever the number of them.
- */
-const RUNNING_JOBS = 4;
-
-interface Job {
-  readonly steps: Steps<unknown>;
-  readonly resolve: (done: boolean) => void;
-  readonly reject: (error: unknown) => void;
-}
-
-/**
- * Run steps between other requests; false when shutdown began first (the work is then dropped). One
- * slice of one job a turn, round robin, then the event loop reads and answers what came meanwhile: a
- * cheap request waits for one slice at most, however many long jobs run.
- */
-export function sliced(lifecycle: Lifecycle, sliceMs = SLICE_MS): (steps: Steps<unknown>) => Promise<boolean> {
-  const running: Job[] = [];
-  const queued: Job[] = [];
-  let scheduled = false;
-  const turn = () => {
-    scheduled = false;
-    while (running.length < RUNNING_JOBS && queued.length > 0) running.push(queued.shift() as Job);
-    const job = running.shift();
-    if (job === undefined) return;
-    if (lifecycle.closing) job.resolve(false);
-    else {
-      const until = performance.now() + sliceMs;
-      let finished = false;
-      try {
-        for (;;) {
-          if (job.steps.next().done === true) {
-            finished = true;
-            break;
-          }
-          if (performance.now() >= until) break;
-        }
-      } catch (error) {
-        // A bug in the work fails that job's answer, not the server.
-        job.reject(error);
-        finished = true;
-      }
-      if (finished) job.resolve(true);
-      else running.push(job);
-    }
-    schedule();
-  };
-  const schedule = () => {
-    if (scheduled || running.length + queued.length === 0) return;
-    scheduled = true;
-    setImmediate(turn);
-  };
-  return (steps) =>
-    new Promise((resolve, reject) => {
-      queued.push({ steps, resolve, reject });
-      schedule();
-    });
 }
 
 /** Every seeded record and index built before the port opens, so no first read pays for them. */
@@ -406,7 +352,7 @@ function warm(sim: Simulator, progress: ((line: string) => void) | undefined): v
 
 /** Build the seeded data, listen (port 0 picks a free one), then point the simulator's links at the real address. */
 export async function listen(sim: Simulator, port: number, host: string, options: ServerOptions = {}): Promise<RunningServer> {
-  const lifecycle = new Lifecycle();
+  const lifecycle = new Lifecycle(options.graceMs);
   warm(sim, options.progress);
   sim.slicer = sliced(lifecycle);
   sim.wire = true;

@@ -10,9 +10,11 @@ import type { FilterSpec } from '../engine/filter.js';
 import { lookupCost, sortCost, testCost, visitCost } from '../engine/read-cost.js';
 import type { Direction, SortSpec } from '../engine/sort.js';
 import { compareIds, copyRecord, recordOrder, type SimRecord, type Ties } from './sim-record.js';
-import { drain, sortSteps, type Steps } from './steps.js';
+import { drain, RECORDS_PER_STEP, sortSteps, type Steps } from './steps.js';
 import { compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval, type Lookup, type RangeField } from './record-filter.js';
 import { recordWeight, type RecordTally } from './record-budget.js';
+import { IdMap, IdSet } from './id-map.js';
+import { LongestText } from './longest-text.js';
 import { cut, descendingOf, descendingSteps, intervalTest, partitionPoint, sortById, type Run } from './ordered-runs.js';
 import { budgetWalk, mergeSteps, planSteps, type LookupRun, type Plan, type Walk, type Walkable, type WalkedLayers } from './page-walks.js';
 
@@ -24,10 +26,10 @@ import type { PageQuery, PageRead, PageResult } from './page-query.js';
 const now = (result: PageResult): PageRead => ({ kind: 'now', result });
 
 export class Collection {
-  private readonly byId = new Map<string, SimRecord>();
+  private readonly byId = new IdMap<SimRecord>();
   private readonly indexes = new Map<string, SimRecord[]>();
   /** Base ids deleted here or replaced by a copy in `byId`. */
-  private readonly hidden = new Set<string>();
+  private readonly hidden = new IdSet();
   /**
    * The same base records, as objects: a walk over the base asks of every record whether it is hidden,
    * and a record's identity is at hand where its id would be one more read from memory.
@@ -35,13 +37,16 @@ export class Collection {
   private readonly hiddenRecords = new Set<SimRecord>();
   /** Positions of the hidden base records in each base index, cached until `hidden` changes. */
   private hiddenAt = new Map<string, Float64Array>();
-  /**
-   * The longest value of each field asked about so far, by this layer's records: what a pattern search
-   * may have to read per record. Raised on writes, never lowered on deletes (an upper bound is enough).
-   */
-  private readonly longestText = new Map<string, number>();
+  /** The longest value of each field asked about so far, by this layer's records (longest-text.ts). */
+  private readonly longestText = new LongestText(() => this.records());
   /** What the walks of a read (page-walks.ts) need of this collection. */
   private readonly layers: WalkedLayers;
+  /**
+   * The records as the last bulk load gave them, while they are exactly this layer's (no record added or
+   * dropped since): indexes are sorted from this order, not the shards' (id-map.ts), so records loaded in the
+   * order of a field (a snapshot's by id, a seed's by created_at) sort in one pass per merge level.
+   */
+  private loaded: readonly SimRecord[] | undefined;
 
   /**
    * `base`: shared records this collection starts from and never writes (its ties are this one's).
@@ -71,21 +76,9 @@ export class Collection {
     yield* this.byId.values();
   }
 
-  /** Characters of the longest value of `field` in this layer (measured once per field, then kept up to date). */
-  private layerLongest(field: string): number {
-    return this.longestText.get(field) ?? drain(this.measureSteps(field));
-  }
-
-  /** Measure (and keep) the longest value of `field` in this layer, as steps. */
-  private *measureSteps(field: string): Steps<number> {
-    let n = 0;
-    let i = 0;
-    for (const r of this.byId.values()) {
-      n = Math.max(n, textLength(r, field));
-      if ((++i & 16_383) === 0) yield;
-    }
-    this.longestText.set(field, n);
-    return n;
+  /** This layer's records: in the order they were loaded while that holds, else as the map keeps them. */
+  private records(): Iterable<SimRecord> {
+    return this.loaded ?? this.byId.values();
   }
 
   /** This collection's own records (inserted or changed here), by id. */
@@ -95,7 +88,7 @@ export class Collection {
 
   /** Base ids deleted here (not replaced by a changed copy), in id order. */
   deletedBaseIds(): readonly string[] {
-    return [...this.hidden].filter((id) => !this.byId.has(id)).sort();
+    return [...this.hidden.values()].filter((id) => !this.byId.has(id)).sort();
   }
 
   /** Bulk load for seeding and restores: indexes are dropped and rebuilt on demand. */
@@ -110,9 +103,11 @@ export class Collection {
       // Seeding a shared base counts nothing: no closure per record for the million it may load.
       if (this.tally === undefined) this.put(r);
       else this.counted(r.id, () => this.put(r));
-      if ((i & 4095) === 4095) yield;
+      if ((i & (RECORDS_PER_STEP - 1)) === RECORDS_PER_STEP - 1) yield;
     }
     this.indexes.clear();
+    // The layer holds exactly these records when it holds as many (it held none, and no id came twice).
+    this.loaded = this.byId.size === records.length ? records : undefined;
   }
 
   /**
@@ -123,8 +118,17 @@ export class Collection {
     for (const field of fields) {
       const key = `${field}:asc`;
       if (this.indexes.has(key)) continue;
-      const all = [...this.byId.values()];
-      yield;
+      // Gathered as steps too: a million records spread into an array at once held the loop tens of ms.
+      let all = this.loaded;
+      if (all === undefined) {
+        const gathered = new Array<SimRecord>(this.byId.size);
+        let i = 0;
+        for (const r of this.byId.values()) {
+          gathered[i++] = r;
+          if ((i & (RECORDS_PER_STEP - 1)) === 0) yield;
+        }
+        all = gathered;
+      }
       const index = field === 'id' ? yield* sortSteps(all, compareIds) : yield* sortSteps(all, recordOrder(field, 'asc', this.ties));
       this.indexes.set(key, index);
     }
@@ -136,7 +140,7 @@ export class Collection {
       this.indexes.set(key, yield* descendingSteps(ascending, field));
     }
     // And the longest value of each filterable field, which the work budget weighs a filter by (read-cost.ts).
-    for (const field of Object.keys(this.filterSpec)) if (!this.longestText.has(field)) yield* this.measureSteps(field);
+    yield* this.longestText.measureSteps(Object.keys(this.filterSpec));
   }
 
   insert(record: SimRecord): void {
@@ -166,6 +170,7 @@ export class Collection {
     const own = this.byId.get(id);
     if (own !== undefined) {
       this.byId.delete(id);
+      this.loaded = undefined;
       for (const [key, index] of this.indexes) this.detach(key, index, own);
       return own;
     }
@@ -191,7 +196,7 @@ export class Collection {
     }
     for (const [key, index] of this.indexes) this.detach(key, index, record);
     change(record);
-    this.noteLengths(record);
+    this.longestText.note(record);
     // Assign rather than delete: deleting would turn every record into a slow dictionary object.
     record.itemText = undefined;
     record.itemBytes = undefined;
@@ -270,8 +275,8 @@ export class Collection {
     // Each layer's records are tested by the longest values of that layer: a project's long writes make
     // its own records dear to search, not the seed's.
     const visible = query.visible !== undefined;
-    const ownTests = testCost(filter.tested, (f) => this.layerLongest(f), visible);
-    const baseTests = this.base === undefined ? ownTests : testCost(filter.tested, (f) => (this.base as Collection).layerLongest(f), visible);
+    const ownTests = testCost(filter.tested, (f) => this.longestText.of(f), visible);
+    const baseTests = this.base === undefined ? ownTests : testCost(filter.tested, (f) => (this.base as Collection).longestText.of(f), visible);
     const sortVisit = visitCost(sortField, direction, true, base !== undefined);
     const plans: Plan[] = [];
     if (walkable === undefined) plans.push({ kind: 'scan', cost: length(own) * (sortVisit + ownTests) + length(base) * (sortVisit + baseTests) });
@@ -334,7 +339,7 @@ export class Collection {
     if (this.base !== undefined) {
       const theirs = cut(this.base.ownIndex(field, 'asc'), field, 'asc', iv);
       n += theirs.hi - theirs.lo;
-      for (const id of this.hidden) {
+      for (const id of this.hidden.values()) {
         const r = this.base.get(id);
         if (r !== undefined && inInterval(rangeKey(r, field), iv)) n--;
       }
@@ -394,7 +399,7 @@ export class Collection {
     if (at === undefined) {
       at = new Float64Array(this.hidden.size);
       let i = 0;
-      for (const id of this.hidden) {
+      for (const id of this.hidden.values()) {
         const r = this.base?.get(id);
         if (r !== undefined) at[i++] = partitionPoint(ordered, (x) => order(x, r) < 0);
       }
@@ -431,15 +436,9 @@ export class Collection {
 
   private put(record: SimRecord): void {
     if (this.base !== undefined && !this.hidden.has(record.id) && this.base.get(record.id) !== undefined) this.hideBase(record.id);
+    if (this.loaded !== undefined && this.byId.get(record.id) !== record) this.loaded = undefined;
     this.byId.set(record.id, record);
-    this.noteLengths(record);
-  }
-
-  private noteLengths(record: SimRecord): void {
-    for (const [field, n] of this.longestText) {
-      const length = textLength(record, field);
-      if (length > n) this.longestText.set(field, length);
-    }
+    this.longestText.note(record);
   }
 
   /** This collection's own records ordered by (field, direction), ties by id; a base's are all of it. */
@@ -450,7 +449,7 @@ export class Collection {
       const ascending = direction === 'desc' ? this.indexes.get(`${field}:asc`) : undefined;
       if (ascending !== undefined) index = descendingOf(ascending, field);
       else {
-        const records = [...this.byId.values()];
+        const records = [...this.records()];
         index = field === 'id' ? sortById(records) : records.sort(recordOrder(field, direction, this.ties));
         if (field === 'id' && direction === 'desc') index.reverse();
       }
@@ -473,9 +472,4 @@ export class Collection {
       if (found >= 0) index.splice(found, 1);
     }
   }
-}
-
-function textLength(record: SimRecord, field: string): number {
-  const v = field === 'id' ? record.id : record.attrs[field];
-  return typeof v === 'string' ? v.length : 0;
 }

@@ -2,7 +2,7 @@
  * Seeded data for the list collections. Each collection draws from its own sub-seed, so the data of
  * one resource does not depend on which others were generated first.
  */
-import { drain, type Steps } from './steps.js';
+import { drain, RECORDS_PER_STEP, type Steps } from './steps.js';
 import type { SimRecord } from './collection.js';
 import { createRandom, deriveSeed, type Random } from './random.js';
 import type { ResourceDef } from './resources.js';
@@ -69,7 +69,7 @@ export function* generateSteps(resource: ResourceDef, options: DatasetOptions, l
     // Updates land later than creation; in bursts they share the burst's time too.
     const updatedMs = bursty ? createdMs : createdMs + random.int(20) * SPACING_MS;
     records[i] = { id: random.uuid(), createdMs, updatedMs, attrs: attributes(resource, random, i) };
-    if ((i & 4095) === 4095) yield;
+    if ((i & (RECORDS_PER_STEP - 1)) === RECORDS_PER_STEP - 1) yield;
   }
   return records;
 }

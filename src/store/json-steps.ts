@@ -67,9 +67,9 @@ type JsonStepsProblem<P> =
 /** The value, or why the text is refused; `examined`: characters read (a refusal reads the text up to where it shows). */
 export type JsonStepsResult<P> = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: JsonStepsProblem<P>; readonly examined: number };
 
-/** Values between steps, and characters between steps (long strings of elements count by their text). */
-const STEP_VALUES = 4096;
-const STEP_CHARS = 1 << 18;
+/** Values between steps, and characters between steps (long strings of elements count by their text): about 280 records of a snapshot, well under a millisecond. */
+const STEP_VALUES = 1024;
+const STEP_CHARS = 1 << 16;
 
 class Stop {
   constructor(readonly problem: JsonStepsProblem<never> | { readonly kind: 'watch'; readonly problem: unknown }) {}

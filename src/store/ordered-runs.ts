@@ -5,7 +5,7 @@
 import type { Direction } from '../engine/sort.js';
 import { compareKeys, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type RangeField } from './record-filter.js';
 import { compareIds, keyOf, type SimRecord } from './sim-record.js';
-import { drain, type Steps } from './steps.js';
+import { drain, RECORDS_PER_STEP, type Steps } from './steps.js';
 
 /** First index in [lo, hi) where `before(items[i])` is false; `before` must be true-then-false. */
 export function partitionPoint<T>(items: ArrayLike<T>, before: (item: T) => boolean, lo = 0, hi = items.length): number {
@@ -65,7 +65,7 @@ export function* descendingSteps(ascending: readonly SimRecord[], field: string)
   const n = ascending.length;
   const out = new Array<SimRecord>(n);
   let o = 0;
-  let next = 16_384;
+  let next = RECORDS_PER_STEP;
   for (let end = n; end > 0;) {
     let start = end - 1;
     const key = keyOf(ascending[start] as SimRecord, field);
@@ -73,7 +73,7 @@ export function* descendingSteps(ascending: readonly SimRecord[], field: string)
     for (let k = start; k < end; k++) out[o++] = ascending[k] as SimRecord;
     end = start;
     if (o >= next) {
-      next += 16_384;
+      next += RECORDS_PER_STEP;
       yield;
     }
   }

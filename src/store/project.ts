@@ -9,7 +9,7 @@ import { virtualClock, wallClock, type Clock } from './clock.js';
 import { generateRecords, type DatasetOptions } from './datasets.js';
 import { createRandom, deriveSeed, type Random } from './random.js';
 import { indexedFields, listResources, passwordProfileInfo, realms, userAuthenticationInfo, type ResourceDef } from './resources.js';
-import { drain, type Steps } from './steps.js';
+import { RECORDS_PER_STEP, type Steps } from './steps.js';
 import { DEFAULT_PAGE_LENGTH, OFFSET_LIMIT } from '../engine/pagination.js';
 
 export interface Settings {
@@ -317,12 +317,11 @@ export class Project {
     }
   }
 
-  /** Replace state from a snapshot (admin API). */
-  restore(state: ProjectState): void {
-    drain(this.restoreSteps(state));
-  }
-
-  /** The same as steps: a few thousand records a step, their indexes built with them. */
+  /**
+   * Replace state from a snapshot (admin API), as steps: a few thousand records a step, their indexes built
+   * with them. The state's records are taken as they are, not copied: a restore's own parse made them
+   * (sim/snapshot.ts), and nothing else holds them.
+   */
   *restoreSteps(state: ProjectState): Steps<void> {
     Object.assign(this.settings, { page_length: state.settings.page_length, page_offset_limit: state.settings.page_offset_limit });
     Object.assign(this.adversity, state.adversity);
@@ -335,10 +334,10 @@ export class Project {
       const resource = listResources.find((r) => r.name === name);
       if (resource === undefined) continue;
       const coll = this.list(resource);
-      yield* coll.loadSteps(yield* cloneSteps(delta.upserts));
+      yield* coll.loadSteps(delta.upserts as SimRecord[]);
       for (let i = 0; i < delta.deletes.length; i++) {
         coll.hide(delta.deletes[i] as string);
-        if ((i & 4095) === 4095) yield;
+        if ((i & (RECORDS_PER_STEP - 1)) === RECORDS_PER_STEP - 1) yield;
       }
       // The restored records' indexes now, with the restore, rather than on the first read after it.
       yield* coll.warmSteps(indexedFields(resource));
@@ -346,7 +345,7 @@ export class Project {
     this.profileInfos.clear();
     for (const [key, records] of Object.entries(state.profileInfos)) {
       const coll = new Collection(passwordProfileInfo.filter, undefined, this.options.ties, this.tally);
-      yield* coll.loadSteps(yield* cloneSteps(records));
+      yield* coll.loadSteps(records as SimRecord[]);
       this.profileInfos.set(key, coll);
     }
   }
@@ -443,19 +442,5 @@ export interface ProjectState {
 }
 
 function storedRecord(r: SimRecord): StoredRecord {
-  return { id: r.id, createdMs: r.createdMs, updatedMs: r.updatedMs, attrs: { ...r.attrs }, ...(r.credential === undefined ? {} : { credential: r.credential }) };
-}
-
-/** Copies of stored records, a few thousand a step. */
-function* cloneSteps(records: readonly StoredRecord[]): Steps<SimRecord[]> {
-  const out: SimRecord[] = [];
-  for (let i = 0; i < records.length; i++) {
-    out.push(cloneRecord(records[i] as StoredRecord));
-    if ((i & 4095) === 4095) yield;
-  }
-  return out;
-}
-
-function cloneRecord(r: StoredRecord): SimRecord {
   return { id: r.id, createdMs: r.createdMs, updatedMs: r.updatedMs, attrs: { ...r.attrs }, ...(r.credential === undefined ? {} : { credential: r.credential }) };
 }

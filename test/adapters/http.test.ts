@@ -244,6 +244,21 @@ describe('http target: transport a conforming deployment may choose', () => {
     expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1);
   });
 
+  it("retries the simulator's admin reset and restore whose connection is reset (the same state however often sent), not another POST", async () => {
+    const resets = new Map<string, number>();
+    const { url, seen } = await serve((req, res) => {
+      const n = resets.get(req.url ?? '') ?? 0;
+      resets.set(req.url ?? '', n + 1);
+      if (n === 0 || req.url === '/__sim/snapshot') res.socket?.destroy();
+      else send(200, body)(res);
+    });
+    const t = await target({ baseUrl: url });
+    expect((await t.send({ method: 'POST', url: '/__sim/reset' })).status).toBe(200);
+    expect((await t.send({ method: 'POST', url: '/__sim/restore', body: '{}' })).status).toBe(200);
+    expect((await errorOf(t.send({ method: 'POST', url: '/__sim/snapshot' }))).code).toBe('TARGET_UNREACHABLE');
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /__sim/reset', 'POST /__sim/reset', 'POST /__sim/restore', 'POST /__sim/restore', 'POST /__sim/snapshot']);
+  });
+
   it('gives up on a GET reset every time after its retries', async () => {
     const { url, seen } = await serve((_req, res) => res.socket?.destroy());
     const t = await target({ baseUrl: url, retries: 2 });

@@ -1,5 +1,5 @@
 /**
- * The README's floor plan is the house (issue 29): every room of src/ (each folder, each top-level file)
+ * The floor plan (docs/architecture.md, moved there from the README by issue 35) is the house (issue 29): every room of src/ (each folder, each top-level file)
  * is in the table once, on the floor its imports put it, so every import points down and no two rooms
  * import each other. The rooms are read from the source (rooms.ts), never listed here.
  */
@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { relative } from 'node:path';
 import { fileImports, files, floors, roomImports, SRC } from './rooms.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const architecture = readFileSync(new URL('../../docs/architecture.md', import.meta.url), 'utf8');
 
-/** The table under "## Architecture": each room named in a row's rooms cell, and the floor the row gives it. */
+/** The table under "## The floor plan": each room named in a row's rooms cell, and the floor the row gives it. */
 function plan(): Map<string, number> {
-  const architecture = readme.slice(readme.indexOf('## Architecture'));
-  const table = architecture.slice(architecture.indexOf('| floor | rooms | holds |'));
+  const plan = architecture.slice(architecture.indexOf('## The floor plan'));
+  const table = plan.slice(plan.indexOf('| floor | rooms | holds |'));
   const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
   const placed = new Map<string, number>();
   for (const row of rows) {
@@ -26,7 +26,7 @@ function plan(): Map<string, number> {
   return placed;
 }
 
-describe('the floor plan (README "Architecture")', () => {
+describe('the floor plan (docs/architecture.md)', () => {
   const rooms = roomImports();
 
   it('has no two rooms importing each other, however far round', () => {

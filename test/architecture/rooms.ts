@@ -1,7 +1,7 @@
 /**
  * The house as the imports build it: each folder of src/ is a room, and so is each file at its top; a
  * room's floor is one above the highest room it imports (the ground is 1). Read from the source, so the
- * floor plan in the README can be checked against it.
+ * floor plan in docs/architecture.md can be checked against it.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,7 +14,7 @@ export const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => 
 /** The relative modules a file imports, statically or dynamically. */
 export const importsOf = (file: string): string[] => [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1] as string);
 
-/** A path's room, as the README names it: `src/store/` for a folder, `src/port.ts` for a top-level file. */
+/** A path's room, as the floor plan names it: `src/store/` for a folder, `src/port.ts` for a top-level file. */
 function roomOf(path: string): string {
   const parts = relative(SRC, path).split(/[\\/]/);
   return parts.length === 1 ? `src/${(parts[0] ?? '').replace(/\.js$/, '.ts')}` : `src/${parts[0] ?? ''}/`;

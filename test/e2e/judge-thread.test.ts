@@ -128,7 +128,7 @@ describe('the judge thread', () => {
       });
       expect(exit).toBe(1);
       const lines = out().split('\n');
-      expect(lines[0]).toBe(`commerce-sim proxy: 4 exchanges, 4 clients, ${result.walksTotal} walk${result.walksTotal === 1 ? '' : 's'}`);
+      expect(lines[0]).toBe(`commerce-sim proxy → https://api.test: 4 exchanges, 4 clients, ${result.walksTotal} walk${result.walksTotal === 1 ? '' : 's'}`);
       expect(lines[1]).toBe('  not judged: 3 exchanges of 2 clients (the judge fell behind the traffic; relaying went on)');
       const md = readFileSync(join(dir, 'reports', 'latest', 'report.md'), 'utf8').split('\n');
       expect(md.filter((l) => l.includes('not judged: judge behind'))).toEqual([

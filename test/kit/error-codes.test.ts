@@ -1,4 +1,4 @@
-/** One base class for the tool's errors, one table of their codes (issue 11): the README lists exactly the codes. */
+/** One base class for the tool's errors, one table of their codes (issue 11): docs/errors.md lists exactly the codes. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/io.js';
@@ -17,10 +17,9 @@ import { SimulatorPortInUseError } from '../../src/sim/listen-error.js';
 import { TrafficInputError } from '../../src/traffic/errors.js';
 
 describe('error codes', () => {
-  it('the README table lists exactly the codes of ERROR_CODES, with their meanings', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Error codes'));
-    const rows = [...section.slice(0, section.indexOf('\n## ')).matchAll(/^\| `([A-Z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
+  it('the table of docs/errors.md lists exactly the codes of ERROR_CODES, with their meanings', () => {
+    const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([A-Z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
     expect(Object.fromEntries(rows)).toEqual(ERROR_CODES);
   });
 

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FilterClause } from '../../src/engine/filter.js';
 import { scanCap } from '../../src/engine/read-cost.js';
-import { Lifecycle, listen, sliced } from '../../src/sim/server.js';
+import { Lifecycle, listen } from '../../src/sim/server.js';
+import { sliced } from '../../src/sim/slicer.js';
 import { Simulator } from '../../src/sim/simulator.js';
 import type { SimResponse } from '../../src/sim/messages.js';
 import { Collection, type PageQuery } from '../../src/store/collection.js';
@@ -208,6 +209,39 @@ describe('a served simulator: long reads in slices, changes held until they end'
   });
 });
 
+describe('the deviation large-data.shared-timestamp: its second read runs in slices like the first', () => {
+  // Bursts of 150 records share one created_at, so the page at offset 25 is uniform and read again from 0.
+  const options = { profile: 'shared-timestamps', burst: 150, deviate: ['large-data.shared-timestamp'] } as const;
+  const SCAN = '/v2/accounts?sort=created_at&filter=like(name,*)&page[limit]=25';
+
+  /** A served read of `url` run by a slicer the test drives: its answer and the steps it took. */
+  async function slicedRead(accounts: number, url: string, deviate: boolean) {
+    const h = harness({ ...options, ...(deviate ? {} : { deviate: [] }), accounts });
+    const manual = manualSlicer();
+    h.sim.slicer = manual.slicer;
+    h.sim.sliceAbove = 0;
+    const long = h.get(url);
+    expect(long.deferred).toBeDefined();
+    await manual.runAll();
+    return { body: (await answer(long)).body, steps: manual.steps() };
+  }
+
+  // Sizes at and across the walks' step (a yield every 2,048 records met, the first at 2,047 records), and several steps long.
+  it.each([2047, 2048, 4095, 4096, 6200])('at %i accounts: the answer of an unsliced read, and the second read yields as the first does', async (accounts) => {
+    const unsliced = harness({ ...options, accounts }).get(`${SCAN}&page[offset]=25`);
+    expect(unsliced.status).toBe(200);
+    // The page read again from the start: what a read at offset 0 without the deviation answers.
+    const fromStart = harness({ ...options, deviate: [], accounts }).get(`${SCAN}&page[offset]=0`);
+    expect(body(unsliced).data).toEqual(body(fromStart).data);
+    const deviant = await slicedRead(accounts, `${SCAN}&page[offset]=25`, true);
+    expect(deviant.body).toBe(unsliced.body);
+    // The same read without the deviation reads once: the second read takes as many steps as the first.
+    const once = await slicedRead(accounts, `${SCAN}&page[offset]=25`, false);
+    expect(once.steps).toBeGreaterThan(0);
+    expect(deviant.steps).toBe(2 * once.steps);
+  });
+});
+
 describe('the server slicer', () => {
   it('runs one slice of one job a turn, round robin, with the event loop turning between slices', async () => {
     const seen: string[] = [];
@@ -227,6 +261,41 @@ describe('the server slicer', () => {
     // Another callback of the event loop ran while the jobs were unfinished.
     expect(between).toBeGreaterThan(0);
     expect(between).toBeLessThan(6);
+  });
+
+  it('at shutdown, answers in work are finished, oldest first, each to its end; a change of state stops at once', async () => {
+    const life = { closing: false, finishBy: Infinity };
+    const seen: string[] = [];
+    function* job(name: string, n: number): Steps<void> {
+      for (let i = 0; i < n; i++) {
+        seen.push(`${name}${i}`);
+        yield;
+      }
+    }
+    const slicer = sliced(life, 0);
+    const a = slicer(job('a', 4));
+    const b = slicer(job('b', 4));
+    const restore = slicer(job('r', 4), 'state');
+    // One turn each while serving, then shutdown begins.
+    await new Promise((r) => setImmediate(() => setImmediate(() => setImmediate(r))));
+    expect(seen).toEqual(['a0', 'b0', 'r0']);
+    life.closing = true;
+    expect(await Promise.all([a, b, restore])).toEqual([true, true, false]);
+    expect(seen).toEqual(['a0', 'b0', 'r0', 'a1', 'a2', 'a3', 'b1', 'b2', 'b3']);
+  });
+
+  it('at shutdown, what has not finished by the time left for work resolves false, and a served long read then answers a JSON 503', async () => {
+    const life = { closing: false, finishBy: Infinity };
+    const h = harness({ accounts: 3000 });
+    h.sim.slicer = sliced(life, 0);
+    h.sim.sliceAbove = 1000;
+    const long = h.get('/v2/accounts?filter=like(name,*Zz*)&page[limit]=100');
+    expect(long.deferred).toBeDefined();
+    life.closing = true;
+    life.finishBy = -Infinity;
+    const stopped = await answer(long);
+    expect(stopped.status).toBe(503);
+    expect(JSON.parse(stopped.body)).toMatchObject({ errors: [{ status: 503, detail: 'The simulator is shutting down; this read was not finished' }] });
   });
 
   it('a job that throws fails its own answer, not the server', async () => {

@@ -239,7 +239,7 @@ describe('what was judged is what the verdict says', () => {
     const p = captureIo({ cwd: dir });
     expect(await check([file, '--report', reports], p.io), p.out() + p.err()).toBe(2);
     const lines = p.out().split('\n');
-    expect(lines[0]).toMatch(/^commerce-sim check: 4 exchanges, /);
+    expect(lines[0]).toBe(`commerce-sim check ${file}: 4 exchanges, 2 clients, 2 walks`);
     expect(lines[1]).toBe('  NOTHING JUDGED: no documented rule was exercised by these 4 exchanges');
     expect(p.out()).not.toMatch(/\bPASS\b/);
     const report = reportOf(reports);

@@ -11,6 +11,7 @@ import { toExchange } from '../../src/port.js';
 import { clientRules } from '../../src/traffic/client-rules/catalogue.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
 import { createTrafficJudge, type TrafficResult } from '../../src/traffic/judge/judge.js';
+import { retryUntil } from '../../src/traffic/client-rules/retry.js';
 
 interface Rec {
   readonly id: string;
@@ -92,6 +93,13 @@ describe('the offset limits of §8 at offset 10,000', () => {
     expect(past.findings.filter((f) => f.ruleId === 'client.offset.soft-limit').map((f) => f.level)).toEqual(['assumed']);
     expect(counts(past, 'client.offset.hard-limit')).toEqual(SILENT);
     expect(counts(judged([ex('/v2/accounts?page[offset]=0', page([], { limit: 25 }))]), 'client.offset.soft-limit')).toEqual(SILENT);
+  });
+
+  it('only a GET pages: a POST to /v2/orders or /v2/accounts with page[offset]=10001 in its URL is neither rule’s', () => {
+    for (const path of ['/v2/orders', '/v2/accounts']) {
+      const post = judged([ex(`${path}?page[offset]=10001`, '{"data":{}}', { method: 'POST', status: 201, requestBody: '{"data":{}}' })]);
+      expect([counts(post, 'client.offset.hard-limit'), counts(post, 'client.offset.soft-limit')], path).toEqual([SILENT, SILENT]);
+    }
   });
 });
 
@@ -242,6 +250,14 @@ describe('client.retry.retry-after (assumed): the same request again no sooner t
     const until = { 'retry-after': 'Fri, 20 Nov 2026 10:00:30 GMT' };
     expect(counts(judged([refused(until), again(t0 + 30_000)]), 'client.retry.retry-after')).toEqual(PASSED);
     expect(counts(judged([refused(until), again(t0 + 29_000)]), 'client.retry.retry-after')).toEqual(FAILED);
+  });
+
+  it('Retry-After is delay-seconds (digits only, RFC 9110 §10.2.3) or an HTTP date; anything else asks no wait', () => {
+    expect(retryUntil(' 15 ', t0)).toBe(t0 + 15_000);
+    expect(retryUntil('Fri, 20 Nov 2026 10:00:30 GMT', t0)).toBe(t0 + 30_000);
+    for (const value of [undefined, '15s', 'x15', 'soon']) expect(retryUntil(value, t0), String(value)).toBeUndefined();
+    // Two digits: 15 s, not a date of the year 2015 long past (a retry 5 s later is early).
+    expect(counts(judged([refused({ 'retry-after': '15' }), again(t0 + 5_000)]), 'client.retry.retry-after')).toEqual(FAILED);
   });
 
   it('another request meanwhile is not the same request: nothing to say', () => {

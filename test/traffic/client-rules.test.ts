@@ -8,6 +8,9 @@ import { toExchange } from '../../src/port.js';
 import { clientRules } from '../../src/traffic/client-rules/catalogue.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
 import { createTrafficJudge, type TrafficResult } from '../../src/traffic/judge/judge.js';
+import { rules } from '../../src/cli/rules.js';
+import { CLIENT_RULE_IDS } from '../../src/rules/ids.js';
+import { captureIo } from '../support/cli-io.js';
 
 interface Rec {
   readonly id: string;
@@ -215,5 +218,204 @@ describe('each client rule fails on the traffic that breaks it and passes on the
         rule.id,
       ).toBe(true);
     expect(here).toHaveLength(titled.length);
+  });
+});
+
+/**
+ * What a report says of each client rule's failure, word for word: the message, expected and actual, with
+ * the values of the traffic built here and the words of the rule's sentence (its statement and evidence).
+ */
+describe('the finding each client rule reports', () => {
+  type Seen = { message: string; expected?: unknown; actual?: unknown };
+  const seen = (r: TrafficResult, id: string): Seen[] =>
+    r.findings.filter((f) => f.ruleId === id).map(({ message, expected, actual }) => (expected === undefined && actual === undefined ? { message } : { message, expected, actual }));
+  const T1ms = '2025-01-01T00:00:01.001Z';
+  const walk = (filter: string, offset = 0) => `/v2/accounts?sort=created_at&page[limit]=3${offset === 0 ? '' : `&page[offset]=${offset}`}&filter=${filter}`;
+  const uniform = get(walk(`ge(created_at,${T1})`), page(atT(ids(1, 3), T1), { limit: 3, total: 5 }));
+
+  it('client.keyset.timestamp-ge: gt on the last value; ge a millisecond past a page of one value', () => {
+    const first = get('/v2/accounts?sort=created_at&page[limit]=3', page([...atT(ids(1, 2), T1), ...atT(ids(3, 1), T2)], { limit: 3, total: 6 }));
+    const gt = walk(`gt(created_at,${T2})`);
+    expect(seen(judged([first, get(gt, page([], { limit: 3, total: 0 }))]), 'client.keyset.timestamp-ge')).toEqual([
+      { message: `GET ${gt}: continues a created_at walk with gt: records sharing ${T2} beyond the previous page are skipped`, expected: `ge(created_at,${T2})`, actual: `gt(created_at,${T2})` },
+    ]);
+    const past = walk(`ge(created_at,${T1ms})`);
+    const r = judged([uniform, get(past, page(atT(ids(6, 1), T2), { limit: 3, total: 1 }))]);
+    expect(seen(r, 'client.keyset.timestamp-ge')).toEqual([
+      {
+        message: `GET ${past}: continues a created_at walk with ge(created_at,${T1ms}), gt of ${T1} at millisecond precision: records sharing ${T1} beyond the previous page are skipped`,
+        expected: `ge(created_at,${T1})`,
+        actual: `ge(created_at,${T1ms})`,
+      },
+    ]);
+    expect(seen(r, 'client.keyset.shared-timestamp')).toEqual([
+      {
+        message: `GET ${past}: after a full page whose created_at is ${T1} throughout, ge(created_at,${T1ms}) passes over the rest of that run`,
+        expected: `ge(created_at,${T1}) further on by page[offset], or eq(created_at,${T1}) paged to its end`,
+        actual: `ge(created_at,${T1ms}) at page[offset]=0`,
+      },
+    ]);
+  });
+
+  it('client.keyset.shared-timestamp: an offset past the run read, after a page of one value or holding one or two records of it', () => {
+    const four = walk(`ge(created_at,${T1})`, 4);
+    expect(seen(judged([uniform, get(four, page(atT(ids(5, 1), T1), { limit: 3, offset: 4, total: 5 }))]), 'client.keyset.shared-timestamp')).toEqual([
+      {
+        message: `GET ${four}: after a full page whose created_at is ${T1} throughout, page[offset]=4 skips records 4 to 4 of ge(created_at,${T1})`,
+        expected: 'page[offset]=3 at most',
+        actual: `ge(created_at,${T1}) at page[offset]=4`,
+      },
+    ]);
+    // The first page ends in two records at T2 (then one): ge(T2) at offset 3 skips the third; at offset 2, the second.
+    for (const [held, offset] of [
+      [2, 3],
+      [1, 2],
+    ] as const) {
+      const first = get('/v2/accounts?sort=created_at&page[limit]=3', page([...atT(ids(1, 3 - held), T1), ...atT(ids(4 - held, held), T2)], { limit: 3, total: 6 }));
+      const next = walk(`ge(created_at,${T2})`, offset);
+      expect(seen(judged([first, get(next, page(atT(ids(5, 3), T2), { limit: 3, offset, total: 5 }))]), 'client.keyset.shared-timestamp')).toEqual([
+        {
+          message: `GET ${next}: holding ${held} record${held === 1 ? '' : 's'} at created_at ${T2}, page[offset]=${offset} skips records ${held + 1} to ${offset} of ge(created_at,${T2})`,
+          expected: `page[offset]=${held} at most`,
+          actual: `ge(created_at,${T2}) at page[offset]=${offset}`,
+        },
+      ]);
+    }
+  });
+
+  it('client.keyset.run-abandoned (assumed): a re-read page of one value, then something else', () => {
+    const start = get('/v2/accounts?sort=created_at&page[limit]=3', page(atT(ids(1, 3), T1), { limit: 3, total: 5 }));
+    const again = walk(`ge(created_at,${T1})`);
+    expect(seen(judged([start, get(again, page(atT(ids(1, 3), T1), { limit: 3, total: 5 })), get('/v2/settings', '{}')]), 'client.keyset.run-abandoned')).toEqual([
+      {
+        message: `GET ${again}: the walk re-read a full page whose created_at is ${T1} throughout, read nothing new, and ended without the rest of that run`,
+        expected: `ge(created_at,${T1}) further on by page[offset]`,
+        actual: 'the walk ended',
+      },
+    ]);
+  });
+
+  it('client.keyset.sort-matches-filter: no sort, another sort, or a previous page not sorted by the attribute', () => {
+    const unsorted = get('/v2/accounts?page[limit]=3', page([{ id: 'a0009' }, { id: 'a0002' }, { id: 'a0005' }], { limit: 3, total: 9 }));
+    for (const [sort, shown] of [
+      ['', 'no sort'],
+      ['&sort=created_at', 'sort=created_at'],
+    ] as const) {
+      const next = `/v2/accounts?page[limit]=3${sort}&filter=gt(id,a0005)`;
+      expect(seen(judged([unsorted, get(next, page(ids(6, 3), { limit: 3, total: 4 }))]), 'client.keyset.sort-matches-filter')).toEqual([
+        { message: `GET ${next}: walks on id without sort=id`, expected: 'sort=id', actual: shown },
+      ]);
+    }
+    const sorted = '/v2/accounts?sort=id&page[limit]=3&filter=gt(id,a0005)';
+    expect(seen(judged([unsorted, get(sorted, page(ids(6, 3), { limit: 3, total: 4 }))]), 'client.keyset.sort-matches-filter')).toEqual([
+      { message: `GET ${sorted}: carries the last id of GET /v2/accounts?page[limit]=3, a page not sorted by id`, expected: 'sort=id on the page the value came from', actual: 'no sort' },
+    ]);
+  });
+
+  it('client.keyset.id-stop: a short last page, then something else (fails) or the end of the traffic (inconclusive)', () => {
+    const p1 = get('/v2/accounts?sort=id&page[limit]=3', page(ids(1, 3), { limit: 3, total: 5 }));
+    const url = '/v2/accounts?sort=id&page[limit]=3&filter=gt(id,a0003)';
+    const p2 = get(url, page(ids(4, 2), { limit: 3, total: 2 }));
+    expect(seen(judged([p1, p2, get('/v2/settings', '{}')]), 'client.keyset.id-stop')).toEqual([
+      { message: `GET ${url}: the id walk stopped after a page of 2 records, not after an empty one`, expected: 'a page of zero records', actual: '2 records' },
+    ]);
+    expect(seen(judged([p1, p2]), 'client.keyset.id-stop')).toEqual([
+      { message: `GET ${url}: the id walk's last page held 2 records, fewer than its page size, and the traffic ends there: whether the client read on to an empty page is not in it` },
+    ]);
+  });
+
+  it('client.limit.clamped and client.limit.clamped-stop: the records skipped, and the page taken for the list', () => {
+    for (const [asked, skipped] of [
+      [150, '50 records (101 to 150)'],
+      [101, '1 record (101 to 101)'],
+    ] as const) {
+      const first = get(`/v2/accounts?sort=id&page[limit]=${asked}`, page(ids(1, 100), { limit: 100, total: 400 }));
+      const next = `/v2/accounts?sort=id&page[limit]=${asked}&page[offset]=${asked}`;
+      expect(seen(judged([first, get(next, page(ids(asked + 1, 100), { limit: 100, offset: asked, total: 400 }))]), 'client.limit.clamped')).toEqual([
+        {
+          message: `GET ${next}: asked page[limit]=${asked}, was granted 100, and moved page[offset] on by ${asked}: ${skipped} skipped`,
+          expected: 'page[offset]=100',
+          actual: `page[offset]=${asked}`,
+        },
+      ]);
+    }
+    const one = '/v2/accounts?page[limit]=150';
+    expect(seen(judged([get(one, page(ids(1, 100), { limit: 100, total: 400 })), get('/v2/settings', '{}')]), 'client.limit.clamped-stop')).toEqual([
+      { message: `GET ${one}: asked page[limit]=150, got 100 of 400 and read no further`, expected: 'the next page', actual: 'no further request' },
+    ]);
+  });
+
+  it('client.offset.hard-limit and client.offset.soft-limit: the offset asked', () => {
+    expect(seen(judged([get('/v2/files?page[offset]=10001', '{"errors":[]}', { status: 400 })]), 'client.offset.hard-limit')).toEqual([
+      { message: 'GET /v2/files?page[offset]=10001: offset 10001 on /v2/files', expected: 'at most 10000; sort and filter beyond', actual: 10001 },
+    ]);
+    expect(seen(judged([get('/v2/accounts?page[offset]=10100', page([], { limit: 25, offset: 10100 }))]), 'client.offset.soft-limit')).toEqual([
+      { message: 'GET /v2/accounts?page[offset]=10100: offset 10100 past the soft limit', expected: 'at most 10000, or the sort-and-filter pattern of §4.3', actual: 10100 },
+    ]);
+  });
+
+  it('client.offset.changing-data (assumed): results.total moving between two offset pages', () => {
+    const first = get('/v2/accounts?page[limit]=3', page(ids(1, 3), { limit: 3, total: 9 }));
+    const next = '/v2/accounts?page[limit]=3&page[offset]=3';
+    expect(seen(judged([first, get(next, page(ids(4, 3), { limit: 3, offset: 3, total: 11 }))]), 'client.offset.changing-data')).toEqual([
+      { message: `GET ${next}: results.total moved from 9 to 11 during an offset walk`, expected: 'an unchanging list, or a keyset walk', actual: '9 → 11' },
+    ]);
+  });
+
+  it('client.sync.buffer (assumed): the resume point and the latest the buffer allows', () => {
+    const at = '2026-11-20T10:00:00.000Z';
+    const end = get(`/v2/accounts?sort=updated_at&page[limit]=3&filter=ge(updated_at,2026-11-20T09:00:00.000Z)`, page(atT(ids(1, 1), at), { limit: 3, total: 1 }), {
+      date: 'Fri, 20 Nov 2026 10:00:01 GMT',
+    });
+    const resume = `/v2/accounts?sort=updated_at&page[limit]=3&filter=ge(updated_at,${at})&page[offset]=0`;
+    expect(seen(judged([end, get(resume, page(atT(ids(1, 1), at), { limit: 3, total: 1 }))]), 'client.sync.buffer')).toEqual([
+      {
+        message: `GET ${resume}: resumes a updated_at walk at ${at}, the newest value of a read to the end answered at Fri, 20 Nov 2026 10:00:01 GMT: records that become visible later with an earlier updated_at are missed`,
+        expected: 'a resume point at or before 2026-11-20T09:59:51.000Z',
+        actual: at,
+      },
+    ]);
+  });
+
+  it('client.retry.retry-after (assumed): how early, and the time Retry-After allowed', () => {
+    const t0 = Date.UTC(2026, 10, 20, 10);
+    const refused = get('/v2/accounts?page[limit]=3', '{"errors":[{"status":429}]}', { status: 429, sentAt: t0, headers: { 'retry-after': '5' } });
+    // Sent 1.234 s early: shown to the hundredth of a second.
+    expect(seen(judged([refused, get('/v2/accounts?page[limit]=3', page(ids(1, 3), { limit: 3 }), { sentAt: t0 + 3_766 })]), 'client.retry.retry-after')).toEqual([
+      { message: 'GET /v2/accounts?page[limit]=3: sent again 1.23 s before Retry-After allowed', expected: 'not before 2026-11-20T10:00:05.000Z', actual: '2026-11-20T10:00:03.766Z' },
+    ]);
+  });
+});
+
+describe('commerce-sim rules --client', () => {
+  it('--json prints each client rule once, in the catalogue’s order, of the client family, with a one-line statement', async () => {
+    const c = captureIo();
+    expect(await rules(['--client', '--json'], c.io)).toBe(0);
+    const printed = JSON.parse(c.out()) as { id: string; family: string; level: string; statement: string; quote?: string }[];
+    expect(printed.map((r) => r.id)).toEqual([...CLIENT_RULE_IDS]);
+    for (const r of printed) {
+      expect(r.family, r.id).toBe('client');
+      // What a client does, one sentence: a lower-case start, a full stop, no line break.
+      expect(r.statement, r.id).toMatch(/^[a-z][^\n]*\.$/);
+      // A documented rule quotes the document; an assumed one does not.
+      expect(r.quote !== undefined, r.id).toBe(r.level === 'documented');
+    }
+  });
+
+  it('the table shows each rule’s id, level, section and statement, and a documented rule’s quote under it', async () => {
+    const json = captureIo();
+    await rules(['--client', '--json'], json.io);
+    const printed = JSON.parse(json.out()) as { id: string; level: string; section: string; statement: string; quote?: string }[];
+    const c = captureIo();
+    expect(await rules(['--client'], c.io)).toBe(0);
+    const lines = c.out().trimEnd().split('\n');
+    for (const r of printed) {
+      const at = lines.findIndex((l) => l.startsWith(`${r.id} `));
+      expect(
+        lines[at]?.split(' | ').map((cell) => cell.trim()),
+        r.id,
+      ).toEqual([r.id, r.level, r.section, r.statement]);
+      if (r.quote !== undefined) expect(lines[at + 1], r.id).toBe(`    “${r.quote}”`);
+    }
   });
 });

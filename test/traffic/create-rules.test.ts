@@ -246,3 +246,125 @@ describe('evidence survives redaction', () => {
     }
   });
 });
+
+/**
+ * What a report says of each trap, word for word: the finding's message, expected and actual, with the
+ * values the traffic sent and the words of the rule's sentence (commerce-api.md §2.1, §4.1, §5, §9).
+ */
+describe('the findings a report shows for a create', () => {
+  const SHAPE = '/v2/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info';
+  const FIELDS = 'data.type: string, data.password_profile_id: string, data.username: string, data.password: string';
+  const BODY = '{"data": {type, password_profile_id, username, password}}';
+  const AUTH = { authorization: 'Bearer tok-abcdef123456', 'content-type': 'application/json' };
+  type Seen = { ruleId: string; status: string; message: string; expected?: unknown; actual?: unknown };
+  const seen = (entry: TrafficEntry): Seen[] =>
+    judged([entry])
+      .findings.filter((f) => f.party === 'client')
+      .map(({ ruleId, status, message, expected, actual }) => ({ ruleId, status, message, expected, actual }))
+      .sort((a, b) => a.ruleId.localeCompare(b.ruleId));
+  const fail = (ruleId: string, what: string, expected: unknown, actual: unknown, path = PATH): Seen => ({ ruleId, status: 'fail', message: `POST ${path}: ${what}`, expected, actual });
+  const unsure = (ruleId: string, why: string): Seen => ({ ruleId, status: 'inconclusive', message: `POST ${PATH}: ${why}` });
+  const bodyRules = ['client.create.body', 'client.create.fields', 'client.create.password-length', 'client.create.type'];
+  const withBody = (body: string, headers: Record<string, string> = AUTH) => create({ body, headers });
+
+  it.each([
+    [
+      'a 7-character password',
+      () => create({ data: data({ password: 'seven77' }) }),
+      [fail('client.create.password-length', 'a 7-character password', 'at least 8 characters', '7 graphemes, 7 code-points, 7 code-units')],
+    ],
+    [
+      'the hyphenated type',
+      () => create({ data: data({ type: 'user-authentication-password-profile-info' }) }),
+      [fail('client.create.type', 'data.type is "user-authentication-password-profile-info"', 'user_authentication_password_profile_info', 'user-authentication-password-profile-info')],
+    ],
+    // A long type is shown in its first 80 characters of JSON: the quote and 79 of its letters.
+    [
+      'a 100-letter type',
+      () => create({ data: data({ type: 'x'.repeat(100) }) }),
+      [fail('client.create.type', `data.type is "${'x'.repeat(79)}`, 'user_authentication_password_profile_info', 'x'.repeat(100))],
+    ],
+    [
+      'no Authorization header',
+      () => create({ headers: { 'content-type': 'application/json' } }),
+      [fail('client.create.authorization', 'a create without an Authorization header', 'Authorization: Bearer <token>', 'no Authorization header')],
+    ],
+    [
+      'the Basic scheme',
+      () => create({ headers: { ...AUTH, authorization: 'Basic dXNlcjpwYXNz' } }),
+      [fail('client.create.authorization', 'an Authorization header of the Basic scheme', 'Bearer <token>', 'Basic ...')],
+    ],
+    [
+      'a token without a scheme',
+      () => create({ headers: { ...AUTH, authorization: 'tok-abcdef123456' } }),
+      [fail('client.create.authorization', 'an Authorization header without the Bearer scheme', 'Bearer <token>', 'a credential without a scheme')],
+    ],
+    ['Bearer with no token', () => create({ headers: { ...AUTH, authorization: 'Bearer' } }), [fail('client.create.authorization', 'Bearer with no token after it', 'Bearer <token>', 'Bearer')]],
+    [
+      'a credential redacted whole',
+      () => create({ headers: { ...AUTH, authorization: '[REDACTED]' } }),
+      [unsure('client.create.authorization', 'the Authorization header was redacted whole, its scheme with it')],
+    ],
+    [
+      'no password_profile_id',
+      () => create({ data: data({ password_profile_id: undefined }) }),
+      [fail('client.create.fields', 'data.password_profile_id missing', FIELDS, 'data.password_profile_id missing')],
+    ],
+    [
+      'a null password and a numeric username',
+      () => create({ data: data({ password: null, username: 42 }) }),
+      [fail('client.create.fields', 'data.password missing; data.username not a string', FIELDS, 'data.password missing; data.username not a string')],
+    ],
+    [
+      'a path without /v2',
+      () => create({ path: PATH.replace('/v2', '') }),
+      [fail('client.create.path', `a create on a path that is not ${SHAPE}`, SHAPE, PATH.replace('/v2', ''), PATH.replace('/v2', ''))],
+    ],
+    ['the fields not wrapped in data', () => withBody(JSON.stringify(data())), [fail('client.create.body', 'no data member', BODY, 'no data member')]],
+    ['data a string', () => withBody('{"data":"u"}'), [fail('client.create.body', 'a data member that is not an object', BODY, 'a data member that is not an object')]],
+    ['a JSON array', () => withBody('[{"data":{}}]'), [fail('client.create.body', 'a JSON array, not an object', BODY, 'a JSON array, not an object')]],
+    ['a JSON string', () => withBody('"data"'), [fail('client.create.body', 'a JSON string, not an object', BODY, 'a JSON string, not an object')]],
+    ['a body that is not JSON', () => withBody('username=u&password=correct-horse'), [fail('client.create.body', 'a body that is not JSON', BODY, 'a body that is not JSON')]],
+    // Six members beside data: the first five are named.
+    [
+      'six members beside data',
+      () => withBody(JSON.stringify({ data: data(), meta: {}, a: 1, b: 2, c: 3, d: 4, e: 5 })),
+      [fail('client.create.body', 'members beside data (meta, a, b, c, d)', BODY, 'members beside data (meta, a, b, c, d)')],
+    ],
+    ['no body', () => withBody(''), [fail('client.create.body', 'no body', BODY, 'no body')]],
+    ['a body of blanks', () => withBody(' \n '), [fail('client.create.body', 'no body', BODY, 'no body')]],
+    ['no body and Content-Length: 0', () => withBody('', { ...AUTH, 'content-length': '0' }), [fail('client.create.body', 'no body', BODY, 'no body')]],
+    ['no body kept, Content-Length: 120', () => withBody('', { ...AUTH, 'content-length': '120' }), bodyRules.map((id) => unsure(id, 'the traffic holds no text of its body, though one was sent'))],
+    [
+      'no body kept, Transfer-Encoding: chunked',
+      () => withBody('', { ...AUTH, 'Transfer-Encoding': 'chunked' }),
+      bodyRules.map((id) => unsure(id, 'the traffic holds no text of its body, though one was sent')),
+    ],
+    ['a body the observer cut', () => ({ ...create(), truncated: true as const }), bodyRules.map((id) => unsure(id, 'the observer kept only the first bytes of its body'))],
+    ['a password redacted without its length', () => create({ data: data({ password: '<password>' }) }), [unsure('client.create.password-length', 'the password was redacted without its length')]],
+    [
+      '7 emoji (14 code units)',
+      () => create({ data: data({ password: '🔑'.repeat(7) }) }),
+      [unsure('client.create.password-length', 'the password is 7 graphemes, 7 code-points, 14 code-units: short under one reading of “character” and not under another')],
+    ],
+    [
+      'no Content-Type (assumed)',
+      () => create({ headers: { authorization: 'Bearer tok-abcdef123456' } }),
+      [fail('client.create.content-type', 'a create body without a Content-Type', 'application/json', 'no Content-Type')],
+    ],
+    ['text/plain (assumed)', () => create({ headers: { ...AUTH, 'content-type': 'text/plain' } }), [fail('client.create.content-type', 'Content-Type text/plain', 'application/json', 'text/plain')]],
+  ] as const)('%s', (_name, entry, findings) => {
+    expect(seen(entry())).toEqual([...findings].sort((a, b) => a.ruleId.localeCompare(b.ruleId)));
+  });
+
+  it('a capture that has shown no Authorization header holds a create without one inconclusive, saying why', () => {
+    const entry: TrafficEntry = { ...create({ headers: { 'content-type': 'application/json' } }), headersMayBeStripped: true };
+    expect(seen(entry)).toEqual([unsure('client.create.authorization', 'no Authorization header, in a capture that has shown none on any request so far (a sanitized export removes them)')]);
+  });
+
+  it('a GET of the collection is no create: no create rule judges it', () => {
+    const get: TrafficEntry = { ...create(), exchange: toExchange({ method: 'GET', url: PATH, headers: {} }, { status: 200, headers: {}, body: '{"data":[]}' }) };
+    const r = judged([get]);
+    for (const id of CREATE_IDS) expect(r.tallies.get(id), id).toEqual({ passed: 0, failed: 0, inconclusive: 0, skipped: 0 });
+  });
+});

@@ -4,7 +4,7 @@
  * judging proxy in front of the simulator (ground truth on) under several datasets. A legal client gets no
  * documented client finding and no documented server failure, and a reader that reads everything loses
  * no record by ground truth; each trap gets exactly the findings its mistake calls for, where the data
- * gives it the occasion. What the judge made of each is in the README ("Clients written apart from the judge").
+ * gives it the occasion. What the judge made of each is in docs/guides/traffic.md ("Clients written apart from the judge").
  */
 import { describe, expect, it } from 'vitest';
 import { startSimulator, type StartedSimulator } from '../../src/kit/start-simulator.js';

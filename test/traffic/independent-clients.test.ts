@@ -3,7 +3,7 @@
  * (test/support/clients/: a browser-like back-office UI, a batch exporter, an incremental sync), put
  * through a judging proxy: in front of the simulator under several datasets (ground truth: records lost),
  * and in front of the independently written third server. None may get a documented client finding; the
- * exporter and the sync lose no record. What the judge made of each is in the README ("Judging real traffic").
+ * exporter and the sync lose no record. What the judge made of each is in docs/guides/traffic.md ("Clients written apart from the judge").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';

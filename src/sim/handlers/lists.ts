@@ -5,9 +5,9 @@
 import { apiError } from '../../engine/api-errors.js';
 import { planList, type ListPlan } from '../../engine/list-plan.js';
 import { scanCap } from '../../engine/read-cost.js';
-import { drain } from '../../store/steps.js';
+import { drain, type Steps } from '../../store/steps.js';
 import { pageLinks, pageLinksJson, pageMeta, pageMetaJson } from '../../engine/pagination.js';
-import type { Collection, PageQuery, PageResult, SimRecord } from '../../store/collection.js';
+import type { Collection, PageRead, PageResult, SimRecord } from '../../store/collection.js';
 import { keyOf } from '../../store/collection.js';
 import type { ResourceDef } from '../../store/resources.js';
 import type { RequestContext } from '../context.js';
@@ -39,7 +39,7 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
   const { longReads } = ctx;
   const first = collection.read(read, longReads?.sliceAbove);
   const answer = (result: PageResult): SimResponse => {
-    if (result.refused === undefined) return pageAnswer(ctx, source, plan, read, result);
+    if (result.refused === undefined) return pageAnswer(ctx, source, plan, result);
     return errors([
       apiError(
         'bad-request',
@@ -48,20 +48,36 @@ export function servePage(ctx: RequestContext, source: ListSource): SimResponse 
       ),
     ]);
   };
-  if (first.kind === 'now') return answer(first.result);
+  // `large-data.shared-timestamp`: a page whose records all share the sort value is read again from the
+  // start, as a read of its own: in slices too when it is long, within the first's when that one is.
+  const reread = (result: PageResult, sliceAbove: number | undefined): PageRead | undefined =>
+    plan.rereadWhenUniform && uniform(result.records, plan.sort.field) ? collection.read({ ...read, offset: 0 }, sliceAbove) : undefined;
+  let steps: Steps<PageResult>;
+  if (first.kind === 'now') {
+    const second = reread(first.result, longReads?.sliceAbove);
+    if (second === undefined) return answer(first.result);
+    if (second.kind === 'now') return answer(second.result);
+    steps = second.steps;
+  } else steps = rereadSteps(first.steps, (result) => reread(result, 0));
   // A long read: in slices between other requests, on this version of the project's data (sim/long-reads.ts).
-  if (longReads === undefined) return answer(drain(first.steps));
+  if (longReads === undefined) return answer(drain(steps));
   // A change of this project came first and waits for the long reads running: this one waits behind it.
   if (longReads.changeWaiting(project)) return longReads.whenStill(project, () => servePage(ctx, source));
-  return longReads.run(project, first.steps, answer, () => error('unavailable', 'The simulator is shutting down; this read was not finished'));
+  return longReads.run(project, steps, answer, () => error('unavailable', 'The simulator is shutting down; this read was not finished'));
 }
 
-/** The page's answer from the read's result: a second read where the plan asks for one, then the envelope. */
-function pageAnswer(ctx: RequestContext, source: ListSource, plan: ListPlan, read: PageQuery, first: PageResult): SimResponse {
+/** A long read's steps, then the second read its result asks for (if any), in steps too. */
+function* rereadSteps(first: Steps<PageResult>, again: (result: PageResult) => PageRead | undefined): Steps<PageResult> {
+  const result = yield* first;
+  const second = again(result);
+  if (second === undefined) return result;
+  return second.kind === 'now' ? second.result : yield* second.steps;
+}
+
+/** The page's answer from the read's result (the second read's, where the plan asked for one): the envelope. */
+function pageAnswer(ctx: RequestContext, source: ListSource, plan: ListPlan, result: PageResult): SimResponse {
   const { resource, collection } = source;
   const { query, deviations, project, play } = ctx;
-  let result = first;
-  if (plan.rereadWhenUniform && uniform(result.records, plan.sort.field)) result = collection.page({ ...read, offset: 0 });
   let records = result.records;
   if (plan.dropHighestId) {
     const highest = collection.page({ clauses: [], sort: { field: 'id', direction: 'desc' }, offset: 0, limit: 1 }).records[0];

@@ -1,0 +1,91 @@
+/**
+ * The scheduler of long work on a served simulator (long reads, a reseed, a restore): steps run in slices
+ * of about 10 ms between other requests, so a client's full scan of a million records or an admin's
+ * restore holds nobody else for longer than a slice, and a long read running when shutdown begins is
+ * finished within the grace. The HTTP adapter makes one per server.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Steps } from '../store/steps.js';
+import type { Slicer, Work } from './long-reads.js';
+
+/** What the scheduler reads of the server's life. */
+export interface ServerLife {
+  /** Shutdown has begun. */
+  readonly closing: boolean;
+  /** Once closing, when (performance.now()) work still running must stop, so its answer is written within the grace. */
+  readonly finishBy: number;
+}
+
+/** Work in slices of about this many ms, each followed by whatever requests are waiting. */
+const SLICE_MS = 10;
+/**
+ * Jobs sliced at once, taking turns: more wait their turn to start (a started long read holds what it has
+ * found so far; one not started holds nothing), so memory stays bounded whatever the number of them.
+ */
+const RUNNING_JOBS = 4;
+
+interface Job {
+  readonly steps: Steps<unknown>;
+  readonly work: Work;
+  readonly resolve: (done: boolean) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Run steps between other requests. One slice of one job a turn, round robin, then the event loop reads
+ * and answers what came meanwhile: a cheap request waits for one slice at most, however many long jobs
+ * run. Once shutdown begins, the answers clients wait for are finished oldest first, each to its end (no
+ * new request is served then, so they have the loop), until `finishBy`; what is left then resolves false
+ * (its answer a 503), and so does a change of state at once (the state it would make ends with the process).
+ */
+export function sliced(life: ServerLife, sliceMs = SLICE_MS): Slicer {
+  const running: Job[] = [];
+  const queued: Job[] = [];
+  let scheduled = false;
+  /** Shutdown: the jobs that are to stop now resolve false, the others go on. */
+  const stopping = () => {
+    const late = performance.now() >= life.finishBy;
+    for (const list of [running, queued]) {
+      const kept = list.filter((job) => !(late || job.work === 'state'));
+      for (const job of list) if (!kept.includes(job)) job.resolve(false);
+      list.splice(0, list.length, ...kept);
+    }
+  };
+  const turn = () => {
+    scheduled = false;
+    if (life.closing) stopping();
+    while (running.length < RUNNING_JOBS && queued.length > 0) running.push(queued.shift() as Job);
+    const job = running.shift();
+    if (job === undefined) return;
+    const until = performance.now() + sliceMs;
+    let finished = false;
+    try {
+      for (;;) {
+        if (job.steps.next().done === true) {
+          finished = true;
+          break;
+        }
+        if (performance.now() >= until) break;
+      }
+    } catch (error) {
+      // A bug in the work fails that job's answer, not the server.
+      job.reject(error);
+      finished = true;
+    }
+    if (finished) job.resolve(true);
+    // Serving, the next job takes the next turn; shutting down, the oldest keeps it until it is done.
+    else if (life.closing) running.unshift(job);
+    else running.push(job);
+    schedule();
+  };
+  const schedule = () => {
+    if (scheduled || running.length + queued.length === 0) return;
+    scheduled = true;
+    setImmediate(turn);
+  };
+  return (steps, work = 'answer') =>
+    new Promise((resolve, reject) => {
+      queued.push({ steps, work, resolve, reject });
+      schedule();
+    });
+}
