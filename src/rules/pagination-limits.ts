@@ -61,6 +61,14 @@ const limitDefault: Rule = {
   level: 'documented',
   quote: 'Default page length | 25. Changeable globally per project through a settings endpoint, or per call with page[limit].',
   statement: 'without page[limit], a project whose page_length is unchanged answers pages of 25 (meta.page.limit 25, at most 25 records).',
+  onTraffic: {
+    failsOnlyWhen: {
+      variable: 'page_length_known',
+      reason: "the project's page length is not known from this traffic (§8: it is changeable per project; a GET or write of the settings endpoint in the traffic tells it)",
+    },
+    // A client that set the page length itself reads pages of that length: pagination.limit.project-setting's to judge.
+    notOfferedWhen: 'page_length_written',
+  },
   check: (ctx) => {
     // judges: every list GET answering 200 without page[limit] and with no settings write before it in ctx: limit = vars.page_length, else 25
     const set = settingsPageLengths(ctx.exchanges);

@@ -60,8 +60,6 @@ export class Session {
   seq = 0;
   /** Whether the project's page length is known: observed, or the traffic is complete and nothing reset it. */
   pageLengthKnown: boolean;
-  /** The client wrote the page length itself: lists without page[limit] are pagination.limit.project-setting's to judge. */
-  wrotePageLength = false;
   /** Exchanges held for the session-scope rules. */
   held: TrafficEntry[] = [];
   /** Open walks, longest idle first. */
