@@ -63,7 +63,8 @@ class SeenRecords {
   constructor(private readonly fields: readonly string[]) {}
 
   private static key(path: string, field: string, value: string): string {
-    return JSON.stringify([path, field, isTimestampField(field) ? String(instantOf(value) ?? value) : value]);
+    // Length-prefixed: unambiguous whatever the texts hold, without JSON.stringify's cost per record.
+    return `${path.length}:${path}${field.length}:${field}${isTimestampField(field) ? String(instantOf(value) ?? value) : value}`;
   }
 
   add(ex: Exchange): void {
@@ -135,14 +136,17 @@ const ge: Rule = {
     if (reads.size === 0) return skip('no filtered read with ge');
     const writes = ctx.exchanges.some(changesState);
     const seen = new SeenRecords([...new Set([...reads].flatMap((ex) => geClauses(ex).map((c) => c.field)))]);
+    // What was seen serves only the inclusion check, made only without writes, and only up to the last ge read.
+    let left = reads.size;
     for (const ex of ctx.exchanges) {
       if (reads.has(ex)) {
         const o = recordsSatisfy(ex, (c) => c.op === 'ge');
         if (o.status === 'fail') return o;
         const inclusion = writes ? pass : geIncludesEqual(ex, seen);
         if (inclusion.status === 'fail') return inclusion;
+        left--;
       }
-      seen.add(ex);
+      if (!writes && left > 0) seen.add(ex);
     }
     return pass;
   },

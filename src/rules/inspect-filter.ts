@@ -5,6 +5,7 @@
  */
 import type { Result } from '../result.js';
 import { compareInstants } from './inspect-paths.js';
+import { lastFew } from './inspect-wire.js';
 
 const FILTER_OPERATORS: readonly string[] = ['eq', 'like', 'ilike', 'in', 'gt', 'ge', 'lt', 'le', 'is_null', 'contains'];
 
@@ -63,11 +64,13 @@ export function parseFilterText(text: string): FilterParse {
   }
 }
 
-export const parsedClauses = (text: string | undefined): readonly FilterClause[] => {
-  if (text === undefined) return [];
+/** Filter texts remembered: every rule offered a read parses its filter again. */
+const clausesOf = lastFew((text: string): readonly FilterClause[] => {
   const p = parseFilterText(text);
   return p.ok ? p.value : [];
-};
+}, 1_024);
+
+export const parsedClauses = (text: string | undefined): readonly FilterClause[] => (text === undefined ? [] : clausesOf(text));
 
 export const isTimestampField = (field: string): boolean => field.endsWith('_at');
 

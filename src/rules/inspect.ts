@@ -166,28 +166,40 @@ export function paginatedGets(ctx: CheckContext): Exchange[] {
  * not a scalar.
  */
 export function recordAttr(record: unknown, name: string): string | null | undefined {
+  if (!isObject(record)) return undefined;
   const raw =
     name === 'created_at' || name === 'updated_at'
-      ? (at(record, 'meta', 'timestamps', name) ?? at(record, 'meta', name) ?? at(record, name) ?? at(record, 'attributes', name))
-      : name === 'id' || (isObject(record) && Object.hasOwn(record, name))
-        ? at(record, name)
-        : at(record, 'attributes', name);
+      ? (member(member(member(record, 'meta'), 'timestamps'), name) ?? member(member(record, 'meta'), name) ?? member(record, name) ?? member(member(record, 'attributes'), name))
+      : name === 'id' || Object.hasOwn(record, name)
+        ? member(record, name)
+        : member(member(record, 'attributes'), name);
   if (raw === null) return null;
   if (typeof raw === 'string') return raw;
   if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
   return undefined;
 }
 
-export const recordId = (record: unknown): string | undefined => asString(at(record, 'id'));
+/** `at(v, key)` without its rest array: every rule reads every record's attributes through here, per page. */
+function member(v: unknown, key: string): unknown {
+  return isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined;
+}
 
-export function idsOf(json: unknown): string[] {
+export const recordId = (record: unknown): string | undefined => asString(member(record, 'id'));
+
+/** A page's ids, read once per parsed body however many rules ask (several per list read). */
+const pageIds = new WeakMap<object, readonly string[]>();
+
+export function idsOf(json: unknown): readonly string[] {
   const list = asList(json);
   if (list === undefined) return [];
-  const out: string[] = [];
+  let out = pageIds.get(list.data);
+  if (out !== undefined) return out;
+  const ids: string[] = [];
   for (const r of list.data) {
     const id = recordId(r);
-    if (id !== undefined) out.push(id);
+    if (id !== undefined) ids.push(id);
   }
+  pageIds.set(list.data, (out = ids));
   return out;
 }
 

@@ -25,15 +25,17 @@ import {
 } from './inspect.js';
 import { fail, pass, skip, type CheckContext, type Outcome, type Rule } from './rule.js';
 
-/** The page_length of the last successful settings write before exchange `upTo`, if any. */
-function settingsPageLength(exchanges: readonly Exchange[], upTo: number): number | undefined {
+/** For each exchange, the page_length of the last successful settings write before it, if any: one pass, not one per read. */
+function settingsPageLengths(exchanges: readonly Exchange[]): readonly (number | undefined)[] {
+  const out: (number | undefined)[] = [];
   let n: number | undefined;
-  for (const ex of exchanges.slice(0, upTo)) {
+  for (const ex of exchanges) {
+    out.push(n);
     if (!methodIs(ex, 'PUT', 'PATCH', 'POST') || !isSettingsPath(pathOf(ex.request.url)) || !is2xx(ex.response.status)) continue;
     const v = at(requestJson(ex), 'data', 'page_length');
     if (typeof v === 'number' && Number.isInteger(v)) n = v;
   }
-  return n;
+  return out;
 }
 
 /** A list response's page length against an expected limit: meta.page.limit equal and no more records. */
@@ -59,14 +61,24 @@ const limitDefault: Rule = {
   level: 'documented',
   quote: 'Default page length | 25. Changeable globally per project through a settings endpoint, or per call with page[limit].',
   statement: 'without page[limit], a project whose page_length is unchanged answers pages of 25 (meta.page.limit 25, at most 25 records).',
-  check: (ctx) =>
+  onTraffic: {
+    failsOnlyWhen: {
+      variable: 'page_length_known',
+      reason: "the project's page length is not known from this traffic (§8: it is changeable per project; a GET or write of the settings endpoint in the traffic tells it)",
+    },
+    // A client that set the page length itself reads pages of that length: pagination.limit.project-setting's to judge.
+    notOfferedWhen: 'page_length_written',
+  },
+  check: (ctx) => {
     // judges: every list GET answering 200 without page[limit] and with no settings write before it in ctx: limit = vars.page_length, else 25
-    judgeEach(withIndex(ctx), 'no list read without page[limit]', ({ ex, i }) => {
-      if (listQuery(ex.request.url).limit !== undefined || settingsPageLength(ctx.exchanges, i) !== undefined) return skip('limit given or setting changed');
+    const set = settingsPageLengths(ctx.exchanges);
+    return judgeEach(withIndex(ctx), 'no list read without page[limit]', ({ ex, i }) => {
+      if (listQuery(ex.request.url).limit !== undefined || set[i] !== undefined) return skip('limit given or setting changed');
       if (pageMeta(ex.json).limit === undefined) return skip('meta.page.limit missing (pagination.meta.present)');
       const n = varNumber(ctx.vars, 'page_length') ?? DEFAULT_PAGE_LENGTH;
       return pageLengthIs(ex, n, 'by default');
-    }),
+    });
+  },
 };
 
 const limitProjectSetting: Rule = {
@@ -76,14 +88,16 @@ const limitProjectSetting: Rule = {
   level: 'documented',
   quote: 'Default page length | 25. Changeable globally per project through a settings endpoint, or per call with page[limit].',
   statement: 'after page_length is changed through the settings endpoint, lists without page[limit] use it.',
-  check: (ctx) =>
+  check: (ctx) => {
     // judges: list GETs without page[limit] after a settings write (a PUT /v2/settings {data:{page_length n}} in ctx, or the
     // page length a setup step set, in vars.project_page_length): meta.page.limit n, at most n records
-    judgeEach(withIndex(ctx), 'no list read without page[limit] after a settings write', ({ ex, i }) => {
-      const n = settingsPageLength(ctx.exchanges, i) ?? projectPageLength(ctx.vars);
+    const set = settingsPageLengths(ctx.exchanges);
+    return judgeEach(withIndex(ctx), 'no list read without page[limit] after a settings write', ({ ex, i }) => {
+      const n = set[i] ?? projectPageLength(ctx.vars);
       if (listQuery(ex.request.url).limit !== undefined || n === undefined) return skip('limit given or no setting');
       return pageLengthIs(ex, n, `after page_length was set to ${n}`);
-    }),
+    });
+  },
 };
 
 /** The page length a setup step set (captured from its answer), so the probe itself holds only documented reads. */

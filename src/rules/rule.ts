@@ -37,6 +37,19 @@ export interface RuleBase {
   readonly statement: string;
   /** The oracle: judge observed exchanges. Must hold on any conforming deployment, not just the simulator. */
   check(ctx: CheckContext): Outcome;
+  /** What judging traffic nobody scripted needs beyond the exchanges; the traffic judge applies it, whatever the rule. */
+  readonly onTraffic?: TrafficNeeds;
+}
+
+/**
+ * Facts a verdict on recorded or proxied traffic rests on that the exchanges alone may not show: the traffic
+ * judge keeps them as variables (`CheckContext.vars`) from what it has seen of the client.
+ */
+export interface TrafficNeeds {
+  /** A failure stands only when this variable is `true`; otherwise it is inconclusive with the reason. */
+  readonly failsOnlyWhen?: { readonly variable: string; readonly reason: string };
+  /** While this variable is `true`, the rule is not offered the client's exchanges (another rule judges them). */
+  readonly notOfferedWhen?: string;
 }
 
 /** A documented rule carries the document's own words (shown in reports and `commerce-sim rules`); an assumed rule has none. */

@@ -126,7 +126,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       s.vars['page_length_known'] = true;
       s.vars['page_length'] = ev.n;
       // Written back to the document's default, the project is judged as an unchanged one again.
-      if (ev.written) s.wrotePageLength = ev.n !== DEFAULT_PAGE_LENGTH;
+      if (ev.written) s.vars['page_length_written'] = ev.n !== DEFAULT_PAGE_LENGTH;
       return;
     }
     for (const other of sessions.values()) {
@@ -135,7 +135,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       for (const w of [...other.walks]) walking.endWalk(w);
       if (ev.keepsPageLength) continue;
       other.pageLengthKnown = isComplete() && ev.stated !== undefined;
-      other.wrotePageLength = false;
+      other.vars['page_length_written'] = false;
       delete other.vars['page_length'];
       if (other.pageLengthKnown && ev.stated !== DEFAULT_PAGE_LENGTH) other.vars['page_length'] = ev.stated;
       other.vars['page_length_known'] = other.pageLengthKnown;
@@ -182,7 +182,10 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       requestHeard(s, entry);
       trackSettings(s, entry);
       const vars = varsFor(s, entry);
-      for (const rule of rulesFor(ex)) if (!(s.wrotePageLength && rule.id === 'pagination.limit.default')) server.judge(rule, [entry], vars);
+      for (const rule of rulesFor(ex)) {
+        const unless = rule.onTraffic?.notOfferedWhen;
+        if (unless === undefined || vars[unless] !== true) server.judge(rule, [entry], vars);
+      }
       s.noteCreate(ex);
       if (isGet(ex) && ex.response.status === 200 && asList(ex.json) !== undefined) walking.onListRead(s, entry);
       else if (changesState(ex) && !isAdminWrite(ex)) walking.onWrite(s, entry);

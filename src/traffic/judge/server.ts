@@ -24,12 +24,8 @@ export function serverJudging(book: Book, complete: () => boolean): ServerJudgin
   /** A documented failure that rests on several exchanges: only complete traffic rules out another client's writes. */
   const review = (rule: Rule, j: RuleJudgement, exchanges: readonly Exchange[], vars: Readonly<Record<string, unknown>>): RuleJudgement => {
     if (j.outcome.status !== 'fail' || rule.level !== 'documented' || j.ruleId !== rule.id) return j;
-    if (rule.id === 'pagination.limit.default' && vars['page_length_known'] !== true) {
-      return {
-        ruleId: rule.id,
-        outcome: inconclusive("the project's page length is not known from this traffic (§8: it is changeable per project; a GET or write of the settings endpoint in the traffic tells it)"),
-      };
-    }
+    const needs = rule.onTraffic?.failsOnlyWhen;
+    if (needs !== undefined && vars[needs.variable] !== true) return { ruleId: rule.id, outcome: inconclusive(needs.reason) };
     if (exchanges.length < 2 || complete()) return j;
     const ctx = { exchanges, vars };
     const alone = evidenceFor(rule, ctx).some((i) => {

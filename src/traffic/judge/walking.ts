@@ -65,7 +65,7 @@ export class Walking {
   /** Ends the walk: its chunk judged, the client rules at its end, ground truth, a line in the this.d.book. */
   endWalk(w: Walk): void {
     const s = w.session;
-    s.walks.delete(w);
+    s.close(w);
     this.recency.delete(w);
     this.flushWalk(w, false);
     const ended = {
@@ -134,7 +134,7 @@ export class Walking {
     // of which walk a read continues).
     // After an empty last page, a walk resumes from the last value it was given: its last page with records.
     const candidates: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }[] = [];
-    for (const open of [...s.walks].reverse()) {
+    for (const open of s.walksOf(read)) {
       const st = stepFrom(open.last, read);
       if (st !== undefined) candidates.push({ walk: open, step: st, prev: open.last });
       else if (open.last.count === 0 && open.tail !== open.last) {
@@ -194,7 +194,7 @@ export class Walking {
         addedNothing: false,
         truth: this.d.groundTruth?.startWalk(read, entry),
       };
-      s.walks.add(w);
+      s.open(w);
       this.recency.add(w);
     } else {
       // The same read again (a retry, a refresh) takes no step: nothing for the client rules to judge.

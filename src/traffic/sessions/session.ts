@@ -60,12 +60,12 @@ export class Session {
   seq = 0;
   /** Whether the project's page length is known: observed, or the traffic is complete and nothing reset it. */
   pageLengthKnown: boolean;
-  /** The client wrote the page length itself: lists without page[limit] are pagination.limit.project-setting's to judge. */
-  wrotePageLength = false;
   /** Exchanges held for the session-scope rules. */
   held: TrafficEntry[] = [];
-  /** Open walks, longest idle first. */
-  readonly walks = new Set<Walk>();
+  /** Open walks, longest idle first (changed through open, close and touch). */
+  private readonly openWalks = new Set<Walk>();
+  /** The open walks by their query (path and clauses besides the cursor), longest idle first. */
+  private readonly byQuery = new Map<string, Set<Walk>>();
   private readonly runs = new Set<string>();
   private readonly retries = new Map<string, number>();
   /** Parents (realm and user-authentication-info) a 2xx answer showed exist. */
@@ -95,8 +95,42 @@ export class Session {
 
   /** Marks `walk` as used now: it is ended last when too many are open. */
   touch(walk: Walk): void {
-    this.walks.delete(walk);
-    this.walks.add(walk);
+    this.openWalks.delete(walk);
+    this.openWalks.add(walk);
+    const like = this.byQuery.get(queryKey(walk));
+    like?.delete(walk);
+    like?.add(walk);
+  }
+
+  get walks(): ReadonlySet<Walk> {
+    return this.openWalks;
+  }
+
+  /** A walk opened: in `walks`, and found by its query. */
+  open(walk: Walk): void {
+    this.openWalks.add(walk);
+    const key = queryKey(walk);
+    const like = this.byQuery.get(key);
+    if (like === undefined) this.byQuery.set(key, new Set([walk]));
+    else like.add(walk);
+  }
+
+  /** A walk ended or let go. */
+  close(walk: Walk): void {
+    this.openWalks.delete(walk);
+    const key = queryKey(walk);
+    const like = this.byQuery.get(key);
+    like?.delete(walk);
+    if (like?.size === 0) this.byQuery.delete(key);
+  }
+
+  /**
+   * The open walks a read of `path` with these other clauses may continue, the most recently used first: a
+   * walk's every page has its first page's path and clauses besides the cursor (walks.ts, stepFrom), so a
+   * read is compared only with walks of its query, not with every open walk of the client.
+   */
+  walksOf(read: { readonly path: string; readonly baseKey: string }): Walk[] {
+    return [...(this.byQuery.get(`${read.path}\u0000${read.baseKey}`) ?? [])].reverse();
   }
 
   drained(path: string, field: string, value: string): boolean {
@@ -135,3 +169,6 @@ export class Session {
 function runKey(path: string, field: string, value: string): string {
   return `${path} ${field} ${isTimestampField(field) ? String(instantOf(value) ?? value) : value}`;
 }
+
+/** A walk's query: the path and the clauses besides the cursor, the same on each of its pages. */
+const queryKey = (w: Walk): string => `${w.first.read.path}\u0000${w.first.read.baseKey}`;
