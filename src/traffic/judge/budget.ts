@@ -11,13 +11,20 @@ import type { TrafficEntry } from '../entry.js';
 export const DEFAULT_MAX_HELD_BYTES = 48 * 2 ** 20;
 
 /** Bytes an entry keeps alive while held: its texts, and about three times the answer for its parsed form. */
-export function heldBytes(entry: TrafficEntry): number {
+function heldBytes(entry: TrafficEntry): number {
   const { request, response } = entry.exchange;
   return 512 + request.url.length + (request.body?.length ?? 0) + response.body.length * 4;
 }
 
+/**
+ * Bytes held, per holder and in all. An exchange held by several (a list read is in its walk's chunk and its
+ * session's) counts once in the total, while it is held by any; each holder's share still counts it, so
+ * that the largest holder is the one whose judging frees the most.
+ */
 export class HeldBudget<H> {
   private readonly held = new Map<H, number>();
+  /** Per exchange held: by how many holders. */
+  private readonly holders = new Map<TrafficEntry, number>();
   private total = 0;
   private freeing = false;
 
@@ -27,19 +34,22 @@ export class HeldBudget<H> {
     private readonly free: (largest: H | undefined, bytes: number) => boolean,
   ) {}
 
-  /** `bytes` more held by `holder`; past the budget, the judge frees until it fits. */
-  add(holder: H, bytes: number): void {
+  /** `entry` held by `holder` too; past the budget, the judge frees until it fits. */
+  add(holder: H, entry: TrafficEntry): void {
+    const bytes = heldBytes(entry);
     this.held.set(holder, (this.held.get(holder) ?? 0) + bytes);
-    this.total += bytes;
+    const n = this.holders.get(entry) ?? 0;
+    this.holders.set(entry, n + 1);
+    if (n === 0) this.total += bytes;
     if (this.freeing) return;
     this.freeing = true;
     try {
       while (this.total > this.max) {
         let largest: H | undefined;
         let most = -1;
-        for (const [h, n] of this.held) {
-          if (n > most) {
-            most = n;
+        for (const [h, b] of this.held) {
+          if (b > most) {
+            most = b;
             largest = h;
           }
         }
@@ -50,12 +60,21 @@ export class HeldBudget<H> {
     }
   }
 
-  /** What `holder` holds now: `kept` bytes (0: nothing, and it is forgotten). */
-  release(holder: H, kept = 0): void {
-    const n = this.held.get(holder);
-    if (n === undefined) return;
-    this.total -= n - kept;
-    if (kept > 0) this.held.set(holder, kept);
+  /** `holder` let go of `dropped` (each once per time it was held) and still holds `kept`. */
+  release(holder: H, dropped: readonly TrafficEntry[], kept: readonly TrafficEntry[] = []): void {
+    if (!this.held.has(holder)) return;
+    for (const e of dropped) {
+      const n = this.holders.get(e);
+      if (n === undefined) continue;
+      if (n > 1) this.holders.set(e, n - 1);
+      else {
+        this.holders.delete(e);
+        this.total -= heldBytes(e);
+      }
+    }
+    let share = 0;
+    for (const e of kept) share += heldBytes(e);
+    if (share > 0) this.held.set(holder, share);
     else this.held.delete(holder);
   }
 

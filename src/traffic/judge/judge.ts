@@ -89,13 +89,15 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
 
   const flushSession = (s: Session) => {
     if (s.held.length > 0) for (const rule of sessionRules) server.judge(rule, s.held, s.vars);
+    const held = s.held;
     s.held = [];
-    budget.release(s);
+    budget.release(s, held);
   };
 
   const drop = (s: Session) => {
     walking.forget(s);
-    budget.release(s);
+    budget.release(s, s.held);
+    s.held = [];
     sessions.delete(s.key);
   };
 

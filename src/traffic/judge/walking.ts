@@ -11,7 +11,7 @@ import { pageFacts, pinOf, readOf, walkLabel, type ListRead, type PageFacts } fr
 import { MAX_OPEN_WALKS, walkName, type Session, type Walk } from '../sessions/session.js';
 import { movesOn, rereadOf, stepFrom, type Step } from '../sessions/walks.js';
 import type { Book } from './book.js';
-import { heldBytes, type HeldBudget } from './budget.js';
+import type { HeldBudget } from './budget.js';
 import { breaksARule, type ClientVerdicts } from './client-verdicts.js';
 import { walkRules } from './offered-rules.js';
 import type { ServerJudging } from './server.js';
@@ -40,13 +40,13 @@ export class Walking {
 
   hold(h: Walk | Session, list: TrafficEntry[], entry: TrafficEntry): void {
     list.push(entry);
-    this.d.budget.add(h, heldBytes(entry));
+    this.d.budget.add(h, entry);
   }
 
   /** Lets a client's walks go without verdicts (the client is forgotten). */
   forget(s: Session): void {
     for (const w of s.walks) {
-      this.d.budget.release(w);
+      this.d.budget.release(w, w.chunk);
       this.recency.delete(w);
     }
   }
@@ -57,9 +57,13 @@ export class Walking {
       const found = { name: walkName(w), found: () => void w.findings++ };
       for (const rule of walkRules) this.d.server.judge(rule, w.chunk, w.session.vars, found);
     }
+    const chunk = w.chunk;
+    const at = keepLast ? chunk.lastIndexOf(w.lastEntry) : -1;
     w.chunk = keepLast ? [w.lastEntry] : [];
     w.chunkPages = keepLast ? 1 : 0;
-    this.d.budget.release(w, keepLast ? heldBytes(w.lastEntry) : 0);
+    this.d.budget.release(w, at < 0 ? chunk : [...chunk.slice(0, at), ...chunk.slice(at + 1)], at < 0 ? [] : w.chunk);
+    // A last page the chunk did not hold (never so today) is held from now on.
+    if (keepLast && at < 0) this.d.budget.add(w, w.lastEntry);
   }
 
   /** Ends the walk: its chunk judged, the client rules at its end, ground truth, a line in the this.d.book. */

@@ -1,0 +1,71 @@
+/**
+ * The judge's memory budget (src/traffic/judge/budget.ts) counts an exchange held by several holders once
+ * (issue 34: a list read is in its walk's chunk and its session's, and counted twice the chunks flushed at a
+ * quarter of their size), while each holder's share still counts it. Sizes come from the estimate's own
+ * terms (512 + URL + request body + 4 × answer), worked out here by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import { toExchange } from '../../src/port.js';
+import type { TrafficEntry } from '../../src/traffic/entry.js';
+import { HeldBudget } from '../../src/traffic/judge/budget.js';
+
+const entry = (url: string, body: string): TrafficEntry => ({
+  exchange: toExchange({ method: 'GET', url }, { status: 200, headers: {}, body }),
+  origin: 'https://api.example.test',
+  source: url,
+});
+// 512 + 12 + 0 + 4 × 100 = 924 bytes each.
+const a = entry('/v2/accounts', 'a'.repeat(100));
+const b = entry('/v2/accounts', 'b'.repeat(100));
+const SIZE = 924;
+
+describe('HeldBudget', () => {
+  it('counts an exchange held by two holders once, and each holder its share', () => {
+    const budget = new HeldBudget<string>(1e9, () => false);
+    budget.add('walk', a);
+    budget.add('session', a);
+    expect(budget.bytes).toBe(SIZE);
+    expect([budget.holds('walk'), budget.holds('session')]).toEqual([SIZE, SIZE]);
+    budget.release('walk', [a]);
+    expect([budget.bytes, budget.holds('walk'), budget.holds('session')]).toEqual([SIZE, 0, SIZE]);
+    budget.release('session', [a]);
+    expect(budget.bytes).toBe(0);
+  });
+
+  it('keeps what a holder still holds: its share is what it kept, the total what anyone holds', () => {
+    const budget = new HeldBudget<string>(1e9, () => false);
+    budget.add('walk', a);
+    budget.add('walk', b);
+    budget.add('session', a);
+    expect(budget.bytes).toBe(2 * SIZE);
+    budget.release('walk', [a], [b]);
+    expect([budget.bytes, budget.holds('walk'), budget.holds('session')]).toEqual([2 * SIZE, SIZE, SIZE]);
+  });
+
+  it('asks the largest holder to free once the total passes the budget, not when shares alone would', () => {
+    const asked: string[] = [];
+    const lists = new Map<string, TrafficEntry[]>();
+    const budget: HeldBudget<string> = new HeldBudget<string>(2 * SIZE, (largest) => {
+      const h = String(largest);
+      asked.push(h);
+      budget.release(h, lists.get(h) ?? []);
+      lists.set(h, []);
+      return true;
+    });
+    const hold = (h: string, e: TrafficEntry) => {
+      lists.set(h, [...(lists.get(h) ?? []), e]);
+      budget.add(h, e);
+    };
+    hold('walk', a);
+    hold('session', a);
+    hold('walk', b);
+    hold('session', b);
+    // Shares 2 × SIZE each, 4 × SIZE together, but two exchanges held: 2 × SIZE, within the budget.
+    expect([asked, budget.bytes]).toEqual([[], 2 * SIZE]);
+    // A third exchange passes it: the largest holder (the walk, 3 × SIZE) is judged and let go.
+    hold('walk', entry('/v2/orders', 'c'.repeat(100)));
+    expect(asked).toEqual(['walk']);
+    // What the session still holds stays counted.
+    expect(budget.bytes).toBe(2 * SIZE);
+  });
+});
