@@ -8,5 +8,5 @@ export { judgeRule, reviewFailure, type RuleJudgement } from './rules/judge.js';
 export { classifyRequest, describeGaps, gapsFor, type Classification, type SurfaceGap, type RequestShape } from './rules/surface.js';
 export { FingerprintCollector, fingerprintOf, observedReadings, type Fingerprint, type FingerprintOptions, type PointObservation } from './rules/fingerprint.js';
 export { fingerprinted } from './kit/fingerprint-target.js';
-export type { Rule, RuleBase, Level, Outcome, CheckContext, Family, RuleId } from './rules/rule.js';
+export type { Rule, RuleBase, Level, Outcome, CheckContext, Family, RuleId, TrafficNeeds } from './rules/rule.js';
 export { RULE_IDS, isRuleId } from './rules/ids.js';

@@ -45,7 +45,7 @@ export interface RuleBase {
  * Facts a verdict on recorded or proxied traffic rests on that the exchanges alone may not show: the traffic
  * judge keeps them as variables (`CheckContext.vars`) from what it has seen of the client.
  */
-interface TrafficNeeds {
+export interface TrafficNeeds {
   /** A failure stands only when this variable is `true`; otherwise it is inconclusive with the reason. */
   readonly failsOnlyWhen?: { readonly variable: string; readonly reason: string };
   /** While this variable is `true`, the rule is not offered the client's exchanges (another rule judges them). */
