@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: every speed figure of the project, measured in one run, with ratios against a raw
  * node:http baseline measured in the same run. Prints Markdown tables (pasted into docs/performance.md).
- * Options: --quick (shorter loads), --only imports,cold,list,scale,suite,props,export,hardening,traffic
+ * Options: --quick (shorter loads), --only imports,cold,list,scale,suite,props,export,hardening,restore,traffic
+ * (restore: the hardening section's restore alone, not run by default)
  */
 import { parseArgs } from 'node:util';
 import { load, type LoadResult } from './load.js';

@@ -15,6 +15,7 @@ import type { ScenarioResult } from '../report/model.js';
 import { child, fmt } from './child.js';
 import type { Section } from './section.js';
 import { hardening } from './hardening.js';
+import { restoreSection } from './hardening-restore.js';
 import { imports } from './imports.js';
 import { coldStart } from './cold-start.js';
 import { traffic } from './traffic.js';
@@ -117,4 +118,4 @@ const exportSection: Section = {
   },
 };
 
-export const extraSections: readonly Section[] = [imports, coldStart, suite, props, exportSection, hardening, traffic];
+export const extraSections: readonly Section[] = [imports, coldStart, suite, props, exportSection, hardening, restoreSection, traffic];

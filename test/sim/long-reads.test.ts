@@ -298,6 +298,46 @@ describe('the server slicer', () => {
     expect(JSON.parse(stopped.body)).toMatchObject({ errors: [{ status: 503, detail: 'The simulator is shutting down; this read was not finished' }] });
   });
 
+  it('a change of state rests as long as its slice took after each one, and the answers in work take the turns meanwhile', async () => {
+    // A clock the steps move: each step of the restore costs 10 ms, each step of the read 1 ms.
+    let clock = 0;
+    const seen: string[] = [];
+    function* job(name: string, n: number, ms: number): Steps<void> {
+      for (let i = 0; i < n; i++) {
+        seen.push(`${name}${i}`);
+        clock += ms;
+        yield;
+      }
+    }
+    const slicer = sliced(new Lifecycle(), 0, () => clock);
+    const restore = slicer(job('r', 3, 10), 'state');
+    const read = slicer(job('a', 12, 1));
+    expect(await Promise.all([restore, read])).toEqual([true, true]);
+    // r0 took 10 ms: the read's ten 1 ms steps run before r1, then r1's 10 ms rest holds r2 until the read's last two and the clock move on.
+    expect(seen).toEqual(['r0', 'a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'r1', 'a10', 'a11', 'r2']);
+    expect(clock).toBe(42);
+  });
+
+  it('a change of state alone leaves the event loop free between its slices', async () => {
+    let clock = 0;
+    const slicer = sliced(new Lifecycle(), 0, () => clock);
+    let between = 0;
+    const turns: number[] = [];
+    function* job(): Steps<void> {
+      for (let i = 0; i < 3; i++) {
+        turns.push(between);
+        clock += 5;
+        yield;
+      }
+    }
+    const ticking = setInterval(() => between++, 0);
+    expect(await slicer(job(), 'state')).toBe(true);
+    clearInterval(ticking);
+    // A timer ran between each two slices: the loop was not held by the rest.
+    expect(turns[1]).toBeGreaterThan(turns[0] as number);
+    expect(turns[2]).toBeGreaterThan(turns[1] as number);
+  });
+
   it('a job that throws fails its own answer, not the server', async () => {
     const slicer = sliced(new Lifecycle(), 0);
     function* bad(): Steps<void> {
