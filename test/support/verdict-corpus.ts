@@ -31,6 +31,7 @@ import { DEFAULT_CLIENT_ID, Simulator } from '../../src/sim/simulator.js';
 import { resolveDataset } from '../../src/store/adversity-profiles.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
 import { readTraffic } from '../../src/traffic/har/read.js';
+import { caseSimulator } from './legal-clients/simulator.js';
 import { createTrafficJudge, judgeTraffic, type TrafficJudgeOptions, type TrafficResult } from '../../src/traffic/judge/judge.js';
 import { observedTarget } from '../../src/traffic/observed-target.js';
 import { simulatorTruth } from '../../src/traffic/sessions/ground-truth.js';
@@ -162,17 +163,7 @@ export async function legalClientsCorpus(runs: number, seed = 20260601): Promise
   ) as Case[];
   const out: Record<string, Summary> = {};
   for (const [i, c] of cases.entries()) {
-    const dataset = await resolveDataset(c.dataset);
-    const readings = c.trap.kind === 'clamped-advance' ? { ...(c.readings ?? {}), 'limit.above-max': 'clamp' as const } : c.readings;
-    const sim = new Simulator({
-      seed: c.seed,
-      profile: dataset.profile,
-      ...(dataset.burst === undefined ? {} : { burst: dataset.burst }),
-      counts: { ...(dataset.counts ?? {}), accounts: 241 },
-      adversity: dataset.adversity,
-      wallClock: () => WALL,
-      ...(readings === undefined ? {} : { readings }),
-    });
+    const sim = await caseSimulator(c, c.trap);
     const truth = simulatorTruth(sim);
     const judge = createTrafficJudge({ complete: true, groundTruth: truth });
     const wall = new VirtualWall();

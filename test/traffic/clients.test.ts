@@ -20,7 +20,6 @@ import { simTargetOf } from '../../src/adapters/simulator.js';
 import { readingsArbitrary } from '../../src/kit/readings-proof.js';
 import { describeReadings, type Readings } from '../../src/rules/readings.js';
 import { DEFAULT_CLIENT_ID, Simulator } from '../../src/sim/simulator.js';
-import { resolveDataset } from '../../src/store/adversity-profiles.js';
 import { accounts } from '../../src/store/resources.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
 import { readTraffic } from '../../src/traffic/har/read.js';
@@ -30,6 +29,7 @@ import { simulatorTruth } from '../../src/traffic/sessions/ground-truth.js';
 import { HAR_SHAPES, writeHarShape, type HarShape } from '../support/legal-clients/har-shapes.js';
 import { describePlan, planArbitrary, TRAP_RULES, trapArbitrary, type Plan, type Trap } from '../support/legal-clients/plan.js';
 import { play, type ActivityLog } from '../support/legal-clients/run.js';
+import { caseSimulator } from '../support/legal-clients/simulator.js';
 
 const SEED = Number(process.env['TRAFFIC_CLIENTS_SEED'] ?? 20261126);
 const RUNS = Number(process.env['TRAFFIC_CLIENTS_RUNS'] ?? 60);
@@ -59,17 +59,7 @@ const caseArbitrary = (plan: fc.Arbitrary<Plan>): fc.Arbitrary<Case> =>
  * and directly with ground truth (`truth`: the same judge when the transport is direct).
  */
 async function judged(c: Case, trap?: Trap): Promise<{ result: TrafficResult; truth: TrafficResult; logs: ActivityLog[]; sim: Simulator; sent: Map<string, TrafficEntry> }> {
-  const dataset = await resolveDataset(c.dataset);
-  const readings = trap?.kind === 'clamped-advance' ? { ...(c.readings ?? {}), 'limit.above-max': 'clamp' as const } : c.readings;
-  const sim = new Simulator({
-    seed: c.seed,
-    profile: dataset.profile,
-    ...(dataset.burst === undefined ? {} : { burst: dataset.burst }),
-    counts: { ...(dataset.counts ?? {}), accounts: 241 },
-    adversity: dataset.adversity,
-    wallClock: () => Date.UTC(2025, 5, 1),
-    ...(readings === undefined ? {} : { readings }),
-  });
+  const sim = await caseSimulator(c, trap);
   const truth = simulatorTruth(sim);
   const direct = c.transport === 'direct';
   const judge = createTrafficJudge({ complete: true, groundTruth: truth });
