@@ -68,4 +68,63 @@ describe('HeldBudget', () => {
     // What the session still holds stays counted.
     expect(budget.bytes).toBe(2 * SIZE);
   });
+
+  it("counts the request body in an exchange's size", () => {
+    const budget = new HeldBudget<string>(1e9, () => false);
+    const withBody: TrafficEntry = {
+      exchange: toExchange({ method: 'POST', url: '/v2/accounts', body: 'x'.repeat(50) }, { status: 201, headers: {}, body: 'a'.repeat(100) }),
+      origin: 'https://api.example.test',
+      source: 'create',
+    };
+    budget.add('session', withBody);
+    expect(budget.bytes).toBe(SIZE + 50);
+  });
+
+  it('lets go of nothing for a holder that holds nothing, or of an exchange no one holds', () => {
+    const budget = new HeldBudget<string>(1e9, () => false);
+    budget.add('walk', a);
+    budget.release('nobody', [a]);
+    expect([budget.bytes, budget.holds('walk')]).toEqual([SIZE, SIZE]);
+    budget.release('walk', [b], [a]);
+    expect([budget.bytes, budget.holds('walk')]).toEqual([SIZE, SIZE]);
+    budget.release('walk', [a]);
+    expect(budget.bytes).toBe(0);
+  });
+
+  it('keeps asking until the total fits, and stops when nothing more can be freed', () => {
+    const asked: string[] = [];
+    const budget: HeldBudget<string> = new HeldBudget<string>(SIZE, (largest) => {
+      asked.push(String(largest));
+      // The first answer frees nothing yet (a walk whose chunk was judged holds its last page): the loop asks again.
+      if (asked.length > 1) budget.release(String(largest), [a, b]);
+      return true;
+    });
+    budget.add('walk', a);
+    budget.add('walk', b);
+    expect([asked, budget.bytes]).toEqual([['walk', 'walk'], 0]);
+    // A free that can let go of nothing says so: the budget stops asking (no endless loop) and stays over.
+    const stuck = new HeldBudget<string>(SIZE, () => false);
+    stuck.add('walk', a);
+    stuck.add('walk', b);
+    expect(stuck.bytes).toBe(2 * SIZE);
+  });
+
+  it('does not free again from inside a free (a walk ended while freeing holds its last page anew)', () => {
+    let calls = 0;
+    let inside = 0;
+    let deepest = 0;
+    const budget: HeldBudget<string> = new HeldBudget<string>(SIZE, (largest) => {
+      calls++;
+      inside++;
+      deepest = Math.max(deepest, inside);
+      // Holding more while freeing passes the budget again: the outer loop, not a nested one, deals with it.
+      if (calls === 1) budget.add('other', entry('/v2/files', 'f'.repeat(100)));
+      budget.release(String(largest), [a, b]);
+      inside--;
+      return calls < 5;
+    });
+    budget.add('walk', a);
+    budget.add('walk', b);
+    expect(deepest).toBe(1);
+  });
 });
