@@ -49,9 +49,11 @@ function pageLengthIs(ex: Exchange, n: number, why: string): Outcome {
   return count <= n ? pass : tooMany;
 }
 
-const withIndex = (ctx: CheckContext): { ex: Exchange; i: number }[] => {
+/** The list reads of ctx, each with the page_length the last settings write before it set (if any). */
+const listReads = (ctx: CheckContext): { ex: Exchange; setBefore: number | undefined }[] => {
   const lists = new Set(paginatedGets(ctx));
-  return ctx.exchanges.flatMap((ex, i) => (lists.has(ex) ? [{ ex, i }] : []));
+  const set = settingsPageLengths(ctx.exchanges);
+  return ctx.exchanges.flatMap((ex, i) => (lists.has(ex) ? [{ ex, setBefore: set[i] }] : []));
 };
 
 const limitDefault: Rule = {
@@ -69,16 +71,14 @@ const limitDefault: Rule = {
     // A client that set the page length itself reads pages of that length: pagination.limit.project-setting's to judge.
     notOfferedWhen: 'page_length_written',
   },
-  check: (ctx) => {
+  check: (ctx) =>
     // judges: every list GET answering 200 without page[limit] and with no settings write before it in ctx: limit = vars.page_length, else 25
-    const set = settingsPageLengths(ctx.exchanges);
-    return judgeEach(withIndex(ctx), 'no list read without page[limit]', ({ ex, i }) => {
-      if (listQuery(ex.request.url).limit !== undefined || set[i] !== undefined) return skip('limit given or setting changed');
+    judgeEach(listReads(ctx), 'no list read without page[limit]', ({ ex, setBefore }) => {
+      if (listQuery(ex.request.url).limit !== undefined || setBefore !== undefined) return skip('limit given or setting changed');
       if (pageMeta(ex.json).limit === undefined) return skip('meta.page.limit missing (pagination.meta.present)');
       const n = varNumber(ctx.vars, 'page_length') ?? DEFAULT_PAGE_LENGTH;
       return pageLengthIs(ex, n, 'by default');
-    });
-  },
+    }),
 };
 
 const limitProjectSetting: Rule = {
@@ -88,16 +88,14 @@ const limitProjectSetting: Rule = {
   level: 'documented',
   quote: 'Default page length | 25. Changeable globally per project through a settings endpoint, or per call with page[limit].',
   statement: 'after page_length is changed through the settings endpoint, lists without page[limit] use it.',
-  check: (ctx) => {
+  check: (ctx) =>
     // judges: list GETs without page[limit] after a settings write (a PUT /v2/settings {data:{page_length n}} in ctx, or the
     // page length a setup step set, in vars.project_page_length): meta.page.limit n, at most n records
-    const set = settingsPageLengths(ctx.exchanges);
-    return judgeEach(withIndex(ctx), 'no list read without page[limit] after a settings write', ({ ex, i }) => {
-      const n = set[i] ?? projectPageLength(ctx.vars);
+    judgeEach(listReads(ctx), 'no list read without page[limit] after a settings write', ({ ex, setBefore }) => {
+      const n = setBefore ?? projectPageLength(ctx.vars);
       if (listQuery(ex.request.url).limit !== undefined || n === undefined) return skip('limit given or no setting');
       return pageLengthIs(ex, n, `after page_length was set to ${n}`);
-    });
-  },
+    }),
 };
 
 /** The page length a setup step set (captured from its answer), so the probe itself holds only documented reads. */

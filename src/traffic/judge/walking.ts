@@ -57,13 +57,11 @@ export class Walking {
       const found = { name: walkName(w), found: () => void w.findings++ };
       for (const rule of walkRules) this.d.server.judge(rule, w.chunk, w.session.vars, found);
     }
-    const chunk = w.chunk;
-    const at = keepLast ? chunk.lastIndexOf(w.lastEntry) : -1;
+    // The last page (held once, as the walk's last read) stays; everything else is let go.
+    const dropped = keepLast ? w.chunk.filter((e) => e !== w.lastEntry) : w.chunk;
     w.chunk = keepLast ? [w.lastEntry] : [];
     w.chunkPages = keepLast ? 1 : 0;
-    this.d.budget.release(w, at < 0 ? chunk : [...chunk.slice(0, at), ...chunk.slice(at + 1)], at < 0 ? [] : w.chunk);
-    // A last page the chunk did not hold (never so today) is held from now on.
-    if (keepLast && at < 0) this.d.budget.add(w, w.lastEntry);
+    this.d.budget.release(w, dropped, w.chunk);
   }
 
   /** Ends the walk: its chunk judged, the client rules at its end, ground truth, a line in the this.d.book. */
