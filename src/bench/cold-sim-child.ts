@@ -1,9 +1,14 @@
 /**
- * One cold start of a test file that uses the simulator, in a fresh process: import the main entry,
+ * One cold start of a test file that uses the simulator, in a fresh process: import the package's main
+ * entry as a user's test does (by name: the bundle `exports` points to),
  * `startSimulator()`, one list read answered over loopback. Prints the phases in ms as one JSON line.
  */
+import type * as Main from '../index.js';
+
+// By name, through the package's own `exports` (a self-reference), not by path to a compiled file.
+const MAIN = 'commerce-sim';
 const t0 = performance.now();
-const { startSimulator } = await import('../index.js');
+const { startSimulator } = (await import(MAIN)) as typeof Main;
 const imported = performance.now();
 const sim = await startSimulator();
 const started = performance.now();
