@@ -38,14 +38,13 @@ export const imports: Section = {
     const rounds = quick ? 3 : 7;
     const undici = importCost('undici', rounds);
     const rows: [string, string, string][] = [];
-    const entry = (name: string, path: string) => {
-      const c = importCost(path, rounds);
+    const entry = (name: string) => {
+      const c = importCost(name, rounds);
       rows.push([`import('${name}')`, `${c.ms.toFixed(0)} ms (${(c.ms / undici.ms).toFixed(2)}× undici), +${c.addedMiB.toFixed(0)} MiB`, name === 'commerce-sim' ? '≤ 1.5× undici, ≤ 60 MiB' : '—']);
     };
     rows.push([`import('undici') (baseline)`, `${undici.ms.toFixed(0)} ms, +${undici.addedMiB.toFixed(0)} MiB`, '—']);
-    entry('commerce-sim', `${DIST}/index.js`);
-    entry('commerce-sim/client', `${DIST}/client/index.js`);
-    entry('commerce-sim/properties', `${DIST}/properties/index.js`);
+    // By name, from inside the package: what its `exports` point to (the bundle), as a user's import loads.
+    for (const name of ['commerce-sim', 'commerce-sim/client', 'commerce-sim/properties']) entry(name);
     for (const args of [['--version'], ['props', '--no-such-option'], ['run', '--no-such-option'], ['mutation', '--no-such-option']]) {
       rows.push([`commerce-sim ${args.join(' ')}`, `${wall(args, rounds).toFixed(0)} ms wall`, '≤ 200 ms']);
     }
