@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { deviationList, numeric, OLD_SEED_OPTION, parseCounts, parseReadings, refuseOldSeed, settingError, SIM_OPTIONS, simOptionsUsage } from './sim-options.js';
 import { removeReadyFile, writeReadyFile } from './ready-file.js';
-import { nextStopSignal } from './stop-signal.js';
+import { stopSignals } from './stop-signal.js';
 import { wholeOption } from '../numbers.js';
 import { DEFAULT_PORT, MAX_PORT } from '../limits.js';
 import { changedReadings, describeReadings, withDefaults, type ReadingChoice } from '../rules/readings.js';
@@ -366,25 +366,28 @@ async function serveMain(options: ServeOptions, io: CliIo): Promise<number> {
   if (options.allowAnyClient && !isLoopback(options.host) && options.clientsFile === undefined) {
     io.stderr.write(`commerce-sim serve: warning: listening on ${options.host} with --allow-any-client: anyone who can reach this port can get a token and write\n`);
   }
-  // Listening for the stop signal first: a waiter may signal as soon as the ready file appears.
-  const stopped = nextStopSignal();
-  if (readyFile !== undefined) {
-    try {
-      await writeReadyFile(readyFile, formatServeInfo(session.info, true));
-    } catch (error) {
-      await session.server.close();
-      throw error;
+  // Listening for the stop signals first: a waiter may signal as soon as the ready file appears.
+  const signals = stopSignals();
+  try {
+    if (readyFile !== undefined) {
+      try {
+        await writeReadyFile(readyFile, formatServeInfo(session.info, true));
+      } catch (error) {
+        await session.server.close();
+        throw error;
+      }
     }
+    io.stdout.write(formatServeInfo(session.info, options.json));
+    const signal = await signals.first;
+    // Said at once (on stderr, even with --json): the answers in flight get their grace, and how to cut them.
+    io.stderr.write(`commerce-sim serve: ${signal}: finishing the answers in flight (a second signal cuts them)\n`);
+    // A second Ctrl-C while answers in flight finish cuts them at once; the exit is still 0.
+    void signals.second.then(() => session.server.cut());
+    await session.server.close();
+    if (readyFile !== undefined) await removeReadyFile(readyFile).catch(() => undefined);
+    if (!options.json) io.stderr.write(`commerce-sim serve: ${signal}, stopped\n`);
+  } finally {
+    signals.dispose();
   }
-  io.stdout.write(formatServeInfo(session.info, options.json));
-  const signal = await stopped;
-  // Said at once (on stderr, even with --json): the answers in flight get their grace, and how to cut them.
-  io.stderr.write(`commerce-sim serve: ${signal}: finishing the answers in flight (a second signal cuts them)\n`);
-  // A second Ctrl-C while answers in flight finish cuts them at once; the exit is still 0.
-  const again = nextStopSignal();
-  void again.then(() => session.server.cut());
-  await session.server.close();
-  if (readyFile !== undefined) await removeReadyFile(readyFile).catch(() => undefined);
-  if (!options.json) io.stderr.write(`commerce-sim serve: ${signal}, stopped\n`);
   return EXIT_OK;
 }

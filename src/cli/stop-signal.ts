@@ -1,4 +1,6 @@
-/** The first SIGINT or SIGTERM, for the commands that run until stopped (serve, proxy). */
+/** The stop signals (SIGINT, SIGTERM) of the commands that run until stopped (serve, proxy). */
+
+/** The first SIGINT or SIGTERM (proxy: it stops at once, so no second one is waited for). */
 export function nextStopSignal(cancel?: AbortSignal): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const off = () => {
@@ -14,4 +16,41 @@ export function nextStopSignal(cancel?: AbortSignal): Promise<NodeJS.Signals> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+export interface StopSignals {
+  /** The first: finish what is in flight. */
+  readonly first: Promise<NodeJS.Signals>;
+  /** The second: cut it. */
+  readonly second: Promise<NodeJS.Signals>;
+  /** The listeners go (at the command's end). */
+  dispose(): void;
+}
+
+/**
+ * The first and the second stop signal (serve), through one pair of listeners kept until `dispose()`. Two
+ * `nextStopSignal()` in a row left a moment with no listener, and a signal then gets Node's default, which
+ * kills the process (a test that sent the second signal as soon as the first was acknowledged saw it).
+ */
+export function stopSignals(): StopSignals {
+  let seen = 0;
+  let onFirst: (s: NodeJS.Signals) => void = () => undefined;
+  let onSecond: (s: NodeJS.Signals) => void = () => undefined;
+  const first = new Promise<NodeJS.Signals>((resolve) => (onFirst = resolve));
+  const second = new Promise<NodeJS.Signals>((resolve) => (onSecond = resolve));
+  const stop = (signal: NodeJS.Signals) => {
+    seen += 1;
+    if (seen === 1) onFirst(signal);
+    else onSecond(signal);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return {
+    first,
+    second,
+    dispose: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
 }
