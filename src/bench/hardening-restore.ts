@@ -91,6 +91,10 @@ export async function restoreRows(served: Served, count: number, step: (what: st
   const restored = await restoring;
   const restoreMs = performance.now() - tr;
   const turns = await server.report<TurnSummary>('turns');
+  // BENCH_TURNS=1: each long turn on stderr, to be read beside the served child's --trace-gc lines (BENCH_RESTORE_FLAGS).
+  if (process.env['BENCH_TURNS'] === '1')
+    for (const t of turns.each)
+      process.stderr.write(`  turn at ${t.at.toFixed(0)} ms: ${t.late.toFixed(1)} ms late, cpu ${t.cpu.toFixed(1)}, waiting ${t.waiting.toFixed(1)}, gc ${t.gc.toFixed(1)}\n`);
   const floor = await idle.report<TurnSummary>('turns');
   idle.stop();
   const restoreLag = await server.ask('lag');
@@ -106,6 +110,17 @@ export async function restoreRows(served: Served, count: number, step: (what: st
   );
   rows.push(
     `| of the restore's turns over 20 ms, those with a collector pause in them; the longest pause; the longest event-loop delay (monitorEventLoopDelay) | ${fmt(turns.withGc)} of ${fmt(turns.over20)}; ${ms(turns.longestGc)} ms; ${ms(restoreLag)} ms | — |`,
+  );
+  // Each long turn named by what held it: a collector pause in it, else waiting for a CPU (the machine), else its own work.
+  const named = { collector: [0, 0], waiting: [0, 0], work: [0, 0] };
+  for (const t of turns.each) {
+    const held = t.gc > 0 ? named.collector : t.waiting > t.cpu ? named.waiting : named.work;
+    held[0] = (held[0] ?? 0) + 1;
+    if (t.late > 50) held[1] = (held[1] ?? 0) + 1;
+  }
+  const pair = (n: number[]) => `${fmt(n[0] ?? 0)} (${fmt(n[1] ?? 0)})`;
+  rows.push(
+    `| the restore's turns over 20 ms (over 50 ms) by what held them: a collector pause in the turn; else mostly waiting for a CPU; else mostly on the CPU (the restore's own work) | ${pair(named.collector)}; ${pair(named.waiting)}; ${pair(named.work)} | none over 50 ms |`,
   );
   rows.push(
     `| another client's page of 25 meanwhile (${fmt(beside.length)} reads, ${fmt(retried)} asked again on a new connection): p50 / p99 / max; the same page alone before it (${fmt(alone.length)} reads, the floor): p99 / max | ${percentile(beside, 0.5).toFixed(1)} / ${percentile(beside, 0.99).toFixed(1)} / ${Math.max(...beside).toFixed(1)} ms; ${percentile(alone, 0.99).toFixed(1)} / ${Math.max(...alone).toFixed(1)} ms | max ≤ 100 ms ${Math.max(...beside) <= 100 ? '✓' : '✗'} (was 375 ms) |`,
@@ -123,7 +138,8 @@ export const restoreSection: Section = {
     const server = await child<{ origin: string; token: string; adminToken: string }>(
       './hardening-child.js',
       [String(count), JSON.stringify({ maxProjectRecords: 2_000_000 })],
-      ['--expose-gc', '--max-old-space-size=4096'],
+      // BENCH_RESTORE_FLAGS: more node flags for the served process (`--trace-gc` to name the stalls).
+      ['--expose-gc', '--max-old-space-size=4096', ...(process.env['BENCH_RESTORE_FLAGS'] ?? '').split(' ').filter((f) => f !== '')],
     );
     const { rows } = await restoreRows({ ...server.message, server, quick }, count, (what) => process.stderr.write(`  restore: ${what}\n`));
     server.stop();

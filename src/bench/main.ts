@@ -75,6 +75,7 @@ async function listReads(work: readonly HandlerRow[]): Promise<void> {
   ];
   // The floor: a static node:http server sending the simulator's own bytes for each case.
   const handleUs = (i: number) => work.find((w) => w.name === (cases[i] as (typeof cases)[0]).name)?.handle ?? 0;
+  const writePaths = ['cork', 'string'] as const;
   const answers = [
     { key: 'GET /p25', method: 'GET', path: (cases[0] as (typeof cases)[0]).sim(0).path },
     { key: 'GET /p100', method: 'GET', path: (cases[1] as (typeof cases)[0]).sim(0).path },
@@ -83,12 +84,19 @@ async function listReads(work: readonly HandlerRow[]): Promise<void> {
     { key: 'GET /p100w', method: 'GET', path: (cases[1] as (typeof cases)[0]).sim(0).path, spinUs: handleUs(1) },
     { key: 'GET /keysetw', method: 'GET', path: (cases[2] as (typeof cases)[0]).sim(0).path, spinUs: handleUs(2) },
     { key: 'POST /create', method: 'POST', path: create, body: body(-1) },
+    // Issue 36 item 4: the same bytes written by the other write paths (servers-child.ts WritePath).
+    ...writePaths.flatMap((write) => [
+      { key: `GET /p25${write}`, method: 'GET', path: (cases[0] as (typeof cases)[0]).sim(0).path, write },
+      { key: `GET /p100${write}`, method: 'GET', path: (cases[1] as (typeof cases)[0]).sim(0).path, write },
+    ]),
   ];
   const floor = await child<{ origin: string }>('./servers-child.js', ['static', JSON.stringify({ origin: s.origin, token: s.token, answers })]);
   // Alternating rounds, median of each: the servers see the same machine weather. Besides req/s (which on
   // 2 cores also depends on the client and the kernel), each server's own CPU time per request.
   const rounds = seconds > 1 ? 3 : 1;
   const rows: string[] = [];
+  const pathRows: string[] = [];
+  const floorCpuOf = (runs: readonly { floor: { cpuPerRequest: number } }[]) => median(runs.map((r) => r.floor.cpuPerRequest));
   const measure = async (server: { cpu(): Promise<number> }, origin: string, request: Req) => {
     const before = await server.cpu();
     const r: LoadResult = await load({ connections: CONNECTIONS, seconds: seconds > 1 ? 2 : 1, headers, origin, request });
@@ -96,13 +104,16 @@ async function listReads(work: readonly HandlerRow[]): Promise<void> {
   };
   for (const c of cases) {
     type Measured = Awaited<ReturnType<typeof measure>>;
-    const runs: { sim: Measured; base: Measured; floor: Measured; worked: Measured | undefined }[] = [];
+    const runs: { sim: Measured; base: Measured; floor: Measured; worked: Measured | undefined; paths: Measured[] }[] = [];
+    const pathsOf = cases.indexOf(c) < 2 ? writePaths : [];
     for (let r = 0; r < rounds; r++) {
       const f = await measure(floor, floor.message.origin, c.floor);
+      const paths: Measured[] = [];
+      for (const write of pathsOf) paths.push(await measure(floor, floor.message.origin, () => ({ method: 'GET', path: `${c.floor(0).path}${write}` })));
       const w = c.worked === undefined ? undefined : await measure(floor, floor.message.origin, c.worked);
       const b = await measure(base, base.message.origin, c.base);
       const m = await measure(sim, s.origin, c.sim);
-      runs.push({ sim: m, base: b, floor: f, worked: w });
+      runs.push({ sim: m, base: b, floor: f, worked: w, paths });
     }
     const simRate = median(runs.map((r) => r.sim.rate));
     const baseRate = median(runs.map((r) => r.base.rate));
@@ -110,7 +121,14 @@ async function listReads(work: readonly HandlerRow[]): Promise<void> {
     const baseCpu = median(runs.map((r) => r.base.cpuPerRequest));
     const floorCpu = median(runs.map((r) => r.floor.cpuPerRequest));
     const workedCpu = c.worked === undefined ? undefined : median(runs.map((r) => r.worked?.cpuPerRequest ?? 0));
-    const bad = runs.reduce((n, r) => n + r.sim.bad + r.base.bad + r.floor.bad + (r.worked?.bad ?? 0), 0);
+    const bad = runs.reduce((n, r) => n + r.sim.bad + r.base.bad + r.floor.bad + (r.worked?.bad ?? 0) + r.paths.reduce((k, p) => k + p.bad, 0), 0);
+    if (pathsOf.length > 0) {
+      const cells = pathsOf.map((_, k) => {
+        const cpu = median(runs.map((r) => r.paths[k]?.cpuPerRequest ?? 0));
+        return `${cpu.toFixed(1)} µs (${(cpu / floorCpuOf(runs)).toFixed(2)}×; simulator ÷ it ${(median(runs.map((r) => r.sim.cpuPerRequest)) / cpu).toFixed(2)}×)`;
+      });
+      pathRows.push(`| ${c.name} | ${floorCpuOf(runs).toFixed(1)} µs | ${cells.join(' | ')} |`);
+    }
     const worked = workedCpu === undefined ? '— | —' : `${workedCpu.toFixed(0)} µs | ${(simCpu / workedCpu).toFixed(2)}×`;
     rows.push(
       `| ${c.name} | ${fmt(simRate)} | ${fmt(baseRate)} | ${simCpu.toFixed(0)} µs | ${baseCpu.toFixed(0)} µs | ${floorCpu.toFixed(0)} µs | ${(simCpu / floorCpu).toFixed(2)}× ${c.worked === undefined ? '' : simCpu / floorCpu <= 1.5 ? '✓' : '✗'} | ${(baseCpu / simCpu).toFixed(2)}× ${c.worked === undefined ? '' : baseCpu / simCpu >= 1.1 ? '✓' : '✗'} | ${worked} |${bad > 0 ? ` non-2xx: ${bad}` : ''}`,
@@ -127,6 +145,11 @@ async function listReads(work: readonly HandlerRow[]): Promise<void> {
     '| request | simulator req/s | raw slicer req/s | simulator CPU | raw slicer CPU | floor CPU | simulator ÷ floor | raw slicer ÷ simulator | worked floor CPU | simulator ÷ worked floor |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const r of rows) console.log(r);
+  console.log(
+    "\nThe floor's own CPU per request by the way it writes the same bytes, in the same rounds (issue 36 item 4): `res.end(buffer)` after `writeHead` (the floor above, and what the simulator does), the socket corked across both, and one write of head and body (the body as a latin1 string node appends to its head). A path cheaper than the first would lower the simulator's cost too.\n",
+  );
+  console.log('| request | `writeHead` + `end(buffer)` | corked | one write (latin1 string) |\n|---|---:|---:|---:|');
+  for (const r of pathRows) console.log(r);
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;

@@ -55,13 +55,20 @@ function spin(us: number): void {
 }
 
 /**
- * argv[3]: JSON `{origin, token, answers: [{key, method, path, body?, spinUs?}]}` — what to fetch from the
+ * How the floor writes an answer: `end` as the simulator does (writeHead with a flat header array, then
+ * `res.end(buffer)`, one writev of head and body), `cork` with the socket corked across both, `string`
+ * the body as a latin1 string node appends to its head (one write). Issue 36 item 4 compares them.
+ */
+type WritePath = 'end' | 'cork' | 'string';
+
+/**
+ * argv[3]: JSON `{origin, token, answers: [{key, method, path, body?, spinUs?, write?}]}` — what to fetch from the
  * simulator; with `spinUs`, that answer is sent after that much CPU work (the floor with the simulator's
  * own work added, to tell node:http's share of a slower server from the simulator's).
  */
 async function staticFloor(): Promise<Record<string, string>> {
-  const spec = JSON.parse(process.argv[3] ?? '{}') as { origin: string; token: string; answers: { key: string; method: string; path: string; body?: string; spinUs?: number }[] };
-  const answers = new Map<string, { status: number; headers: string[]; body: Buffer; spinUs: number }>();
+  const spec = JSON.parse(process.argv[3] ?? '{}') as { origin: string; token: string; answers: { key: string; method: string; path: string; body?: string; spinUs?: number; write?: WritePath }[] };
+  const answers = new Map<string, { status: number; headers: string[]; body: Buffer; latin1: string; spinUs: number; write: WritePath }>();
   for (const a of spec.answers) {
     const res = await fetch(`${spec.origin}${a.path}`, {
       method: a.method,
@@ -69,14 +76,44 @@ async function staticFloor(): Promise<Record<string, string>> {
       ...(a.body === undefined ? {} : { body: a.body }),
     });
     const body = Buffer.from(await res.arrayBuffer());
-    answers.set(a.key, { status: res.status, headers: ['content-type', res.headers.get('content-type') ?? 'application/json', 'content-length', String(body.length)], body, spinUs: a.spinUs ?? 0 });
+    answers.set(a.key, {
+      status: res.status,
+      headers: ['content-type', res.headers.get('content-type') ?? 'application/json', 'content-length', String(body.length)],
+      body,
+      latin1: body.toString('latin1'),
+      spinUs: a.spinUs ?? 0,
+      write: a.write ?? 'end',
+    });
   }
   const server = createServer((req, res) => {
-    const answer = answers.get(`${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0] ?? '/'}`) ?? { status: 404, headers: ['content-length', '0'], body: Buffer.alloc(0), spinUs: 0 };
+    const answer = answers.get(`${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0] ?? '/'}`) ?? {
+      status: 404,
+      headers: ['content-length', '0'],
+      body: Buffer.alloc(0),
+      latin1: '',
+      spinUs: 0,
+      write: 'end' as const,
+    };
     const send = () => {
       if (answer.spinUs > 0) spin(answer.spinUs);
       res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
+      switch (answer.write) {
+        case 'end':
+          res.end(answer.body);
+          break;
+        case 'cork': {
+          // The socket corked across the head and the body, uncorked on the next tick: one writev.
+          const socket = res.socket;
+          socket?.cork();
+          res.end(answer.body);
+          if (socket !== null) process.nextTick(() => socket.uncork());
+          break;
+        }
+        case 'string':
+          // One write of head and body: node appends a latin1 string body to its head.
+          res.end(answer.latin1, 'latin1');
+          break;
+      }
     };
     if (req.method === 'POST') {
       req.resume();

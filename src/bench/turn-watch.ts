@@ -25,6 +25,8 @@ export interface TurnSummary {
   /** Long turns with a collector pause in them; the longest pause (ms) of the window. */
   readonly withGc: number;
   readonly longestGc: number;
+  /** Each long turn: when it began (ms since the process started, as `--trace-gc` counts), how late, CPU, waiting, collector pause ms in it. */
+  readonly each: readonly { readonly at: number; readonly late: number; readonly cpu: number; readonly waiting: number; readonly gc: number }[];
 }
 
 /** [on-CPU ms, waiting-for-CPU ms] of the calling thread so far, or undefined where /proc does not say. */
@@ -79,7 +81,8 @@ export class TurnWatch {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     const longest = this.turns.reduce((a, t) => (t.late > a.late ? t : a), { at: 0, late: 0, cpu: -1, waiting: -1 });
-    const inTurn = (t: { at: number; late: number }) => this.pauses.some((p) => p.at < t.at + t.late + EVERY_MS && p.at + p.ms > t.at);
+    const overlaps = (t: { at: number; late: number }) => (p: { at: number; ms: number }) => p.at < t.at + t.late + EVERY_MS && p.at + p.ms > t.at;
+    const inTurn = (t: { at: number; late: number }) => this.pauses.some(overlaps(t));
     return {
       longest: longest.late,
       longestCpu: longest.cpu,
@@ -89,6 +92,7 @@ export class TurnWatch {
       mostCpu: this.turns.reduce((m, t) => Math.max(m, t.cpu), -1),
       withGc: this.turns.filter(inTurn).length,
       longestGc: this.pauses.reduce((m, p) => Math.max(m, p.ms), 0),
+      each: this.turns.map((t) => ({ ...t, gc: this.pauses.filter(overlaps(t)).reduce((n, p) => n + p.ms, 0) })),
     };
   }
 }
