@@ -64,6 +64,25 @@ describe('held exchanges', () => {
     expect(nameOf(unfiltered)).toEqual(['Ada', 'Bob']);
   });
 
+  it('keep the attribute a read sorts by, and leave an exchange that holds no list as it is, in a chunk too', () => {
+    const sorted = heldForm(entry('/v2/accounts?sort=-name', page([bob, ada], 2), 1));
+    expect(((sorted.exchange.json as { data: unknown[] }).data ?? []).map((r) => recordAttr(r, 'name'))).toEqual(['Bob', 'Ada']);
+    const one = entry('/v2/accounts/a1', JSON.stringify({ data: ada }), 2);
+    const none = entry('/v2/accounts?filter=gt(name,Z)', page([], 0), 3);
+    const text = entry('/v2/accounts', 'not JSON', 4);
+    expect([heldForm(one), heldForm(none), heldForm(text)]).toEqual([one, none, text]);
+    expect(heldForm(one)).toBe(one);
+    widen([heldForm(one), heldForm(none), sorted]);
+    expect(heldForm(one).exchange.json).toEqual({ data: ada });
+  });
+
+  it('keep a body member named __proto__ as the body had it, an own member', () => {
+    const odd = heldForm(entry('/v2/accounts', '{"data":[{"id":"a1"}],"__proto__":{"page":1}}', 1));
+    expect(Object.keys(odd.exchange.json as object)).toEqual(['data', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(odd.exchange.json, '__proto__')?.value).toEqual({ page: 1 });
+    expect(Object.getPrototypeOf(odd.exchange.json)).toBe(Object.prototype);
+  });
+
   it('leave the verdict that rests on such an attribute as on whole exchanges', async () => {
     // By hand: the unfiltered read lists Ada and Bob (total 2); gt(name,Ada), one a page, answers Bob with
     // total 2, which counts Ada, whom the filter excludes. `name` is no documented filter attribute: the documented rule's
