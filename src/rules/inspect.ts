@@ -166,6 +166,7 @@ export function paginatedGets(ctx: CheckContext): Exchange[] {
  * not a scalar.
  */
 export function recordAttr(record: unknown, name: string): string | null | undefined {
+  if (record instanceof HeldRecord) return record.attr(name);
   if (!isObject(record)) return undefined;
   const raw =
     name === 'created_at' || name === 'updated_at'
@@ -184,7 +185,47 @@ function member(v: unknown, key: string): unknown {
   return isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined;
 }
 
-export const recordId = (record: unknown): string | undefined => asString(member(record, 'id'));
+export const recordId = (record: unknown): string | undefined => (record instanceof HeldRecord ? record.id : asString(member(record, 'id')));
+
+/**
+ * A list record as the traffic judge holds it past its exchange's turn (for its walk and session rules):
+ * what `recordId` reads of it, and what `recordAttr` reads for `id`, the two timestamps and each name of
+ * `more`, read once, and nothing else. One object and the strings it keeps, instead of the parsed record's
+ * tree (nested meta, links, every attribute), which can then be let go young. Reading any other name of
+ * it is not meant (undefined).
+ */
+export class HeldRecord {
+  constructor(
+    readonly id: string | undefined,
+    readonly idAttr: string | null | undefined,
+    readonly createdAt: string | null | undefined,
+    readonly updatedAt: string | null | undefined,
+    /** Shared by the records of one page. */
+    readonly more: readonly string[],
+    readonly values: readonly (string | null | undefined)[] | undefined,
+  ) {}
+
+  attr(name: string): string | null | undefined {
+    if (name === 'id') return this.idAttr;
+    if (name === 'created_at') return this.createdAt;
+    if (name === 'updated_at') return this.updatedAt;
+    const i = this.more.indexOf(name);
+    return i < 0 ? undefined : this.values?.[i];
+  }
+}
+
+/** `record` as held (see HeldRecord); a record that is no object reads as nothing anyway, and stays. */
+export function recordFacts(record: unknown, more: readonly string[]): unknown {
+  if (!isObject(record)) return record;
+  return new HeldRecord(
+    recordId(record),
+    recordAttr(record, 'id'),
+    recordAttr(record, 'created_at'),
+    recordAttr(record, 'updated_at'),
+    more,
+    more.length === 0 ? undefined : more.map((n) => recordAttr(record, n)),
+  );
+}
 
 /** A page's ids, read once per parsed body however many rules ask (several per list read). */
 const pageIds = new WeakMap<object, readonly string[]>();

@@ -16,6 +16,7 @@ import type { GroundTruth } from '../sessions/ground-truth.js';
 import { Session, type Walk } from '../sessions/session.js';
 import { Book } from './book.js';
 import { DEFAULT_MAX_HELD_BYTES, HeldBudget } from './budget.js';
+import { heldForm, widen } from './held.js';
 import { clientVerdicts } from './client-verdicts.js';
 import { rulesFor, sessionRules } from './offered-rules.js';
 import type { Finding, InfraNote, TrafficResult } from './result.js';
@@ -88,7 +89,10 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
   const walking = new Walking({ book, server, verdicts, budget, sessions, isComplete, groundTruth: options.groundTruth });
 
   const flushSession = (s: Session) => {
-    if (s.held.length > 0) for (const rule of sessionRules) server.judge(rule, s.held, s.vars);
+    if (s.held.length > 0) {
+      widen(s.held);
+      for (const rule of sessionRules) server.judge(rule, s.held, s.vars);
+    }
     const held = s.held;
     s.held = [];
     budget.release(s, held);
@@ -189,9 +193,11 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
         if (unless === undefined || vars[unless] !== true) server.judge(rule, [entry], vars);
       }
       s.noteCreate(ex);
-      if (isGet(ex) && ex.response.status === 200 && asList(ex.json) !== undefined) walking.onListRead(s, entry);
-      else if (changesState(ex) && !isAdminWrite(ex)) walking.onWrite(s, entry);
-      walking.hold(s, s.held, entry);
+      // Past this turn, walks and sessions hold the exchange in its held form: no parsed record outlives it.
+      const held = heldForm(entry);
+      if (isGet(ex) && ex.response.status === 200 && asList(ex.json) !== undefined) walking.onListRead(s, entry, held);
+      else if (changesState(ex) && !isAdminWrite(ex)) walking.onWrite(s, entry, held);
+      walking.hold(s, s.held, held);
       if (s.held.length >= CHUNK_EXCHANGES) flushSession(s);
     },
     note(n) {

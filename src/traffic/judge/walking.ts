@@ -13,6 +13,7 @@ import { movesOn, rereadOf, stepFrom, type Step } from '../sessions/walks.js';
 import type { Book } from './book.js';
 import type { HeldBudget } from './budget.js';
 import { breaksARule, type ClientVerdicts } from './client-verdicts.js';
+import { widen } from './held.js';
 import { walkRules } from './offered-rules.js';
 import type { ServerJudging } from './server.js';
 
@@ -54,12 +55,13 @@ export class Walking {
   /** Judges the walk-scope server rules on what the walk holds, and lets it go (but its last page when `keepLast`). */
   flushWalk(w: Walk, keepLast: boolean): void {
     if (w.chunkPages > 0) {
+      widen(w.chunk);
       const found = { name: walkName(w), found: () => void w.findings++ };
       for (const rule of walkRules) this.d.server.judge(rule, w.chunk, w.session.vars, found);
     }
     // The last page (held once, as the walk's last read) stays; everything else is let go.
-    const dropped = keepLast ? w.chunk.filter((e) => e !== w.lastEntry) : w.chunk;
-    w.chunk = keepLast ? [w.lastEntry] : [];
+    const dropped = keepLast ? w.chunk.filter((e) => e !== w.lastHeld) : w.chunk;
+    w.chunk = keepLast ? [w.lastHeld] : [];
     w.chunkPages = keepLast ? 1 : 0;
     this.d.budget.release(w, dropped, w.chunk);
   }
@@ -117,8 +119,11 @@ export class Walking {
     if (page.short || (last !== undefined && !sameValue(c.field, last, c.value))) s.markDrained(read.path, c.field, c.value);
   }
 
-  /** A list read answered 200: which walk it continues (or starts), the client rules at that step, ground truth. */
-  onListRead(s: Session, entry: TrafficEntry): void {
+  /**
+   * A list read answered 200: which walk it continues (or starts), the client rules at that step, ground truth.
+   * `held` is the form the walk's chunk holds for its server rules (./held.ts); the rest reads `entry` in its turn.
+   */
+  onListRead(s: Session, entry: TrafficEntry, held: TrafficEntry): void {
     const ex = entry.exchange;
     const read = readOf(ex);
     if (read === undefined) return;
@@ -187,6 +192,7 @@ export class Walking {
         last: page,
         tail: page,
         lastEntry: entry,
+        lastHeld: held,
         lastSeq: s.seq,
         chunk: [],
         chunkPages: 0,
@@ -229,11 +235,12 @@ export class Walking {
     w.last = page;
     if (page.count > 0) w.tail = page;
     w.lastEntry = entry;
+    w.lastHeld = held;
     w.lastSeq = s.seq;
     w.to = entry.source;
     w.wroteSinceLastPage = false;
     w.shadow = undefined;
-    this.hold(w, w.chunk, entry);
+    this.hold(w, w.chunk, held);
     w.chunkPages++;
     w.truth?.page(ex, read, entry, step === 'again' && w.pages > 1);
     // After this read's judgements: what it drained excuses the requests that come after it, not itself.
@@ -246,14 +253,14 @@ export class Walking {
    * under them. In complete traffic, into every client's walks and session chunk on that server: another
    * client's write changes what all of them read (without it, such failures are inconclusive anyway).
    */
-  onWrite(s: Session, entry: TrafficEntry): void {
+  onWrite(s: Session, entry: TrafficEntry, held: TrafficEntry): void {
     const path = pathOf(entry.exchange.request.url).replace(/\/$/, '');
     for (const other of this.d.isComplete() ? this.d.sessions.values() : [s]) {
       if (other.origin !== s.origin) continue;
       // The client's own write is held with its exchanges below; another's goes into its session chunk here.
-      if (other !== s) this.hold(other, other.held, entry);
+      if (other !== s) this.hold(other, other.held, held);
       for (const w of other.walks) {
-        if (w.chunk.length < CHUNK_PAGES * 4) this.hold(w, w.chunk, entry);
+        if (w.chunk.length < CHUNK_PAGES * 4) this.hold(w, w.chunk, held);
         if (other === s && (path.startsWith(`${w.first.read.path}/`) || path === w.first.read.path)) w.wroteSinceLastPage = true;
       }
     }

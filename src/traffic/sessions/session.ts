@@ -32,7 +32,10 @@ export interface Walk {
   last: PageFacts;
   /** Its last page that held records (the last value it was given). */
   tail: PageFacts;
+  /** Its last page, whole: the client rules read it beside the next (bounded: one page a walk). */
   lastEntry: TrafficEntry;
+  /** The same page as the walk's chunk holds it (src/traffic/judge/held.ts): what a flush keeps. */
+  lastHeld: TrafficEntry;
   /** The client's request number of its last page: a later request shows the client went on without it. */
   lastSeq: number;
   /** The pages (and the client's writes meanwhile) not yet judged by the walk-scope rules. */
