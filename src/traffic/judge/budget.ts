@@ -2,9 +2,10 @@
  * The judge's memory budget: what walks and sessions hold for the server's rules (exchanges, until their
  * rules judge them) is counted here, by an estimate of what each entry keeps alive (its texts and the parsed
  * answer). Since a list's records are held reduced (./held.ts) the estimate is above what is held; it is
- * kept as it was, so that chunks are judged where they were and the verdicts stay the same. Past the budget, the judge is asked to free some: it judges the largest holding now
- * and lets it go (chunks get shorter under load), or, when every walk holds only its last page, ends the
- * walk used longest ago. Memory does not grow with the traffic.
+ * kept as it was, so that chunks are judged where they were and the verdicts stay the same. Past the
+ * budget, the judge is asked to free some: it judges the largest holding now and lets it go (chunks get
+ * shorter under load), or, when every walk holds only its last page, ends the walk used longest ago.
+ * Memory does not grow with the traffic.
  */
 import type { TrafficEntry } from '../entry.js';
 

@@ -5,7 +5,8 @@
  * collection as the rest of the judging (issue 34). Held, a list body keeps its envelope (meta and links,
  * found wherever a reading puts them) and of each record only what those rules read of it, read once: its
  * id, its timestamps, and the attributes its own read sorts or filters by (`HeldRecord`). The parsed record
- * (nested meta, links, every other attribute) is let go with the turn, young. The texts stay: a finding's evidence shows them.
+ * (nested meta, links, every other attribute) is let go with the turn, young. The texts stay: a finding's
+ * evidence shows them.
  *
  * A chunk's rules may read, of a page's records, an attribute another read of the chunk names (a filtered
  * read's total set against an unfiltered page, a ge read against records seen before it). Before a chunk is
