@@ -13,6 +13,7 @@ export {
   type TrafficJudgeOptions,
   type TrafficResult,
   type Finding,
+  type FindingBase,
   type RuleTally,
   type WalkResult,
   type InfraNote,

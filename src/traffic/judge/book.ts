@@ -4,13 +4,28 @@
  * Every list is bounded; what does not fit is counted.
  */
 import { catalogue } from '../../rules/catalogue.js';
-import type { Level } from '../../rules/rule.js';
+import type { Level, Outcome } from '../../rules/rule.js';
 import { excerpt } from '../../report/redact.js';
 import { clientRules } from '../client-rules/catalogue.js';
+import type { ClientOutcome } from '../client-rules/rule.js';
 import type { TrafficEntry } from '../entry.js';
 import type { DeliberateFinding, Finding, InfraNote, RuleTally, Shed, TrafficResult, WalkResult } from './result.js';
 
 export type TallyStatus = 'pass' | 'fail' | 'inconclusive' | 'skip';
+
+/** A verdict of any rule, the server's or the client's, as the judge hears it. */
+export interface Verdict {
+  readonly ruleId: string;
+  readonly party: 'server' | 'client';
+  readonly outcome: Outcome | ClientOutcome;
+  /** The walk it is about, by name. */
+  readonly walk?: string;
+  /** The exchanges it rests on: asked only when the verdict is recorded. */
+  readonly evidence: () => readonly TrafficEntry[];
+}
+
+/** `Omit` of each member of a union on its own, so each keeps its discriminant's fields. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 const MAX_NOTES = 1_000;
 /** Deliberate findings kept per rule for the report (the rest are counted). */
@@ -48,8 +63,28 @@ export class Book {
     else t.skipped++;
   }
 
+  /**
+   * The one recorder of verdicts: each is tallied; a failure, or a documented rule's inconclusive, is recorded
+   * with the exchanges it rests on (true then). An assumed rule's inconclusive is counted only.
+   */
+  verdict(v: Verdict): boolean {
+    const o = v.outcome;
+    this.tally(v.ruleId, o.status);
+    if (o.status !== 'fail' && o.status !== 'inconclusive') return false;
+    const level = levelOf(v.ruleId);
+    if (o.status === 'inconclusive' && level !== 'documented') return false;
+    const evidence = v.evidence();
+    const where = { ...(v.walk === undefined ? {} : { walk: v.walk }), evidence: evidence.map((e) => e.source) };
+    const base = { ruleId: v.ruleId, level, party: v.party };
+    this.record(
+      o.status === 'fail' ? { ...base, status: 'fail', message: o.message, expected: o.expected, actual: o.actual, ...where } : { ...base, status: 'inconclusive', message: o.reason, ...where },
+      evidence,
+    );
+    return true;
+  }
+
   /** A finding, its evidence excerpted (redacted, cut) only when it is kept: past the first few per rule it is counted. */
-  record(base: Omit<Finding, 'exchanges'>, evidence: readonly TrafficEntry[]): void {
+  private record(base: DistributiveOmit<Finding, 'exchanges'>, evidence: readonly TrafficEntry[]): void {
     const n = this.kept.get(base.ruleId) ?? 0;
     this.kept.set(base.ruleId, n + 1);
     const keep = n < this.maxFindingsPerRule;
@@ -106,4 +141,4 @@ export class Book {
 const LEVELS = new Map<string, Level>([...catalogue, ...clientRules].map((r) => [r.id, r.level]));
 
 /** A rule's level, catalogue or client rule. */
-export const levelOf = (id: string): Level => LEVELS.get(id) ?? 'assumed';
+const levelOf = (id: string): Level => LEVELS.get(id) ?? 'assumed';

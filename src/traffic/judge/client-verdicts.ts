@@ -8,7 +8,7 @@ import type { ClientRuleId } from '../../rules/ids.js';
 import type { ClientOutcome, EndContext, NextContext, RequestContext } from '../client-rules/rule.js';
 import type { TrafficEntry } from '../entry.js';
 import { walkName, type Walk } from '../sessions/session.js';
-import { levelOf, type Book } from './book.js';
+import type { Book } from './book.js';
 import { isDeliberate } from './deliberate.js';
 
 const onRequest = clientRules.filter((r) => r.onRequest !== undefined);
@@ -37,27 +37,11 @@ export function clientVerdicts(book: Book, expected: ReadonlySet<string> = new S
       book.deliberate(ruleId, o.status === 'fail' ? o.message : o.reason, evidence);
       return;
     }
-    book.tally(ruleId, o.status);
-    if (o.status === 'pass') return;
-    const level = levelOf(ruleId);
-    if (o.status === 'inconclusive' && level !== 'documented') return;
-    if (walk !== undefined) {
+    const recorded = book.verdict({ ruleId, party: 'client', outcome: o, ...(walk === undefined ? {} : { walk: walkName(walk) }), evidence: () => evidence });
+    if (recorded && walk !== undefined) {
       walk.findings++;
       if (o.status === 'fail') walk.cause ??= `the client: ${o.message}`;
     }
-    book.record(
-      {
-        ruleId,
-        level,
-        party: 'client',
-        status: o.status,
-        message: o.status === 'fail' ? o.message : o.reason,
-        ...(o.status === 'fail' ? { expected: o.expected, actual: o.actual } : {}),
-        ...(walk === undefined ? {} : { walk: walkName(walk) }),
-        evidence: evidence.map((e) => e.source),
-      },
-      evidence,
-    );
   };
   return {
     request(ctx, entry) {

@@ -27,7 +27,7 @@ import { Walking } from './walking.js';
 
 export { CHUNK_PAGES } from './walking.js';
 
-export type { Deliberate, DeliberateFinding, Finding, InfraNote, RuleTally, TrafficResult, WalkResult, Shed } from './result.js';
+export type { Deliberate, DeliberateFinding, Finding, FindingBase, InfraNote, RuleTally, TrafficResult, WalkResult, Shed } from './result.js';
 
 /** Exchanges a session holds for its session-scope rules before they are judged and let go. */
 export const CHUNK_EXCHANGES = 400;

@@ -8,15 +8,14 @@ import type { ExchangeExcerpt, TrafficNote, TrafficWalk } from '../../report/mod
 import type { WalkTruth } from '../sessions/ground-truth.js';
 import type { WalkKind } from '../sessions/walks.js';
 
-export interface Finding {
+/** What every finding says, a failure or an inconclusive. */
+export interface FindingBase {
   readonly ruleId: string;
   readonly level: Level;
   /** Whose conduct: the server's answers, or the client's requests. */
   readonly party: 'server' | 'client';
-  readonly status: 'fail' | 'inconclusive';
+  /** What failed; for an inconclusive one, why it could not be judged. */
   readonly message: string;
-  readonly expected?: unknown;
-  readonly actual?: unknown;
   /** `accounts by created_at (keyset) #3`, when the finding is about a walk. */
   readonly walk?: string;
   /** Where the exchanges it rests on were observed (`proxy #12`, `traffic.har entry 40`). */
@@ -24,6 +23,9 @@ export interface Finding {
   /** Those exchanges, redacted. */
   readonly exchanges: readonly ExchangeExcerpt[];
 }
+
+/** A failure, with what was expected and what was seen; or a documented rule that could not be judged. */
+export type Finding = (FindingBase & { readonly status: 'fail'; readonly expected: unknown; readonly actual: unknown }) | (FindingBase & { readonly status: 'inconclusive' });
 
 export interface RuleTally {
   passed: number;

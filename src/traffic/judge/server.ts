@@ -10,7 +10,7 @@ import { changesState } from '../../rules/inspect.js';
 import { inconclusive, type Rule } from '../../rules/rule.js';
 import { classifyRequest, gapsFor } from '../../rules/surface.js';
 import type { TrafficEntry } from '../entry.js';
-import { levelOf, type Book } from './book.js';
+import type { Book } from './book.js';
 
 /** Statuses that say a request was refused before it was judged on its merits (as rules/judge.ts reads them). */
 const REFUSED: ReadonlySet<number> = new Set([401, 403, 407, 429]);
@@ -49,30 +49,13 @@ export function serverJudging(book: Book, complete: () => boolean): ServerJudgin
     return judgeRule(rule, { exchanges, vars }, verified).map((raw) => review(rule, raw, exchanges, vars));
   };
 
-  /** A verdict tallied; a failure (or a documented rule's inconclusive) recorded with the exchanges it rests on. */
+  /** A verdict to the book; the exchanges a failure rests on are the rule's evidence, an inconclusive's all it saw. */
   const record = (rule: Rule, j: RuleJudgement, held: readonly TrafficEntry[], vars: Readonly<Record<string, unknown>>, walk?: { readonly name: string; found(): void }) => {
-    book.tally(j.ruleId, j.outcome.status);
-    if (j.outcome.status !== 'fail' && j.outcome.status !== 'inconclusive') return;
-    // Inconclusive verdicts are counted, and kept only when they are about a documented rule.
-    const level = levelOf(j.ruleId);
-    if (j.outcome.status === 'inconclusive' && level !== 'documented') return;
-    const exchanges = held.map((h) => h.exchange);
-    const idx = j.outcome.status === 'fail' ? evidenceFor(rule, { exchanges, vars }) : exchanges.map((_e, i) => i);
-    const evidence = idx.slice(0, 5).flatMap((i) => (held[i] === undefined ? [] : [held[i]]));
-    walk?.found();
-    book.record(
-      {
-        ruleId: j.ruleId,
-        level,
-        party: 'server',
-        status: j.outcome.status,
-        message: j.outcome.status === 'fail' ? j.outcome.message : j.outcome.reason,
-        ...(j.outcome.status === 'fail' ? { expected: j.outcome.expected, actual: j.outcome.actual } : {}),
-        ...(walk === undefined ? {} : { walk: walk.name }),
-        evidence: evidence.map((e) => e.source),
-      },
-      evidence,
-    );
+    const evidence = () => {
+      const idx = j.outcome.status === 'fail' ? evidenceFor(rule, { exchanges: held.map((h) => h.exchange), vars }) : held.map((_e, i) => i);
+      return idx.slice(0, 5).flatMap((i) => (held[i] === undefined ? [] : [held[i]]));
+    };
+    if (book.verdict({ ruleId: j.ruleId, party: 'server', outcome: j.outcome, ...(walk === undefined ? {} : { walk: walk.name }), evidence })) walk?.found();
   };
 
   return {
