@@ -1,7 +1,7 @@
 // The one build (npm run build, prepack, and test/global-setup.ts): dist/ from clean, the package's entries
-// bundled into dist/bundle/, then the bins made executable. tsc writes files without the executable bit, so in a checkout `npx commerce-sim` (which runs
-// the bin directly, through its #! line) failed with "Permission denied"; npm pack keeps the mode, so the
-// tarball's bin is executable too.
+// bundled into dist/bundle/, then the bins made executable. tsc writes files without the executable bit,
+// so in a checkout `npx commerce-sim` (which runs the bin directly, through its #! line) failed with
+// "Permission denied"; npm pack keeps the mode, so the tarball's bin is executable too.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

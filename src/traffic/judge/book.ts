@@ -18,8 +18,8 @@ export interface Verdict {
   readonly ruleId: string;
   readonly party: 'server' | 'client';
   readonly outcome: Outcome | ClientOutcome;
-  /** The walk it is about, by name. */
-  readonly walk?: string;
+  /** The walk it is about, by name (undefined: none; the finding then has no `walk`). */
+  readonly walk?: string | undefined;
   /** The exchanges it rests on: asked only when the verdict is recorded. */
   readonly evidence: () => readonly TrafficEntry[];
 }

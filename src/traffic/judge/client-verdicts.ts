@@ -37,7 +37,7 @@ export function clientVerdicts(book: Book, expected: ReadonlySet<string> = new S
       book.deliberate(ruleId, o.status === 'fail' ? o.message : o.reason, evidence);
       return;
     }
-    const recorded = book.verdict({ ruleId, party: 'client', outcome: o, ...(walk === undefined ? {} : { walk: walkName(walk) }), evidence: () => evidence });
+    const recorded = book.verdict({ ruleId, party: 'client', outcome: o, walk: walk === undefined ? undefined : walkName(walk), evidence: () => evidence });
     if (recorded && walk !== undefined) {
       walk.findings++;
       if (o.status === 'fail') walk.cause ??= `the client: ${o.message}`;

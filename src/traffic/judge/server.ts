@@ -55,7 +55,7 @@ export function serverJudging(book: Book, complete: () => boolean): ServerJudgin
       const idx = j.outcome.status === 'fail' ? evidenceFor(rule, { exchanges: held.map((h) => h.exchange), vars }) : held.map((_e, i) => i);
       return idx.slice(0, 5).flatMap((i) => (held[i] === undefined ? [] : [held[i]]));
     };
-    if (book.verdict({ ruleId: j.ruleId, party: 'server', outcome: j.outcome, ...(walk === undefined ? {} : { walk: walk.name }), evidence })) walk?.found();
+    if (book.verdict({ ruleId: j.ruleId, party: 'server', outcome: j.outcome, walk: walk?.name, evidence })) walk?.found();
   };
 
   return {
