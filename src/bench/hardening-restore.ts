@@ -23,7 +23,7 @@ export async function call(
   origin: string,
   path: string,
   token: string,
-  init: { method?: 'GET' | 'POST'; body?: string; type?: string; fresh?: boolean } = {},
+  init: { method?: 'GET' | 'POST'; body?: string | Uint8Array; type?: string; fresh?: boolean } = {},
 ): Promise<{ status: number; text: string }> {
   // A fresh connection after seconds of synchronous work here: a kept-alive one may have been closed meanwhile.
   const dispatcher = init.fresh === true ? new Agent() : undefined;
@@ -64,7 +64,11 @@ export async function restoreRows(served: Served, count: number, step: (what: st
   const project = snap.projects.find((p) => p['clientId'] === 'bench');
   records.sort((a, b) => (a.id < b.id ? -1 : 1));
   const projects = snap.projects.map((p) => (p === project ? { ...p, lists: { accounts: { upserts: records, deletes: [] } } } : p));
-  const body = JSON.stringify({ ...snap, projects, drop_projects: true });
+  // The body as the bytes it is sent as, made before the window with the collection it prompts here (a
+  // client's 230 MiB buffer starts a mark-compact of this process's heap, whose threads took the CPU from
+  // the server as the upload began), so what the window sees of this process is the upload itself.
+  const body = Buffer.from(JSON.stringify({ ...snap, projects, drop_projects: true }));
+  gc?.();
   // Another client, in a process of its own (page-child.ts): its page with nothing else running (the
   // floor, in the same run), then beside the restore, answered between its slices; and an idle process's
   // turns while the restore runs.
@@ -96,7 +100,7 @@ export async function restoreRows(served: Served, count: number, step: (what: st
   const expected = JSON.stringify({ ...snap, projects });
   const same = again.text === expected;
   const ms = (n: number) => (n < 0 ? '—' : n.toFixed(1));
-  rows.push(`| restore of a snapshot with ${fmt(count)} written accounts (${fmt(Buffer.byteLength(body) / MiB)} MiB body): status | ${restored.status} in ${fmt(restoreMs)} ms | 200 |`);
+  rows.push(`| restore of a snapshot with ${fmt(count)} written accounts (${fmt(body.length / MiB)} MiB body): status | ${restored.status} in ${fmt(restoreMs)} ms | 200 |`);
   rows.push(
     `| the same restore (body read, parsed, checked, loaded and indexed in slices): the event loop's longest turn while it ran, of it on the CPU / waiting for a CPU; the most CPU one turn took; turns over 50 ms; an idle process's longest turn meanwhile (this machine's floor) and its turns over 50 ms | ${ms(turns.longest)} ms (${ms(turns.longestCpu)} / ${ms(turns.longestWaiting)}); ${ms(turns.mostCpu)} ms; ${fmt(turns.over50)}; floor ${ms(floor.longest)} ms, ${fmt(floor.over50)} | ≤ 50 ms ${turns.longest <= 50 ? '✓' : '✗'} (was the whole restore; then 177 ms) |`,
   );
