@@ -63,6 +63,14 @@ describe('client rules in ESLint shape', () => {
     expect(a(request('/v2/accounts', 200, T0 + 4_000))).toEqual({ status: 'pass' });
   });
 
+  it('only a 429 asks to wait: a 503 with Retry-After, or a 429 without a readable one, leaves nothing to judge', () => {
+    const a = retryClient();
+    a(request('/v2/accounts', 503, T0, '5'));
+    expect(a(request('/v2/accounts', 200, T0 + 1_000))).toBeUndefined();
+    a(request('/v2/accounts', 429, T0 + 2_000, 'soon'));
+    expect(a(request('/v2/accounts', 200, T0 + 2_500))).toBeUndefined();
+  });
+
   it('a request without a time is not judged, and leaves the wait in place', () => {
     const a = retryClient();
     a(request('/v2/accounts', 429, T0, '5'));
