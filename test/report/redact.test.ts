@@ -133,6 +133,8 @@ describe('redactText', () => {
     expect(out).not.toContain('a"b');
     expect(out).not.toContain('a%22b');
     expect(out).toBe(`raw ${REDACTED} json "${REDACTED}" url ${REDACTED} form ${REDACTED}`);
+    // Whatever order the secrets come in: the one inside another is replaced after it.
+    expect(redactText(text, ['b', secret])).toBe(out);
   });
 });
 
