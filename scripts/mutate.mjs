@@ -26,6 +26,7 @@ const DEDICATED = {
   'src/traffic/client-rules/**/*.ts': [
     'test/traffic/client-rules.test.ts',
     'test/traffic/client-rule-boundaries.test.ts',
+    'test/traffic/client-rule-shape.test.ts',
     'test/traffic/create-rules.test.ts',
     'test/traffic/literal-readings.test.ts',
     'test/traffic/traps.test.ts',

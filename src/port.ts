@@ -58,6 +58,19 @@ export function toExchange(request: TargetRequest, response: TargetResponse): Ex
   return { request, response, json: parseJsonOrUndefined(response.body) };
 }
 
+/** The same exchange with its body parsed on the first read of `json`: for one that may never be read (a HAR writer's redacted copy). */
+export function lazyExchange(request: TargetRequest, response: TargetResponse): Exchange {
+  let parsed: { readonly json: unknown } | undefined;
+  return {
+    request,
+    response,
+    get json() {
+      parsed ??= { json: parseJsonOrUndefined(response.body) };
+      return parsed.json;
+    },
+  };
+}
+
 export function parseJsonOrUndefined(text: string): unknown {
   if (text.length === 0) return undefined;
   try {

@@ -153,5 +153,6 @@ export async function memoryRows(opts: { readonly quick: boolean; readonly step:
   return [
     `| RSS of the judging proxy at 50 clients, every 5 s over ${seconds} s (${fmt(exchanges)} exchanges relayed; the judge kept up with ${fmt(judged)}, whole clients of the rest shed) | ${samples.map((x) => fmt(x)).join(', ')} MiB | flat ${flat ? '✓' : '✗'} |`,
     `| its peak RSS (after the load: ${fmt(after)} MiB) | ${fmt(peak)} MiB | ≤ 400 MiB ${peak <= 400 ? '✓' : '✗'} |`,
+    `| exchanges judged at 50 clients over ${seconds} s (issue 34: no client shed) | ${fmt(judged)} of ${fmt(exchanges)} | every one ${judged >= exchanges ? '✓' : '✗'} |`,
   ];
 }

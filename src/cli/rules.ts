@@ -73,9 +73,17 @@ export const rules: DefinedCommand = defineCommand({
   main: async (values, io) => {
     if (values.client === true) {
       if (values.markdown === true) throw new UsageError('CLI_USAGE', '--client lists the client rules as a table or --json, not --markdown');
-      const { clientRules } = await import('../traffic/client-rules/catalogue.js');
-      const json = clientRules.map(({ id, family, level, section, statement, quote, evidence }) => ({ id, family, level, section, statement, ...(quote === undefined ? {} : { quote }), evidence }));
-      io.stdout.write(values.json === true ? `${JSON.stringify(json, null, 2)}\n` : rulesTable(clientRules));
+      const { clientRuleMetas } = await import('../traffic/client-rules/catalogue.js');
+      const json = clientRuleMetas.map(({ id, family, level, section, statement, quote, evidence }) => ({
+        id,
+        family,
+        level,
+        section,
+        statement,
+        ...(quote === undefined ? {} : { quote }),
+        evidence,
+      }));
+      io.stdout.write(values.json === true ? `${JSON.stringify(json, null, 2)}\n` : rulesTable(clientRuleMetas));
       return EXIT_OK;
     }
     io.stdout.write(values.json === true ? rulesJson(catalogue) : values.markdown === true ? rulesMarkdown(catalogue) : rulesTable(catalogue));

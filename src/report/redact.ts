@@ -45,16 +45,36 @@ export function secretSpellings(secret: string): string[] {
 
 /** Replaces every occurrence of each secret, also in its JSON-escaped and URL-encoded spellings. */
 export function redactText(text: string, secrets: readonly string[]): string {
+  return redactSpellings(text, spellingsOf(secrets));
+}
+
+/** Every spelling of `secrets`, longest first, so that a secret that contains another is replaced whole: worked out once for many texts. */
+export function spellingsOf(secrets: readonly string[]): readonly string[] {
   const spellings = new Set<string>();
   for (const secret of secrets) if (secret.length > 0) for (const s of secretSpellings(secret)) spellings.add(s);
-  // Longest first, so a secret that contains another is replaced whole.
+  return [...spellings].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with each of `spellings` (as `spellingsOf` orders them) replaced; a spelling the text lacks costs a scan, not a copy. */
+export function redactSpellings(text: string, spellings: readonly string[]): string {
   let out = text;
-  for (const s of [...spellings].sort((a, b) => b.length - a.length)) out = out.split(s).join(REDACTED);
+  for (const s of spellings) if (out.includes(s)) out = out.split(s).join(REDACTED);
   return out;
 }
 
+/**
+ * Whether JSON text may name a secret member. A secret member's name (SECRET_KEY) ends in token, password or
+ * secret, and JSON spells a name's letters as they are, or with a \u escape: text with neither has no secret
+ * member, so redacting it would give it back as it is (a list page of 100 records: a parse, a copy and two
+ * serialisations spared).
+ */
+export const mayNameSecret = (text: string): boolean => MAY_NAME_SECRET.test(text);
+const MAY_NAME_SECRET = /token|password|secret|\\u/i;
+
 /** Redacts secret members of a JSON body, or `key=value` pairs of a form body; other text is returned as is. */
 export function redactBody(text: string, placeholder?: (key: string, value: unknown) => string): string {
+  // Nothing in it could be taken for a secret, by the parse below or the loose reading (both look for those names).
+  if (!mayNameSecret(text)) return text;
   // A body nested past any real document (a hostile probe's) is read as text: no walk of it may exhaust the stack.
   if (deeperThan(text, MAX_DEPTH)) return redactLooseText(text);
   let parsed: unknown;

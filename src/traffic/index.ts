@@ -34,6 +34,7 @@ export { buildTrafficReport, type TrafficReportInput, type JudgedParty } from '.
 export { readTraffic, readTrafficLog, type ReadTrafficOptions, type TrafficLog } from './har/read.js';
 export { openHarWriter, type HarWriter, type HarWriterOptions } from './har/write.js';
 export { TrafficInputError } from './errors.js';
-export { clientRules, CLIENT_RULE_IDS, type ClientRule, type ClientRuleId } from './client-rules/catalogue.js';
+export { clientRules, clientRuleMetas, CLIENT_RULE_IDS, type ClientRule, type ClientRuleMeta, type ClientRuleId } from './client-rules/catalogue.js';
+export type { ClientListeners, ClientRuleContext } from './client-rules/rule.js';
 export type { ClientOutcome, RequestContext, NextContext, EndContext, RunsRead } from './client-rules/rule.js';
 export { RULE_SCOPES, type TrafficScope } from '../rules/scopes.js';

@@ -5,7 +5,7 @@
  * traffic section (walks, ground truth, infrastructure notes). Every reporter then renders it as is.
  */
 import { catalogue } from '../rules/catalogue.js';
-import { clientRules } from './client-rules/catalogue.js';
+import { clientRuleMetas } from './client-rules/catalogue.js';
 import type { Outcome } from '../rules/rule.js';
 import { ruleSummary, summariseRun } from '../report/summarise.js';
 import type { RuleSummary, RunReport, ScenarioResult, StepResult, TrafficDeliberate, TrafficSection } from '../report/model.js';
@@ -31,7 +31,7 @@ export interface TrafficReportInput {
 export function buildTrafficReport(input: TrafficReportInput): RunReport {
   const judged = input.judged ?? 'both';
   const r = input.result;
-  const entries = [...(judged === 'client' ? [] : catalogue), ...(judged === 'server' ? [] : clientRules)];
+  const entries = [...(judged === 'client' ? [] : catalogue), ...(judged === 'server' ? [] : clientRuleMetas)];
   const rules: RuleSummary[] = entries.map((rule) => {
     const t = r.tallies.get(rule.id) ?? { passed: 0, failed: 0, inconclusive: 0, skipped: 0 };
     return ruleSummary(rule, t, t.passed + t.failed + t.inconclusive > 0 ? ['traffic'] : []);

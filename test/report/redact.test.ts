@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cut, DEFAULT_MAX_BODY, excerpt, parseJsonPath, REDACTED, redactBody, redactHeaders, redactText, shrinkJson, transcript } from '../../src/report/redact.js';
 import { toExchange } from '../../src/port.js';
@@ -65,6 +66,59 @@ describe('redactBody', () => {
     expect(redactBody(body)).toBe(body);
   });
 
+  it('a member named with escapes, or in any case, is still a secret; a list page naming none comes back as the same string', () => {
+    expect(JSON.parse(redactBody('{"data":{"p\\u0061ssword":"hunter2222","Access_TOKEN":"t1","name":"n"}}'))).toEqual({ data: { password: REDACTED, Access_TOKEN: REDACTED, name: 'n' } });
+    expect(redactBody('{"data":{"pass\\u0077ord":"x"')).toBe(`{"data":{"pass\\u0077ord":"x"`);
+    const page = JSON.stringify({
+      data: Array.from({ length: 100 }, (_, i) => ({ id: `id-${i}`, type: 'account', meta: { timestamps: { created_at: '2025-01-01T00:00:00.000Z' } } })),
+      meta: { page: { limit: 100 } },
+    });
+    expect(redactBody(page)).toBe(page);
+  });
+
+  it('on any JSON, the same as reading it: every member named as a secret replaced, and the text itself when none is', () => {
+    // Names a secret member may have, spelt plainly, in another case, or with JSON escapes; and names that are not.
+    const SECRET = /^(?:[a-z0-9]+_)*(?:token|password|secret)$/i;
+    const names = fc.constantFrom('password', 'PASSWORD', 'access_token', 'client_Secret', 'token_type', 'passwords', 'id', 'name', 'meta', 'data', 'x_secret_y');
+    const escaped = (name: string, at: number) =>
+      name.slice(0, at % (name.length + 1)) + [...name.slice(at % (name.length + 1))].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const leaf = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.constant(null), fc.boolean());
+    const { tree } = fc.letrec((tie) => ({
+      tree: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('tree'), { maxLength: 3 }), fc.array(fc.tuple(names, tie('tree'), fc.nat(12), fc.boolean()), { maxLength: 4 })),
+    }));
+    // An object's members are written by hand, so that a name may be spelt with escapes.
+    const text = (v: unknown): string => {
+      if (Array.isArray(v) && v.every((m) => Array.isArray(m) && m.length === 4 && typeof m[0] === 'string' && typeof m[3] === 'boolean')) {
+        return `{${(v as [string, unknown, number, boolean][]).map(([k, val, at, esc]) => `"${esc ? escaped(k, at) : k}":${text(val)}`).join(',')}}`;
+      }
+      if (Array.isArray(v)) return `[${v.map(text).join(',')}]`;
+      return JSON.stringify(v);
+    };
+    const secretsIn = (v: unknown, out: [string, unknown][]): [string, unknown][] => {
+      if (Array.isArray(v)) for (const x of v) secretsIn(x, out);
+      else if (v !== null && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (SECRET.test(k) && x !== null) out.push([k, x]);
+          else secretsIn(x, out);
+        }
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(names, tree, fc.nat(12), fc.boolean()), { maxLength: 4 }), (members) => {
+        const body = text(members);
+        const parsed: unknown = JSON.parse(body);
+        const out = redactBody(body);
+        if (secretsIn(parsed, []).length === 0) {
+          expect(out).toBe(body);
+          return;
+        }
+        expect(secretsIn(JSON.parse(out), []).every(([, x]) => x === REDACTED)).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('redacts form pairs and JSON cut short', () => {
     expect(redactBody('grant_type=password&username=jo&password=p%21&client_secret=s')).toBe(`grant_type=password&username=jo&password=${REDACTED}&client_secret=${REDACTED}`);
     expect(redactBody('{"data":{"password":"abc\\"def","name":"n"')).toBe(`{"data":{"password":"${REDACTED}","name":"n"`);
@@ -79,6 +133,8 @@ describe('redactText', () => {
     expect(out).not.toContain('a"b');
     expect(out).not.toContain('a%22b');
     expect(out).toBe(`raw ${REDACTED} json "${REDACTED}" url ${REDACTED} form ${REDACTED}`);
+    // Whatever order the secrets come in: the one inside another is replaced after it.
+    expect(redactText(text, ['b', secret])).toBe(out);
   });
 });
 

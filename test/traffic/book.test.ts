@@ -38,7 +38,7 @@ describe('Book.verdict', () => {
     expect(book.tallies.get(DOCUMENTED)).toEqual({ passed: 2, failed: 1, inconclusive: 1, skipped: 1 });
     expect(book.tallies.get(ASSUMED)).toEqual({ passed: 0, failed: 0, inconclusive: 1, skipped: 0 });
     // A client rule's tally is there from the start; an id of no rule is not tallied, and stops nothing.
-    const client = clientRules[0]?.id ?? '';
+    const client = clientRules[0]?.meta.id ?? '';
     expect(book.tallies.get(client)).toEqual({ passed: 0, failed: 0, inconclusive: 0, skipped: 0 });
     book.verdict({ ruleId: client, party: 'client', outcome: { status: 'pass' }, evidence: none });
     expect(book.tallies.get(client)?.passed).toBe(1);

@@ -268,7 +268,7 @@ describe('client.retry.retry-after (assumed): the same request again no sooner t
 describe('the document behind each client rule', () => {
   it("every documented client rule quotes commerce-api.md in the document's own words; an assumed one quotes nothing and says why it is assumed", () => {
     const spec = readFileSync(new URL('../../docs/commerce-api.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
-    for (const rule of clientRules) {
+    for (const { meta: rule } of clientRules) {
       expect(rule.statement.length, rule.id).toBeGreaterThan(20);
       expect(rule.evidence.length, rule.id).toBeGreaterThan(20);
       if (rule.level === 'assumed') {

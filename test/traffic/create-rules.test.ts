@@ -19,7 +19,7 @@ import { createRules } from '../../src/traffic/client-rules/create.js';
 const REALM = '3f69469f-3e79-408c-a0d9-1fc0b1652e23';
 const UAI = 'a2f0be85-3bea-4906-b542-9f37e7e298b6';
 const PATH = `/v2/authentication-realms/${REALM}/user-authentication-info/${UAI}/user-authentication-password-profile-info`;
-const CREATE_IDS = createRules.map((r) => r.id);
+const CREATE_IDS = createRules.map((r) => r.meta.id);
 
 interface Create {
   readonly path?: string;

@@ -11,10 +11,10 @@ import { retryAfter } from './retry.js';
 import { buffer } from './sync.js';
 import { createRules } from './create.js';
 import { CLIENT_RULE_IDS, type ClientRuleId } from '../../rules/ids.js';
-import type { ClientRule } from './rule.js';
+import type { ClientRule, ClientRuleMeta } from './rule.js';
 
 export { CLIENT_RULE_IDS, type ClientRuleId };
-export type { ClientRule };
+export type { ClientRule, ClientRuleMeta };
 
 export const clientRules: readonly ClientRule[] = [
   timestampGe,
@@ -31,3 +31,6 @@ export const clientRules: readonly ClientRule[] = [
   runAbandoned,
   ...createRules,
 ];
+
+/** What each rule is, in the list's order: the rows of `commerce-sim rules --client`, reports and tallies. */
+export const clientRuleMetas: readonly ClientRuleMeta[] = clientRules.map((r) => r.meta);

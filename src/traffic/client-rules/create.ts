@@ -12,7 +12,7 @@ import { authorizationHeader, describe, isCreatePath, isObject, methodIs, pathOf
 import { MIN_PASSWORD_LENGTH } from '../../limits.js';
 import type { Exchange } from '../../port.js';
 import type { TrafficEntry } from '../entry.js';
-import { fail, inconclusive, pass, type ClientOutcome, type ClientRule, type RequestContext } from './rule.js';
+import { fail, inconclusive, pass, type ClientOutcome, answering, type ClientRule, type RequestContext } from './rule.js';
 
 const COLLECTION = 'user-authentication-password-profile-info';
 const PATH_SHAPE = '/v2/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info';
@@ -62,135 +62,163 @@ const onData =
     return body.kind === 'data' ? judge(body.data, ctx) : undefined;
   };
 
-const createPath: ClientRule = {
-  id: 'client.create.path',
-  family: 'client',
-  section: '§4.1, §9',
-  level: 'documented',
-  quote:
-    'Path shape: {base_url}/v2/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info (a trailing slash is also used in the request example). Resource paths are prefixed with /v2.',
-  statement: 'a create is POSTed to /v2/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info, a trailing slash allowed.',
-  evidence:
-    'a POST to a path ending in /user-authentication-password-profile-info whose path is not that shape: no /v2 segment right before authentication-realms (the self link of a created record has none: it is not where a create goes), or a path parameter empty or missing.',
-  onRequest: ({ ex }) => {
-    if (!isCreateAttempt(ex)) return undefined;
-    const path = pathOf(ex.request.url);
-    return isCreatePath(path) ? pass : fail(`${describe(ex)}: a create on a path that is not ${PATH_SHAPE}`, PATH_SHAPE, path);
+const createPath: ClientRule = answering(
+  {
+    id: 'client.create.path',
+    family: 'client',
+    section: '§4.1, §9',
+    level: 'documented',
+    quote:
+      'Path shape: {base_url}/v2/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info (a trailing slash is also used in the request example). Resource paths are prefixed with /v2.',
+    statement: 'a create is POSTed to /v2/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info, a trailing slash allowed.',
+    evidence:
+      'a POST to a path ending in /user-authentication-password-profile-info whose path is not that shape: no /v2 segment right before authentication-realms (the self link of a created record has none: it is not where a create goes), or a path parameter empty or missing.',
   },
-};
-
-const createAuthorization: ClientRule = {
-  id: 'client.create.authorization',
-  family: 'client',
-  section: '§4.1, §5',
-  level: 'documented',
-  quote:
-    'Authorization | Required | string | Bearer token giving access to the API. Requests carry the Authorization header with a Bearer token (<ACCESS_TOKEN>). The header is required on the create operation.',
-  statement: 'a create carries an Authorization header with a Bearer token.',
-  evidence:
-    'a create attempt sent with no Authorization header, or with one whose scheme is not Bearer or with no token after it, in traffic that keeps headers: the proxy, the kit’s recordings, a HAR once it has shown an Authorization header (a browser’s sanitized export drops them all: inconclusive until one shows). A credential redacted whole, scheme and all, is inconclusive.',
-  onRequest: ({ ex, entry }) => {
-    if (!isCreateAttempt(ex)) return undefined;
-    const value = authorizationHeader(ex);
-    if (value === undefined) {
-      if (entry.headersMayBeStripped === true)
-        return inconclusive(`${describe(ex)}: no Authorization header, in a capture that has shown none on any request so far (a sanitized export removes them)`);
-      return fail(`${describe(ex)}: a create without an Authorization header`, 'Authorization: Bearer <token>', 'no Authorization header');
-    }
-    const shape = credentialShape(value);
-    if (shape.kind === 'hidden') return inconclusive(`${describe(ex)}: the Authorization header was redacted whole, its scheme with it`);
-    if (shape.kind === 'no-scheme') return fail(`${describe(ex)}: an Authorization header without the Bearer scheme`, 'Bearer <token>', 'a credential without a scheme');
-    if (shape.scheme.toLowerCase() !== 'bearer') return fail(`${describe(ex)}: an Authorization header of the ${shape.scheme} scheme`, 'Bearer <token>', `${shape.scheme} ...`);
-    return shape.credential ? pass : fail(`${describe(ex)}: Bearer with no token after it`, 'Bearer <token>', shape.scheme);
+  {
+    request: ({ ex }) => {
+      if (!isCreateAttempt(ex)) return undefined;
+      const path = pathOf(ex.request.url);
+      return isCreatePath(path) ? pass : fail(`${describe(ex)}: a create on a path that is not ${PATH_SHAPE}`, PATH_SHAPE, path);
+    },
   },
-};
+);
 
-const createBody: ClientRule = {
-  id: 'client.create.body',
-  family: 'client',
-  section: '§4.1',
-  level: 'documented',
-  quote: 'Request body: a JSON object with one member, data, which holds the fields of section 2.1 (type, password_profile_id, username, password).',
-  statement: 'a create’s body is a JSON object whose one member is data, an object holding the fields.',
-  evidence:
-    'a create attempt whose body is missing, not JSON, not an object, has no data object, or has members beside data. A body the traffic did not keep (cut by the observer, or left out of a HAR though its length was sent) is inconclusive.',
-  onRequest: ({ ex, entry }) => {
-    if (!isCreateAttempt(ex)) return undefined;
-    const body = bodyOf(entry);
-    if (body.kind === 'unseen') return inconclusive(`${describe(ex)}: ${body.why}`);
-    return body.kind === 'data' ? pass : fail(`${describe(ex)}: ${body.what}`, '{"data": {type, password_profile_id, username, password}}', body.what);
+const createAuthorization: ClientRule = answering(
+  {
+    id: 'client.create.authorization',
+    family: 'client',
+    section: '§4.1, §5',
+    level: 'documented',
+    quote:
+      'Authorization | Required | string | Bearer token giving access to the API. Requests carry the Authorization header with a Bearer token (<ACCESS_TOKEN>). The header is required on the create operation.',
+    statement: 'a create carries an Authorization header with a Bearer token.',
+    evidence:
+      'a create attempt sent with no Authorization header, or with one whose scheme is not Bearer or with no token after it, in traffic that keeps headers: the proxy, the kit’s recordings, a HAR once it has shown an Authorization header (a browser’s sanitized export drops them all: inconclusive until one shows). A credential redacted whole, scheme and all, is inconclusive.',
   },
-};
-
-const createFields: ClientRule = {
-  id: 'client.create.fields',
-  family: 'client',
-  section: '§2.1',
-  level: 'documented',
-  quote:
-    'Fields in a create request (inside a top-level object named data): type | Required | string. password_profile_id | Required | string | The ID of the password profile. username | Required | string | The username used to authenticate. password | Required | string | The password used to authenticate.',
-  statement: 'a create’s data holds type, password_profile_id, username and password, each a string.',
-  evidence: 'a create attempt whose data object lacks one of type, password_profile_id, username, password (absent or null), or holds one that is not a string.',
-  onRequest: onData((data, { ex }) => {
-    const missing = FIELDS.filter((f) => data[f] === undefined || data[f] === null);
-    const notString = FIELDS.filter((f) => !missing.includes(f) && typeof data[f] !== 'string');
-    if (missing.length === 0 && notString.length === 0) return pass;
-    const what = [...missing.map((f) => `data.${f} missing`), ...notString.map((f) => `data.${f} not a string`)].join('; ');
-    return fail(`${describe(ex)}: ${what}`, FIELDS.map((f) => `data.${f}: string`).join(', '), what);
-  }),
-};
-
-const createType: ClientRule = {
-  id: 'client.create.type',
-  family: 'client',
-  section: '§2.1',
-  level: 'documented',
-  quote:
-    'The field description says it must be user-authentication-password-profile-info; the request example sends user_authentication_password_profile_info (underscores). The response carries the underscore form. Treat the underscore form as the value on the wire.',
-  statement: `a create sends data.type as ${PROFILE_TYPE}, the underscore form.`,
-  evidence: `a create attempt whose data.type is a string other than ${PROFILE_TYPE}: the hyphenated form, or another type (a type missing or not a string is client.create.fields').`,
-  onRequest: onData((data, { ex }) => {
-    const type = data['type'];
-    if (typeof type !== 'string') return undefined;
-    return type === PROFILE_TYPE ? pass : fail(`${describe(ex)}: data.type is ${JSON.stringify(type).slice(0, 80)}`, PROFILE_TYPE, type);
-  }),
-};
-
-const createPasswordLength: ClientRule = {
-  id: 'client.create.password-length',
-  family: 'client',
-  section: '§2.1, §8',
-  level: 'documented',
-  quote: 'password | Required | string | The password used to authenticate. Minimum 8 characters.',
-  statement: 'a create’s password has at least 8 characters.',
-  evidence:
-    'a create attempt whose data.password has fewer than 8 characters under every reading of “character” (graphemes, code points, UTF-16 code units), counted from the text or from the mark its redaction left. Short under one reading and not under another, or redacted without its counts: inconclusive.',
-  onRequest: onData((data, { ex }) => {
-    const pw = data['password'];
-    if (typeof pw !== 'string') return undefined;
-    const counts = passwordCounts(pw);
-    if (counts === undefined) return inconclusive(`${describe(ex)}: the password was redacted without its length`);
-    const { least, most } = countRange(counts);
-    const shown = CHARACTER_READINGS.map((r) => `${counts[r]} ${r}`).join(', ');
-    if (most < MIN_PASSWORD_LENGTH) return fail(`${describe(ex)}: a ${most}-character password`, `at least ${MIN_PASSWORD_LENGTH} characters`, shown);
-    if (least < MIN_PASSWORD_LENGTH) return inconclusive(`${describe(ex)}: the password is ${shown}: short under one reading of “character” and not under another`);
-    return pass;
-  }),
-};
-
-const createContentType: ClientRule = {
-  id: 'client.create.content-type',
-  family: 'client',
-  section: '§4.1 (the example)',
-  level: 'assumed',
-  statement: 'a create says Content-Type: application/json (parameters such as charset aside), as the document’s example does.',
-  evidence: 'a create attempt with a body and no Content-Type, or one that is not a JSON media type. The document lists the header as "used in the example", not as required: assumed.',
-  onRequest: ({ ex }) => {
-    if (!isCreateAttempt(ex) || (ex.request.body ?? '').trim() === '') return undefined;
-    const type = headerOf(ex, 'content-type');
-    if (type === undefined) return fail(`${describe(ex)}: a create body without a Content-Type`, 'application/json', 'no Content-Type');
-    return isJsonMediaType(type) ? pass : fail(`${describe(ex)}: Content-Type ${type}`, 'application/json', type);
+  {
+    request: ({ ex, entry }) => {
+      if (!isCreateAttempt(ex)) return undefined;
+      const value = authorizationHeader(ex);
+      if (value === undefined) {
+        if (entry.headersMayBeStripped === true)
+          return inconclusive(`${describe(ex)}: no Authorization header, in a capture that has shown none on any request so far (a sanitized export removes them)`);
+        return fail(`${describe(ex)}: a create without an Authorization header`, 'Authorization: Bearer <token>', 'no Authorization header');
+      }
+      const shape = credentialShape(value);
+      if (shape.kind === 'hidden') return inconclusive(`${describe(ex)}: the Authorization header was redacted whole, its scheme with it`);
+      if (shape.kind === 'no-scheme') return fail(`${describe(ex)}: an Authorization header without the Bearer scheme`, 'Bearer <token>', 'a credential without a scheme');
+      if (shape.scheme.toLowerCase() !== 'bearer') return fail(`${describe(ex)}: an Authorization header of the ${shape.scheme} scheme`, 'Bearer <token>', `${shape.scheme} ...`);
+      return shape.credential ? pass : fail(`${describe(ex)}: Bearer with no token after it`, 'Bearer <token>', shape.scheme);
+    },
   },
-};
+);
+
+const createBody: ClientRule = answering(
+  {
+    id: 'client.create.body',
+    family: 'client',
+    section: '§4.1',
+    level: 'documented',
+    quote: 'Request body: a JSON object with one member, data, which holds the fields of section 2.1 (type, password_profile_id, username, password).',
+    statement: 'a create’s body is a JSON object whose one member is data, an object holding the fields.',
+    evidence:
+      'a create attempt whose body is missing, not JSON, not an object, has no data object, or has members beside data. A body the traffic did not keep (cut by the observer, or left out of a HAR though its length was sent) is inconclusive.',
+  },
+  {
+    request: ({ ex, entry }) => {
+      if (!isCreateAttempt(ex)) return undefined;
+      const body = bodyOf(entry);
+      if (body.kind === 'unseen') return inconclusive(`${describe(ex)}: ${body.why}`);
+      return body.kind === 'data' ? pass : fail(`${describe(ex)}: ${body.what}`, '{"data": {type, password_profile_id, username, password}}', body.what);
+    },
+  },
+);
+
+const createFields: ClientRule = answering(
+  {
+    id: 'client.create.fields',
+    family: 'client',
+    section: '§2.1',
+    level: 'documented',
+    quote:
+      'Fields in a create request (inside a top-level object named data): type | Required | string. password_profile_id | Required | string | The ID of the password profile. username | Required | string | The username used to authenticate. password | Required | string | The password used to authenticate.',
+    statement: 'a create’s data holds type, password_profile_id, username and password, each a string.',
+    evidence: 'a create attempt whose data object lacks one of type, password_profile_id, username, password (absent or null), or holds one that is not a string.',
+  },
+  {
+    request: onData((data, { ex }) => {
+      const missing = FIELDS.filter((f) => data[f] === undefined || data[f] === null);
+      const notString = FIELDS.filter((f) => !missing.includes(f) && typeof data[f] !== 'string');
+      if (missing.length === 0 && notString.length === 0) return pass;
+      const what = [...missing.map((f) => `data.${f} missing`), ...notString.map((f) => `data.${f} not a string`)].join('; ');
+      return fail(`${describe(ex)}: ${what}`, FIELDS.map((f) => `data.${f}: string`).join(', '), what);
+    }),
+  },
+);
+
+const createType: ClientRule = answering(
+  {
+    id: 'client.create.type',
+    family: 'client',
+    section: '§2.1',
+    level: 'documented',
+    quote:
+      'The field description says it must be user-authentication-password-profile-info; the request example sends user_authentication_password_profile_info (underscores). The response carries the underscore form. Treat the underscore form as the value on the wire.',
+    statement: `a create sends data.type as ${PROFILE_TYPE}, the underscore form.`,
+    evidence: `a create attempt whose data.type is a string other than ${PROFILE_TYPE}: the hyphenated form, or another type (a type missing or not a string is client.create.fields').`,
+  },
+  {
+    request: onData((data, { ex }) => {
+      const type = data['type'];
+      if (typeof type !== 'string') return undefined;
+      return type === PROFILE_TYPE ? pass : fail(`${describe(ex)}: data.type is ${JSON.stringify(type).slice(0, 80)}`, PROFILE_TYPE, type);
+    }),
+  },
+);
+
+const createPasswordLength: ClientRule = answering(
+  {
+    id: 'client.create.password-length',
+    family: 'client',
+    section: '§2.1, §8',
+    level: 'documented',
+    quote: 'password | Required | string | The password used to authenticate. Minimum 8 characters.',
+    statement: 'a create’s password has at least 8 characters.',
+    evidence:
+      'a create attempt whose data.password has fewer than 8 characters under every reading of “character” (graphemes, code points, UTF-16 code units), counted from the text or from the mark its redaction left. Short under one reading and not under another, or redacted without its counts: inconclusive.',
+  },
+  {
+    request: onData((data, { ex }) => {
+      const pw = data['password'];
+      if (typeof pw !== 'string') return undefined;
+      const counts = passwordCounts(pw);
+      if (counts === undefined) return inconclusive(`${describe(ex)}: the password was redacted without its length`);
+      const { least, most } = countRange(counts);
+      const shown = CHARACTER_READINGS.map((r) => `${counts[r]} ${r}`).join(', ');
+      if (most < MIN_PASSWORD_LENGTH) return fail(`${describe(ex)}: a ${most}-character password`, `at least ${MIN_PASSWORD_LENGTH} characters`, shown);
+      if (least < MIN_PASSWORD_LENGTH) return inconclusive(`${describe(ex)}: the password is ${shown}: short under one reading of “character” and not under another`);
+      return pass;
+    }),
+  },
+);
+
+const createContentType: ClientRule = answering(
+  {
+    id: 'client.create.content-type',
+    family: 'client',
+    section: '§4.1 (the example)',
+    level: 'assumed',
+    statement: 'a create says Content-Type: application/json (parameters such as charset aside), as the document’s example does.',
+    evidence: 'a create attempt with a body and no Content-Type, or one that is not a JSON media type. The document lists the header as "used in the example", not as required: assumed.',
+  },
+  {
+    request: ({ ex }) => {
+      if (!isCreateAttempt(ex) || (ex.request.body ?? '').trim() === '') return undefined;
+      const type = headerOf(ex, 'content-type');
+      if (type === undefined) return fail(`${describe(ex)}: a create body without a Content-Type`, 'application/json', 'no Content-Type');
+      return isJsonMediaType(type) ? pass : fail(`${describe(ex)}: Content-Type ${type}`, 'application/json', type);
+    },
+  },
+);
 
 export const createRules: readonly ClientRule[] = [createPath, createAuthorization, createBody, createFields, createType, createPasswordLength, createContentType];

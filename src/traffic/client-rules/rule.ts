@@ -36,8 +36,6 @@ export interface RequestContext {
   readonly entry: TrafficEntry;
   /** When it was sent (ms), when known. */
   readonly sentAt: number | undefined;
-  /** A 429 on the same request earlier asked the client to wait until then (ms). */
-  readonly waitUntil: number | undefined;
 }
 
 /** A list read that continues a walk. */
@@ -73,7 +71,8 @@ export interface EndContext {
   readonly runs: RunsRead;
 }
 
-export interface ClientRule {
+/** What a rule is, apart from how it listens: the catalogue's row of it (`commerce-sim rules --client`, reports). */
+export interface ClientRuleMeta {
   readonly id: ClientRuleId;
   readonly family: 'client';
   readonly section: string;
@@ -84,7 +83,55 @@ export interface ClientRule {
   readonly statement: string;
   /** The traffic a failure rests on. */
   readonly evidence: string;
-  readonly onRequest?: (ctx: RequestContext) => ClientOutcome | undefined;
-  readonly onNext?: (ctx: NextContext) => ClientOutcome | undefined;
-  readonly onEnd?: (ctx: EndContext) => ClientOutcome | undefined;
+}
+
+/** The moments of a client's traffic a rule hears; each listener reports through its context, or says nothing. */
+export interface ClientListeners {
+  readonly request?: (ctx: RequestContext) => void;
+  /**
+   * Asked of a read for each walk it may continue, before the judge knows which it does (it picks one the
+   * client broke no documented rule in): a `next` listener keeps no state of its own.
+   */
+  readonly next?: (ctx: NextContext) => void;
+  readonly end?: (ctx: EndContext) => void;
+}
+
+/** What a rule's listeners are handed at creation: where their verdicts go. */
+export interface ClientRuleContext {
+  /** The verdict on the moment being heard (at most one a moment; the first stands). */
+  report(outcome: ClientOutcome): void;
+}
+
+/**
+ * A client rule in ESLint's shape: `meta`, and `create`, called once for each client the judge follows,
+ * whose listeners hold that client's state for the rule (bounded: the client is let go with it).
+ */
+export interface ClientRule {
+  readonly meta: ClientRuleMeta;
+  create(context: ClientRuleContext): ClientListeners;
+}
+
+/** The listeners of a rule that keeps no state: each answers a verdict on its moment, or nothing. */
+export interface Answers {
+  readonly request?: (ctx: RequestContext) => ClientOutcome | undefined;
+  readonly next?: (ctx: NextContext) => ClientOutcome | undefined;
+  readonly end?: (ctx: EndContext) => ClientOutcome | undefined;
+}
+
+/** A rule with no state of its own: its answers reported as they come. */
+export function answering(meta: ClientRuleMeta, answers: Answers): ClientRule {
+  const { request, next, end } = answers;
+  return {
+    meta,
+    create: (context) => {
+      const said = (o: ClientOutcome | undefined) => {
+        if (o !== undefined) context.report(o);
+      };
+      return {
+        ...(request === undefined ? {} : { request: (ctx: RequestContext) => said(request(ctx)) }),
+        ...(next === undefined ? {} : { next: (ctx: NextContext) => said(next(ctx)) }),
+        ...(end === undefined ? {} : { end: (ctx: EndContext) => said(end(ctx)) }),
+      };
+    },
+  };
 }

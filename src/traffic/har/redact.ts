@@ -6,8 +6,8 @@
  * writer can take them out wherever else they appear, in this entry and in later ones (the token of a
  * token response, echoed in a later body). Pure.
  */
-import { toExchange, type TargetRequest, type TargetResponse } from '../../port.js';
-import { isSecretHeader, isSecretKey, REDACTED, redactBody, redactHeaders, redactText } from '../../report/redact.js';
+import { lazyExchange, type TargetRequest, type TargetResponse } from '../../port.js';
+import { isSecretHeader, isSecretKey, mayNameSecret, REDACTED, redactBody, redactHeaders, redactSpellings, spellingsOf } from '../../report/redact.js';
 import { credentialShape, maskPassword } from '../../redacted.js';
 import type { TrafficEntry } from '../entry.js';
 import { headerValue } from './headers.js';
@@ -32,7 +32,9 @@ export function redactEntry(entry: TrafficEntry, known: readonly string[], finge
   collectBody(response.body, learned);
   const found = [...learned].filter((s) => s.length >= MIN_LEARNED && s !== REDACTED);
   const secrets = [...known, ...found];
-  const text = (s: string) => (secrets.length === 0 ? s : redactText(s, secrets));
+  // Every spelling of every secret worked out once for the entry's texts (url, headers, bodies).
+  const spellings = secrets.length === 0 ? [] : spellingsOf(secrets);
+  const text = (s: string) => (spellings.length === 0 ? s : redactSpellings(s, spellings));
   const redactedRequest: TargetRequest = {
     method: request.method,
     url: text(redactPairs(request.url)),
@@ -40,7 +42,7 @@ export function redactEntry(entry: TrafficEntry, known: readonly string[], finge
     ...(request.body === undefined ? {} : { body: text(cleanBody(request.body, request.headers, passwordPlaceholder)) }),
   };
   const redactedResponse: TargetResponse = { status: response.status, headers: cleanHeaders(response.headers, text), body: text(cleanBody(response.body, response.headers)) };
-  return { entry: { ...entry, exchange: toExchange(redactedRequest, redactedResponse) }, learned: found };
+  return { entry: { ...entry, exchange: lazyExchange(redactedRequest, redactedResponse) }, learned: found };
 }
 
 /** Query parameter and form field names taken for secrets: the body's (`client_secret`) and the header's (`api_key` as `api-key`, `session`). */
@@ -102,6 +104,8 @@ function collectBody(body: string, into: Set<string>): void {
     collectPairs(body, into);
     return;
   }
+  // No member of it could be named as a secret: nothing to collect (report/redact.ts, mayNameSecret).
+  if (!mayNameSecret(body)) return;
   let json: unknown;
   try {
     json = JSON.parse(body);

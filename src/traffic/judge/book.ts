@@ -6,7 +6,7 @@
 import { catalogue } from '../../rules/catalogue.js';
 import type { Level, Outcome } from '../../rules/rule.js';
 import { excerpt } from '../../report/redact.js';
-import { clientRules } from '../client-rules/catalogue.js';
+import { clientRuleMetas } from '../client-rules/catalogue.js';
 import type { ClientOutcome } from '../client-rules/rule.js';
 import type { TrafficEntry } from '../entry.js';
 import type { DeliberateFinding, Finding, InfraNote, RuleTally, Shed, TrafficResult, WalkResult } from './result.js';
@@ -51,7 +51,7 @@ export class Book {
     private readonly onFinding: ((finding: Finding) => void) | undefined,
   ) {
     for (const r of catalogue) this.tallies.set(r.id, { passed: 0, failed: 0, inconclusive: 0, skipped: 0 });
-    for (const r of clientRules) this.tallies.set(r.id, { passed: 0, failed: 0, inconclusive: 0, skipped: 0 });
+    for (const r of clientRuleMetas) this.tallies.set(r.id, { passed: 0, failed: 0, inconclusive: 0, skipped: 0 });
   }
 
   tally(id: string, status: TallyStatus): void {
@@ -138,7 +138,7 @@ export class Book {
   }
 }
 
-const LEVELS = new Map<string, Level>([...catalogue, ...clientRules].map((r) => [r.id, r.level]));
+const LEVELS = new Map<string, Level>([...catalogue, ...clientRuleMetas].map((r) => [r.id, r.level]));
 
 /** A rule's level, catalogue or client rule. */
 const levelOf = (id: string): Level => LEVELS.get(id) ?? 'assumed';

@@ -10,7 +10,6 @@
  */
 import { authorizationHeader, changesState, is2xx, isAdminWrite, isGet, asList } from '../../rules/inspect.js';
 import { DEFAULT_PAGE_LENGTH } from '../../limits.js';
-import { retryUntil } from '../client-rules/retry.js';
 import type { TrafficEntry } from '../entry.js';
 import type { GroundTruth } from '../sessions/ground-truth.js';
 import { Session, type Walk } from '../sessions/session.js';
@@ -157,15 +156,8 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
   };
 
   const requestHeard = (s: Session, entry: TrafficEntry) => {
-    const ex = entry.exchange;
     const t = entry.startedAt === undefined ? Number.NaN : Date.parse(entry.startedAt);
-    const sentAt = Number.isNaN(t) ? undefined : t;
-    const request = `${ex.request.method} ${ex.request.url}`;
-    verdicts.request({ ex, entry, sentAt, waitUntil: sentAt === undefined ? undefined : s.takeRetry(request) }, entry);
-    if (ex.response.status === 429 && sentAt !== undefined) {
-      const until = retryUntil(ex.response.headers['retry-after'], sentAt);
-      if (until !== undefined) s.waitFor(request, until);
-    }
+    verdicts.request(s, { ex: entry.exchange, entry, sentAt: Number.isNaN(t) ? undefined : t }, entry);
   };
 
   return {

@@ -12,7 +12,7 @@ import { MAX_OPEN_WALKS, walkName, type Session, type Walk } from '../sessions/s
 import { movesOn, rereadOf, stepFrom, type Step } from '../sessions/walks.js';
 import type { Book } from './book.js';
 import type { HeldBudget } from './budget.js';
-import { breaksARule, type ClientVerdicts } from './client-verdicts.js';
+import type { ClientVerdicts } from './client-verdicts.js';
 import { widen } from './held.js';
 import { walkRules } from './offered-rules.js';
 import type { ServerJudging } from './server.js';
@@ -163,7 +163,7 @@ export class Walking {
       runs: s,
       wroteBetween: c.walk.wroteSinceLastPage,
     });
-    const chosen = candidates.length < 2 ? candidates[0] : (candidates.find((c) => !breaksARule(ctxOf(c))) ?? candidates[0]);
+    const chosen = candidates.length < 2 ? candidates[0] : (candidates.find((c) => !this.d.verdicts.breaks(s, ctxOf(c))) ?? candidates[0]);
     // The walks it could have continued and did not: where they end is judged under that reading too.
     for (const c of candidates) if (c !== chosen && c.step !== 'again') c.walk.shadow = { page, entry, seq: s.seq };
     let w = chosen?.walk;

@@ -1,7 +1,7 @@
 /**
  * One client's state as the traffic judge keeps it, and its walks'. A client is an origin and a
  * credential (held as a key in memory only; reports say `client N`). Everything here is bounded: open
- * walks, runs, retries, parents; what a walk or session holds for the server's rules is bounded by the
+ * walks, runs, parents (a client rule's own state is the rule's: client-rules/rule.ts); what a walk or session holds for the server's rules is bounded by the
  * judge's budget (src/traffic/judge/budget.ts).
  */
 import type { Exchange } from '../../port.js';
@@ -13,7 +13,7 @@ import type { WalkKind } from './walks.js';
 
 /** Open walks per client; past it the longest-idle walk is ended. */
 export const MAX_OPEN_WALKS = 64;
-/** Runs of ties, retries and parents remembered per client. */
+/** Runs of ties and parents remembered per client. */
 const MAX_REMEMBERED = 256;
 
 export interface Walk {
@@ -70,7 +70,6 @@ export class Session {
   /** The open walks by their query (path and clauses besides the cursor), longest idle first. */
   private readonly byQuery = new Map<string, Set<Walk>>();
   private readonly runs = new Set<string>();
-  private readonly retries = new Map<string, number>();
   /** Parents (realm and user-authentication-info) a 2xx answer showed exist. */
   private readonly parents = new Set<string>();
   /** `parent\0username` of the creates that succeeded: a create repeating one is not judged as a valid create (usernames may be unique). */
@@ -143,18 +142,6 @@ export class Session {
   markDrained(path: string, field: string, value: string): void {
     if (this.runs.size >= MAX_REMEMBERED) this.runs.clear();
     this.runs.add(runKey(path, field, value));
-  }
-
-  /** When a 429 on `request` asked to wait until (ms); forgotten once asked. */
-  takeRetry(request: string): number | undefined {
-    const until = this.retries.get(request);
-    if (until !== undefined) this.retries.delete(request);
-    return until;
-  }
-
-  waitFor(request: string, until: number): void {
-    if (this.retries.size >= MAX_REMEMBERED) this.retries.clear();
-    this.retries.set(request, until);
   }
 
   knowParent(key: string): void {
