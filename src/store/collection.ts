@@ -71,9 +71,14 @@ export class Collection {
     return this.base.get(id);
   }
 
+  /**
+   * Every record, in no promised order. Each layer's in the order it was loaded while that holds: a pass over
+   * a million records (ground truth's) reads them where they lie in memory, about three times faster than in
+   * the order of the id map's shards, which scatters them (200,000 accounts, alternating runs: 56-64 ms a pass, against 147-160).
+   */
   *values(): IterableIterator<SimRecord> {
     if (this.base !== undefined) for (const r of this.base.values()) if (!this.hidden.has(r.id)) yield r;
-    yield* this.byId.values();
+    yield* this.records();
   }
 
   /** This layer's records: in the order they were loaded while that holds, else as the map keeps them. */

@@ -173,12 +173,12 @@ export function simulatorTruth(sim: Simulator, clientId: string = DEFAULT_CLIENT
             if (n === 1) once++;
             else if (n >= 2) {
               twice++;
-              if (repeatedIds.length < 5) repeatedIds.push(r.id);
+              keepLowest(repeatedIds, r.id);
             } else if (movedAfter(r)) moved++;
             else if (near !== undefined && !fromStart && order(r, near) < 0) unread++;
             else if (end.reachedEnd || (far !== undefined && order(r, far) < 0)) {
               never++;
-              if (neverIds.length < 5) neverIds.push(r.id);
+              keepLowest(neverIds, r.id);
             } else unread++;
           });
           const visible = throughout - moved;
@@ -253,6 +253,19 @@ class Ordinals {
   known(collection: string, id: string): number | undefined {
     return this.table(collection).byId.get(id);
   }
+}
+
+/** Examples a walk's truth names: the lowest ids, whatever order the pass met the records in (the store promises none). */
+const EXAMPLES = 5;
+
+/** `id` kept in `lowest` (ascending, at most EXAMPLES) if it is among the lowest seen so far. */
+export function keepLowest(lowest: string[], id: string): void {
+  // Ids in the store's order (code units), the order `sort=id` reads them in.
+  if (lowest.length === EXAMPLES && id >= (lowest[EXAMPLES - 1] ?? id)) return;
+  let i = lowest.length;
+  while (i > 0 && id < (lowest[i - 1] ?? id)) i--;
+  lowest.splice(i, 0, id);
+  if (lowest.length > EXAMPLES) lowest.pop();
 }
 
 function valueOf(r: SimRecord, field: string): string | null | undefined {
