@@ -1,20 +1,13 @@
 /** The stop signals (SIGINT, SIGTERM) of the commands that run until stopped (serve, proxy). */
 
-/** The first SIGINT or SIGTERM (proxy: it stops at once, so no second one is waited for). */
+/** The first SIGINT or SIGTERM (proxy: it stops at once, so no second one is waited for), through `stopSignals`. */
 export function nextStopSignal(cancel?: AbortSignal): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const off = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    };
-    // Stopped for another reason (a count, a duration): the listeners go, the promise never settles.
-    cancel?.addEventListener('abort', off, { once: true });
-    function stop(signal: NodeJS.Signals) {
-      off();
-      resolve(signal);
-    }
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+  const signals = stopSignals();
+  // Stopped for another reason (a count, a duration): the listeners go, the promise never settles.
+  cancel?.addEventListener('abort', () => signals.dispose(), { once: true });
+  return signals.first.then((signal) => {
+    signals.dispose();
+    return signal;
   });
 }
 

@@ -1,8 +1,8 @@
 /**
  * One client's state as the traffic judge keeps it, and its walks'. A client is an origin and a
  * credential (held as a key in memory only; reports say `client N`). Everything here is bounded: open
- * walks, runs, parents (a client rule's own state is the rule's: client-rules/rule.ts); what a walk or session holds for the server's rules is bounded by the
- * judge's budget (src/traffic/judge/budget.ts).
+ * walks, runs, parents (a client rule's own state is the rule's: client-rules/rule.ts); what a walk or
+ * session holds for the server's rules is bounded by the judge's budget (src/traffic/judge/budget.ts).
  */
 import type { Exchange } from '../../port.js';
 import { at, instantOf, is2xx, isCreatePath, isTimestampField, methodIs, pathOf, requestJson } from '../../rules/inspect.js';
