@@ -71,10 +71,13 @@ export function redactSpellings(text: string, spellings: readonly string[]): str
 export const mayNameSecret = (text: string): boolean => MAY_NAME_SECRET.test(text);
 const MAY_NAME_SECRET = /token|password|secret|\\u/i;
 
-/** Redacts secret members of a JSON body, or `key=value` pairs of a form body; other text is returned as is. */
-export function redactBody(text: string, placeholder?: (key: string, value: unknown) => string): string {
+/**
+ * Redacts secret members of a JSON body, or `key=value` pairs of a form body; other text is returned as is.
+ * `namesSecret`: `mayNameSecret(text)`, when the caller has read it already.
+ */
+export function redactBody(text: string, placeholder?: (key: string, value: unknown) => string, namesSecret = mayNameSecret(text)): string {
   // Nothing in it could be taken for a secret, by the parse below or the loose reading (both look for those names).
-  if (!mayNameSecret(text)) return text;
+  if (!namesSecret) return text;
   // A body nested past any real document (a hostile probe's) is read as text: no walk of it may exhaust the stack.
   if (deeperThan(text, MAX_DEPTH)) return redactLooseText(text);
   let parsed: unknown;

@@ -29,7 +29,9 @@ export function redactEntry(entry: TrafficEntry, known: readonly string[], finge
   collectHeaders(response.headers, learned);
   collectPairs(request.url, learned);
   if (request.body !== undefined) collectBody(request.body, learned);
-  collectBody(response.body, learned);
+  // Whether the answer could name a secret member, read once: for collecting, and for redacting it below.
+  const namesSecret = mayNameSecret(response.body);
+  collectBody(response.body, learned, namesSecret);
   const found = [...learned].filter((s) => s.length >= MIN_LEARNED && s !== REDACTED);
   const secrets = [...known, ...found];
   // Every spelling of every secret worked out once for the entry's texts (url, headers, bodies).
@@ -41,7 +43,11 @@ export function redactEntry(entry: TrafficEntry, known: readonly string[], finge
     headers: markCredential(cleanHeaders(request.headers ?? {}, text), request.headers ?? {}, fingerprint),
     ...(request.body === undefined ? {} : { body: text(cleanBody(request.body, request.headers, passwordPlaceholder)) }),
   };
-  const redactedResponse: TargetResponse = { status: response.status, headers: cleanHeaders(response.headers, text), body: text(cleanBody(response.body, response.headers)) };
+  const redactedResponse: TargetResponse = {
+    status: response.status,
+    headers: cleanHeaders(response.headers, text),
+    body: text(cleanBody(response.body, response.headers, undefined, namesSecret)),
+  };
   return { entry: { ...entry, exchange: lazyExchange(redactedRequest, redactedResponse) }, learned: found };
 }
 
@@ -69,8 +75,8 @@ function cleanHeaders(headers: Readonly<Record<string, string>>, text: (s: strin
 
 const isForm = (headers: Readonly<Record<string, string>> | undefined): boolean => /^\s*application\/x-www-form-urlencoded/i.test(headerValue(headers, 'content-type') ?? '');
 
-function cleanBody(body: string, headers: Readonly<Record<string, string>> | undefined, placeholder?: (key: string, value: unknown) => string): string {
-  return isForm(headers) ? redactPairs(body) : redactBody(body, placeholder);
+function cleanBody(body: string, headers: Readonly<Record<string, string>> | undefined, placeholder?: (key: string, value: unknown) => string, namesSecret?: boolean): string {
+  return isForm(headers) ? redactPairs(body) : redactBody(body, placeholder, namesSecret);
 }
 
 /**
@@ -99,13 +105,13 @@ function collectPairs(text: string, into: Set<string>): void {
   for (const m of text.matchAll(/(?:^|[?&;])([^=&?#;\s]+)=([^&#;\s]*)/g)) if (isSecretName(decodeName(m[1] ?? ''))) into.add(decodeName(m[2] ?? ''));
 }
 
-function collectBody(body: string, into: Set<string>): void {
+function collectBody(body: string, into: Set<string>, namesSecret = mayNameSecret(body)): void {
   if (!/^\s*[[{]/.test(body)) {
     collectPairs(body, into);
     return;
   }
   // No member of it could be named as a secret: nothing to collect (report/redact.ts, mayNameSecret).
-  if (!mayNameSecret(body)) return;
+  if (!namesSecret) return;
   let json: unknown;
   try {
     json = JSON.parse(body);
