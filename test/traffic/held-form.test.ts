@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { toExchange } from '../../src/port.js';
 import { HeldRecord, recordAttr, recordFacts, recordId } from '../../src/rules/inspect.js';
 import type { TrafficEntry } from '../../src/traffic/entry.js';
-import { heldForm, widen } from '../../src/traffic/judge/held.js';
+import { HeldResponse, heldForm, widen } from '../../src/traffic/judge/held.js';
 import { judgeTraffic } from '../../src/traffic/judge/judge.js';
 
 const NAMES = ['id', 'created_at', 'updated_at', 'name', 'meta', 'attributes', 'timestamps', 'links', '__proto__'] as const;
@@ -74,6 +74,28 @@ describe('held exchanges', () => {
     expect(heldForm(one)).toBe(one);
     widen([heldForm(one), heldForm(none), sorted]);
     expect(heldForm(one).exchange.json).toEqual({ data: ada });
+  });
+
+  it("keep a list page's text outside the heap and give it back as it was, in any script, a lone surrogate too", () => {
+    // ASCII is kept a byte a character; é (one UTF-8 byte pair, one latin1 byte), 😀 (a surrogate pair) and a lone
+    // surrogate (no UTF-8 form) each break a narrower encoding.
+    for (const name of ['Ada', 'Zoë', 'Ada 😀', 'odd \ud800 one', '\u00ff\u0100']) {
+      // Written raw: JSON.stringify would escape the lone surrogate into ASCII.
+      const body = `{"data":[{"type":"account","id":"a1","name":"${name}"}],"meta":{"page":{"limit":100,"offset":0,"current":1,"total":1}}}`;
+      const held = heldForm(entry('/v2/accounts', body, 1));
+      expect(held.exchange.response).toBeInstanceOf(HeldResponse);
+      expect([name, held.exchange.response.body]).toEqual([name, body]);
+      expect((held.exchange.response as HeldResponse).length).toBe(body.length);
+      expect(held.exchange.response.status).toBe(200);
+      expect(held.exchange.response.headers).toEqual({ 'content-type': 'application/json' });
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (name) => {
+        // JSON.stringify escapes what JSON must (quotes, controls, lone surrogates); every other character stays raw.
+        const body = page([{ ...ada, name }], 1);
+        expect(heldForm(entry('/v2/accounts', body, 1)).exchange.response.body).toBe(body);
+      }),
+    );
   });
 
   it('keep a body member named __proto__ as the body had it, an own member', () => {

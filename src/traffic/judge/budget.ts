@@ -8,6 +8,7 @@
  * Memory does not grow with the traffic.
  */
 import type { TrafficEntry } from '../entry.js';
+import { HeldResponse } from './held.js';
 
 /** The default: about 48 MiB of held exchanges, parsed answers included. */
 export const DEFAULT_MAX_HELD_BYTES = 48 * 2 ** 20;
@@ -15,7 +16,8 @@ export const DEFAULT_MAX_HELD_BYTES = 48 * 2 ** 20;
 /** Bytes an entry keeps alive while held: its texts, and about three times the answer for its parsed form. */
 function heldBytes(entry: TrafficEntry): number {
   const { request, response } = entry.exchange;
-  return 512 + request.url.length + (request.body?.length ?? 0) + response.body.length * 4;
+  const length = response instanceof HeldResponse ? response.length : response.body.length;
+  return 512 + request.url.length + (request.body?.length ?? 0) + length * 4;
 }
 
 /**

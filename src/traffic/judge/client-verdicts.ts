@@ -103,7 +103,7 @@ export function clientVerdicts(book: Book, expected: ReadonlySet<string> = new S
         const first = ask(l, ctx);
         const o = first?.status === 'fail' && otherwise !== undefined ? ask(l, otherwise) : first;
         if (o === undefined) continue;
-        record(l.meta, o, [walk.lastEntry], walk);
+        record(l.meta, o, [walk.lastHeld], walk);
         failed ||= o.status === 'fail' && l.meta.level === 'documented';
       }
       return failed;

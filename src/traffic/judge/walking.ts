@@ -73,7 +73,7 @@ export class Walking {
     this.recency.delete(w);
     this.flushWalk(w, false);
     const ended = {
-      ex: w.lastEntry.exchange,
+      ex: w.lastHeld.exchange,
       first: w.first,
       last: w.last,
       pages: w.pages,
@@ -86,7 +86,7 @@ export class Walking {
     };
     // A later read that could have continued this walk, taken by another: had it been this walk's, this is where it ended.
     const shadow = w.shadow;
-    const otherwise = shadow === undefined ? undefined : { ...ended, ex: shadow.entry.exchange, last: shadow.page, pages: w.pages + 1, stopShown: s.seq > shadow.seq, addedNothing: false };
+    const otherwise = shadow === undefined ? undefined : { ...ended, ex: shadow.held.exchange, last: shadow.page, pages: w.pages + 1, stopShown: s.seq > shadow.seq, addedNothing: false };
     const endedByMistake = this.d.verdicts.end(ended, w, otherwise);
     // Its order: by the attribute it stepped on, else as its first read was sorted.
     const sort = w.first.read.sort;
@@ -155,7 +155,7 @@ export class Walking {
     if (candidates.length > 1) candidates.sort((a, b) => fit(b, read) - fit(a, read));
     const ctxOf = (c: { readonly walk: Walk; readonly step: Step; readonly prev: PageFacts }): NextContext => ({
       ex,
-      prevEx: c.walk.lastEntry.exchange,
+      prevEx: c.walk.lastHeld.exchange,
       step: c.step,
       prev: c.prev,
       page,
@@ -165,7 +165,7 @@ export class Walking {
     });
     const chosen = candidates.length < 2 ? candidates[0] : (candidates.find((c) => !this.d.verdicts.breaks(s, ctxOf(c))) ?? candidates[0]);
     // The walks it could have continued and did not: where they end is judged under that reading too.
-    for (const c of candidates) if (c !== chosen && c.step !== 'again') c.walk.shadow = { page, entry, seq: s.seq };
+    for (const c of candidates) if (c !== chosen && c.step !== 'again') c.walk.shadow = { page, held, seq: s.seq };
     let w = chosen?.walk;
     const step = chosen?.step;
     const prev = chosen?.prev;
@@ -191,7 +191,6 @@ export class Walking {
         first: page,
         last: page,
         tail: page,
-        lastEntry: entry,
         lastHeld: held,
         lastSeq: s.seq,
         chunk: [],
@@ -206,7 +205,7 @@ export class Walking {
       this.recency.add(w);
     } else {
       // The same read again (a retry, a refresh) takes no step: nothing for the client rules to judge.
-      if (step !== 'again') this.d.verdicts.next(ctxOf({ walk: w, step, prev }), [w.lastEntry, entry], w);
+      if (step !== 'again') this.d.verdicts.next(ctxOf({ walk: w, step, prev }), [w.lastHeld, entry], w);
       const again = rereadOf(prev, page, step);
       w.reread += again;
       if (step === 'again' && w.pages === 1) {
@@ -234,7 +233,6 @@ export class Walking {
     w.records += page.count;
     w.last = page;
     if (page.count > 0) w.tail = page;
-    w.lastEntry = entry;
     w.lastHeld = held;
     w.lastSeq = s.seq;
     w.to = entry.source;

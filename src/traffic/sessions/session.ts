@@ -32,9 +32,10 @@ export interface Walk {
   last: PageFacts;
   /** Its last page that held records (the last value it was given). */
   tail: PageFacts;
-  /** Its last page, whole: the client rules read it beside the next (bounded: one page a walk). */
-  lastEntry: TrafficEntry;
-  /** The same page as the walk's chunk holds it (src/traffic/judge/held.ts): what a flush keeps. */
+  /**
+   * Its last page as the walk's chunk holds it (src/traffic/judge/held.ts): what a flush keeps, and what the client
+   * rules name beside the next page (they read the pages' facts, not their trees).
+   */
   lastHeld: TrafficEntry;
   /** The client's request number of its last page: a later request shows the client went on without it. */
   lastSeq: number;
@@ -49,7 +50,7 @@ export interface Walk {
   /** Its last page held no record it had not read before. */
   addedNothing: boolean;
   /** A later read that could have continued it from its last page but was taken by another walk (the last such). */
-  shadow?: { readonly page: PageFacts; readonly entry: TrafficEntry; readonly seq: number } | undefined;
+  shadow?: { readonly page: PageFacts; readonly held: TrafficEntry; readonly seq: number } | undefined;
   /** The walk's first finding about the client: where a ground-truth table says records were lost. */
   cause?: string;
   truth: WalkTracker | undefined;
