@@ -1,6 +1,7 @@
 /** Start a bench child process and wait for its first message (its address, or its figures). */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { SERVED_HEAP_FLAGS } from '../sim/served-heap.js';
 
 export interface Child<T> {
   readonly message: T;
@@ -32,3 +33,9 @@ export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 /** The value at share `p` (0..1) of the sorted samples (p50: 0.5), 0 for none. */
 export const percentile = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
+
+/**
+ * The node flags of a served simulator's process: the heap `commerce-sim serve` gives it (src/sim/served-heap.ts), or
+ * Node's default with BENCH_SERVED_HEAP=default (to measure what the served heap changes).
+ */
+export const servedHeapFlags = (): readonly string[] => (process.env['BENCH_SERVED_HEAP'] === 'default' ? [] : SERVED_HEAP_FLAGS);

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { RECORD_HEAP_BYTES } from '../store/record-budget.js';
 import { accounts, listResources } from '../store/resources.js';
-import { child, fmt, percentile } from './child.js';
+import { child, fmt, percentile, servedHeapFlags } from './child.js';
 import { budgetRows } from './hardening-budget.js';
 import { lookupRows } from './hardening-lookups.js';
 import { call, restoreRows } from './hardening-restore.js';
@@ -41,7 +41,7 @@ export const hardening: Section = {
     const count = quick ? 200_000 : 1_000_000;
     // A project may write what the restore below brings (the per-project cap is 100,000 by default).
     const forked = performance.now();
-    const server = await child<Ready>('./hardening-child.js', [String(count), JSON.stringify({ maxProjectRecords: 2_000_000 })], ['--expose-gc', '--max-old-space-size=4096']);
+    const server = await child<Ready>('./hardening-child.js', [String(count), JSON.stringify({ maxProjectRecords: 2_000_000 })], ['--expose-gc', '--max-old-space-size=4096', ...servedHeapFlags()]);
     const { origin, token, adminToken } = server.message;
     const rows: string[] = [];
     const step = (what: string) => process.stderr.write(`  hardening: ${what}\n`);

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { load, type LoadResult } from './load.js';
 import { extraSections } from './sections.js';
-import { child, fmt } from './child.js';
+import { child, fmt, servedHeapFlags } from './child.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: true });
 const only = new Set((values.only ?? 'imports,cold,list,scale,suite,props,export,hardening,traffic').split(','));
@@ -34,7 +34,7 @@ interface HandlerRow {
 
 async function listReads(work: readonly HandlerRow[]): Promise<void> {
   const accounts = 100_000;
-  const sim = await child<Ready>('./servers-child.js', ['sim', String(accounts)]);
+  const sim = await child<Ready>('./servers-child.js', ['sim', String(accounts)], servedHeapFlags());
   const base = await child<Ready>('./servers-child.js', ['baseline', String(accounts)]);
   const s = { ...sim.message, deep: base.message.deep };
   const headers = { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' };

@@ -26,6 +26,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const entry = commands[name];
   if (entry === undefined) return failed(io, rest, { command: undefined, text: usageErrorText(undefined, `unknown command '${name}'`).trimEnd(), code: 'CLI_USAGE' });
+  if (name === 'serve' && !rest.includes('--help') && !rest.includes('-h')) {
+    // The served simulator's heap is chosen when its process starts: a child started with it serves (./serve-child.ts).
+    const heap = await import('./serve-child.js');
+    if (heap.needsServedHeap() && process.argv[1] !== undefined) return await heap.serveInChild(process.argv[1], rest);
+  }
   try {
     const command = await entry.load();
     return await command(rest, io);

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { deviationList, numeric, OLD_SEED_OPTION, parseCounts, parseReadings, refuseOldSeed, settingError, SIM_OPTIONS, simOptionsUsage } from './sim-options.js';
 import { removeReadyFile, writeReadyFile } from './ready-file.js';
 import { stopSignals } from './stop-signal.js';
+import { followParent } from './serve-child.js';
 import { wholeOption } from '../numbers.js';
 import { DEFAULT_PORT, MAX_PORT } from '../limits.js';
 import { changedReadings, describeReadings, withDefaults, type ReadingChoice } from '../rules/readings.js';
@@ -368,6 +369,7 @@ async function serveMain(options: ServeOptions, io: CliIo): Promise<number> {
   }
   // Listening for the stop signals first: a waiter may signal as soon as the ready file appears.
   const signals = stopSignals();
+  followParent();
   try {
     if (readyFile !== undefined) {
       try {
