@@ -1,7 +1,7 @@
 /**
  * `commerce-sim serve` in a child process started with the served simulator's heap flags (src/sim/served-heap.ts):
  * V8 reads them only when a process starts. Not when the node running serve was given a semi-space size already
- * (its own flags or NODE_OPTIONS: the user's choice stands). The parent only waits: it hands each stop signal on
+ * (its own flags or NODE_OPTIONS: the user's choice stands), nor under a debugger (`--inspect`). The parent only waits: it hands each stop signal on
  * once (the child has a process group of its own, so a terminal's Ctrl-C reaches it once, through the parent) and
  * exits as the child did. Killed outright, the parent leaves no server behind: the child stops as on SIGTERM when
  * their channel closes.
@@ -14,10 +14,17 @@ import { SERVED_HEAP_FLAGS } from '../sim/served-heap.js';
 const CHILD_VARIABLE = 'COMMERCE_SIM_SERVED_HEAP';
 const SEMI_SPACE = /--(max|min)-semi-space-size\b/;
 
-/** Whether this process should start the server in a child with SERVED_HEAP_FLAGS (not when it is that child, nor when a size was given). */
+/** A debugger asked for: it must attach to the process that serves (a child would also find the inspector's port taken). */
+const INSPECT = /--inspect/;
+
+/**
+ * Whether this process should start the server in a child with SERVED_HEAP_FLAGS: not when it is that child, nor
+ * when a semi-space size was given, nor under a debugger.
+ */
 export function needsServedHeap(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): boolean {
   if (env[CHILD_VARIABLE] === '1') return false;
-  return !execArgv.some((a) => SEMI_SPACE.test(a)) && !SEMI_SPACE.test(env['NODE_OPTIONS'] ?? '');
+  const options = env['NODE_OPTIONS'] ?? '';
+  return ![SEMI_SPACE, INSPECT].some((flag) => execArgv.some((a) => flag.test(a)) || flag.test(options));
 }
 
 /** In the child: stop as on SIGTERM when the parent goes, however it went. */

@@ -16,7 +16,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = resolve(ROOT, 'dist/cli/main.js');
 
 describe('needsServedHeap', () => {
-  it('asks for the child unless this is it, or the node running serve was given a semi-space size', () => {
+  it('asks for the child unless this is it, the node running serve was given a semi-space size, or a debugger', () => {
     expect(needsServedHeap({}, [])).toBe(true);
     expect(needsServedHeap({}, ['--enable-source-maps'])).toBe(true);
     expect(needsServedHeap({ NODE_OPTIONS: '--max-old-space-size=8192' }, [])).toBe(true);
@@ -24,6 +24,9 @@ describe('needsServedHeap', () => {
     expect(needsServedHeap({}, ['--max-semi-space-size=32'])).toBe(false);
     expect(needsServedHeap({}, ['--min-semi-space-size=2'])).toBe(false);
     expect(needsServedHeap({ NODE_OPTIONS: '--trace-gc --max-semi-space-size=1' }, [])).toBe(false);
+    // Under a debugger: it attaches to the process that serves.
+    expect(needsServedHeap({}, ['--inspect-brk=0'])).toBe(false);
+    expect(needsServedHeap({ NODE_OPTIONS: '--inspect' }, [])).toBe(false);
   });
 });
 
