@@ -30,7 +30,8 @@ export function needsServedHeap(env: NodeJS.ProcessEnv = process.env, execArgv: 
 /** In the child: stop as on SIGTERM when the parent goes, however it went. */
 export function followParent(): void {
   if (process.env[CHILD_VARIABLE] !== '1') return;
-  const stop = (): void => void process.kill(process.pid, 'SIGTERM');
+  // Heard as serve hears a SIGTERM (its listeners), not sent as one: on Windows a sent SIGTERM kills at once.
+  const stop = (): void => void process.emit('SIGTERM', 'SIGTERM');
   // Gone already, before this was asked.
   if (!process.connected) return stop();
   process.once('disconnect', stop);
