@@ -180,14 +180,10 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       requestHeard(s, entry);
       trackSettings(s, entry);
       const vars = varsFor(s, entry);
-      server.judgeAlone(
-        rulesFor(ex).filter((rule) => {
-          const unless = rule.onTraffic?.notOfferedWhen;
-          return unless === undefined || vars[unless] !== true;
-        }),
-        entry,
-        vars,
-      );
+      for (const rule of rulesFor(ex)) {
+        const unless = rule.onTraffic?.notOfferedWhen;
+        if (unless === undefined || vars[unless] !== true) server.judge(rule, [entry], vars);
+      }
       s.noteCreate(ex);
       // Past this turn, walks and sessions hold the exchange in its held form: no parsed record outlives it.
       const held = heldForm(entry);

@@ -18,11 +18,7 @@ const REFUSED: ReadonlySet<number> = new Set([401, 403, 407, 429]);
 export interface ServerJudging {
   /** Judges `rule` on `all` (one exchange, a walk's pages, a session's chunk); `walk` names the walk a finding is about. */
   judge(rule: Rule, all: readonly TrafficEntry[], vars: Readonly<Record<string, unknown>>, walk?: { readonly name: string; found(): void }): void;
-  /** Judges each of `rules` on `entry` alone (a turn's exchange-scope rules): `judge(rule, [entry], vars)` for each, what they share built once. */
-  judgeAlone(rules: readonly Rule[], entry: TrafficEntry, vars: Readonly<Record<string, unknown>>): void;
 }
-
-const NONE: ReadonlySet<Exchange> = new Set();
 
 export function serverJudging(book: Book, complete: () => boolean): ServerJudging {
   /** A documented failure that rests on several exchanges: only complete traffic rules out another client's writes. */
@@ -63,13 +59,6 @@ export function serverJudging(book: Book, complete: () => boolean): ServerJudgin
   };
 
   return {
-    judgeAlone(rules, entry, vars) {
-      const held = [entry];
-      const exchanges = [entry.exchange];
-      const ctx = { exchanges, vars };
-      const verified = changesState(entry.exchange) ? new Set(exchanges) : NONE;
-      for (const rule of rules) for (const j of judgeRule(rule, ctx, verified)) record(rule, review(rule, j, exchanges, vars), held, vars);
-    },
     judge(rule, all, vars, walk) {
       // A read outside the documented surface can support no documented verdict: over several exchanges it
       // is left out first, so it does not make the rest inconclusive. Writes stay. So is a request refused
