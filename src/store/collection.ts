@@ -15,7 +15,8 @@ import { compileFilter, inInterval, rangeKey, type CompiledFilter, type Interval
 import { recordWeight, type RecordTally } from './record-budget.js';
 import { IdMap, IdSet } from './id-map.js';
 import { LongestText } from './longest-text.js';
-import { cut, descendingOf, descendingSteps, intervalTest, partitionPoint, sortById, type Run } from './ordered-runs.js';
+import { ChunkedArray } from './chunked-array.js';
+import { cut, descendingOf, descendingSteps, intervalTest, partitionPoint, sortById, type RecordIndex, type Run } from './ordered-runs.js';
 import { budgetWalk, mergeSteps, planSteps, type LookupRun, type Plan, type Walk, type Walkable, type WalkedLayers } from './page-walks.js';
 
 export { fieldText, keyOf, recordOrder, type SimRecord, type Ties } from './sim-record.js';
@@ -27,7 +28,7 @@ const now = (result: PageResult): PageRead => ({ kind: 'now', result });
 
 export class Collection {
   private readonly byId = new IdMap<SimRecord>();
-  private readonly indexes = new Map<string, SimRecord[]>();
+  private readonly indexes = new Map<string, RecordIndex>();
   /** Base ids deleted here or replaced by a copy in `byId`. */
   private readonly hidden = new IdSet();
   /**
@@ -88,7 +89,7 @@ export class Collection {
 
   /** This collection's own records (inserted or changed here), by id. */
   ownRecords(): readonly SimRecord[] {
-    return this.ownIndex('id', 'asc');
+    return this.ownIndex('id', 'asc').toArray();
   }
 
   /** Base ids deleted here (not replaced by a changed copy), in id order. */
@@ -124,13 +125,12 @@ export class Collection {
       const key = `${field}:asc`;
       if (this.indexes.has(key)) continue;
       // Gathered as steps too: a million records spread into an array at once held the loop tens of ms.
-      let all = this.loaded;
+      let all: readonly SimRecord[] | ChunkedArray<SimRecord> | undefined = this.loaded;
       if (all === undefined) {
-        const gathered = new Array<SimRecord>(this.byId.size);
-        let i = 0;
+        const gathered = new ChunkedArray<SimRecord>();
         for (const r of this.byId.values()) {
-          gathered[i++] = r;
-          if ((i & (RECORDS_PER_STEP - 1)) === 0) yield;
+          gathered.push(r);
+          if ((gathered.length & (RECORDS_PER_STEP - 1)) === 0) yield;
         }
         all = gathered;
       }
@@ -154,7 +154,7 @@ export class Collection {
 
   private place(record: SimRecord): void {
     this.put(record);
-    for (const [key, index] of this.indexes) index.splice(this.position(key, index, record), 0, record);
+    for (const [key, index] of this.indexes) index.insertAt(this.position(key, index, record), record);
   }
 
   /** Forget a base record without storing anything (restoring a delete). */
@@ -205,14 +205,14 @@ export class Collection {
     // Assign rather than delete: deleting would turn every record into a slow dictionary object.
     record.itemText = undefined;
     record.itemBytes = undefined;
-    for (const [key, index] of this.indexes) index.splice(this.position(key, index, record), 0, record);
+    for (const [key, index] of this.indexes) index.insertAt(this.position(key, index, record), record);
     return record;
   }
 
   /** Every record ordered by (field, direction), ties by id. Over a base this merges the layers: O(n). */
   index(field: string, direction: Direction): readonly SimRecord[] {
-    if (this.base === undefined) return this.ownIndex(field, direction);
-    if (this.byId.size === 0 && this.hidden.size === 0) return this.base.ownIndex(field, direction);
+    if (this.base === undefined) return this.ownIndex(field, direction).toArray();
+    if (this.byId.size === 0 && this.hidden.size === 0) return this.base.ownIndex(field, direction).toArray();
     const all = this.page({ clauses: [], sort: { field, direction }, offset: 0, limit: Number.MAX_SAFE_INTEGER });
     return all.records;
   }
@@ -364,7 +364,7 @@ export class Collection {
     const total = base.hi - base.lo - hiddenIn + (own.hi - own.lo);
     if (query.offset >= total || query.limit <= 0) return { total, records: [], cost: 0 };
     // How many merged records come before base position b: a non-decreasing function of b.
-    const ownBefore = (b: number) => (b >= base.hi ? own.hi : partitionPoint(own.ordered, (r) => order(r, base.ordered[b] as SimRecord) < 0, own.lo, own.hi));
+    const ownBefore = (b: number) => (b >= base.hi ? own.hi : partitionPoint(own.ordered, (r) => order(r, base.ordered.at(b)) < 0, own.lo, own.hi));
     const before = (b: number) => b - base.lo - (hiddenBefore(b) - hiddenBefore(base.lo)) + (ownBefore(b) - own.lo);
     let lo = base.lo;
     let hi = base.hi;
@@ -398,7 +398,7 @@ export class Collection {
   }
 
   /** Sorted positions of hidden base records in the base's index for this sort. */
-  private hiddenPositions(ordered: readonly SimRecord[], order: (a: SimRecord, b: SimRecord) => number, sort: SortSpec): Float64Array {
+  private hiddenPositions(ordered: RecordIndex, order: (a: SimRecord, b: SimRecord) => number, sort: SortSpec): Float64Array {
     const key = `${sort.field}:${sort.direction}`;
     let at = this.hiddenAt.get(key);
     if (at === undefined) {
@@ -447,7 +447,7 @@ export class Collection {
   }
 
   /** This collection's own records ordered by (field, direction), ties by id; a base's are all of it. */
-  private ownIndex(field: string, direction: Direction): SimRecord[] {
+  private ownIndex(field: string, direction: Direction): RecordIndex {
     const key = `${field}:${direction}`;
     let index = this.indexes.get(key);
     if (index === undefined) {
@@ -455,26 +455,27 @@ export class Collection {
       if (ascending !== undefined) index = descendingOf(ascending, field);
       else {
         const records = [...this.records()];
-        index = field === 'id' ? sortById(records) : records.sort(recordOrder(field, direction, this.ties));
-        if (field === 'id' && direction === 'desc') index.reverse();
+        const sorted = field === 'id' ? sortById(records) : records.sort(recordOrder(field, direction, this.ties));
+        if (field === 'id' && direction === 'desc') sorted.reverse();
+        index = ChunkedArray.of(sorted);
       }
       this.indexes.set(key, index);
     }
     return index;
   }
 
-  private position(indexKey: string, index: readonly SimRecord[], record: SimRecord): number {
+  private position(indexKey: string, index: RecordIndex, record: SimRecord): number {
     const [field = 'id', direction = 'asc'] = indexKey.split(':');
     const order = recordOrder(field, direction === 'desc' ? 'desc' : 'asc', this.ties);
     return partitionPoint(index, (r) => order(r, record) < 0);
   }
 
-  private detach(indexKey: string, index: SimRecord[], record: SimRecord): void {
+  private detach(indexKey: string, index: RecordIndex, record: SimRecord): void {
     const at = this.position(indexKey, index, record);
-    if (index[at] === record) index.splice(at, 1);
+    if (at < index.length && index.at(at) === record) index.removeAt(at);
     else {
       const found = index.indexOf(record); // the key changed outside update(): fall back to a scan
-      if (found >= 0) index.splice(found, 1);
+      if (found >= 0) index.removeAt(found);
     }
   }
 }

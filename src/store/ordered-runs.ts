@@ -4,14 +4,18 @@
  */
 import type { Direction } from '../engine/sort.js';
 import { compareKeys, inInterval, rangeKey, type CompiledFilter, type Interval, type Key, type RangeField } from './record-filter.js';
+import { ChunkedArray } from './chunked-array.js';
 import { compareIds, keyOf, type SimRecord } from './sim-record.js';
 import { drain, RECORDS_PER_STEP, type Steps } from './steps.js';
 
-/** First index in [lo, hi) where `before(items[i])` is false; `before` must be true-then-false. */
-export function partitionPoint<T>(items: ArrayLike<T>, before: (item: T) => boolean, lo = 0, hi = items.length): number {
+/** An ordered index of records: chunked, so that a million-record one is never made in one step. */
+export type RecordIndex = ChunkedArray<SimRecord>;
+
+/** First index in [lo, hi) where `before(items.at(i))` is false; `before` must be true-then-false. */
+export function partitionPoint<T>(items: { readonly length: number; at(i: number): T | undefined }, before: (item: T) => boolean, lo = 0, hi = items.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (before(items[mid] as T)) lo = mid + 1;
+    if (before(items.at(mid) as T)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -19,7 +23,7 @@ export function partitionPoint<T>(items: ArrayLike<T>, before: (item: T) => bool
 
 /** A run [lo, hi) of an ordered index. */
 export interface Run {
-  readonly ordered: readonly SimRecord[];
+  readonly ordered: RecordIndex;
   readonly lo: number;
   readonly hi: number;
 }
@@ -40,7 +44,7 @@ export function intervalTest(filter: CompiledFilter): (r: SimRecord) => boolean 
 }
 
 /** The run of an index ordered by `field` that lies in the interval: two binary searches. */
-export function cut(ordered: readonly SimRecord[], field: RangeField, direction: Direction, iv: Interval): Run {
+export function cut(ordered: RecordIndex, field: RangeField, direction: Direction, iv: Interval): Run {
   const k = (r: SimRecord, v: Key) => compareKeys(rangeKey(r, field), v);
   const below = (r: SimRecord) => iv.lo !== undefined && (iv.loIncl ? k(r, iv.lo) < 0 : k(r, iv.lo) <= 0);
   const above = (r: SimRecord) => iv.hi !== undefined && (iv.hiIncl ? k(r, iv.hi) > 0 : k(r, iv.hi) >= 0);
@@ -56,23 +60,22 @@ export function cut(ordered: readonly SimRecord[], field: RangeField, direction:
  * The descending index from the ascending one in one pass: runs of equal values in reverse order, each
  * run kept in its own order, since ties are ordered by id the same way in both directions.
  */
-export function descendingOf(ascending: readonly SimRecord[], field: string): SimRecord[] {
+export function descendingOf(ascending: RecordIndex, field: string): RecordIndex {
   return drain(descendingSteps(ascending, field));
 }
 
 /** The same as steps (a reseed builds it in slices). */
-export function* descendingSteps(ascending: readonly SimRecord[], field: string): Steps<SimRecord[]> {
+export function* descendingSteps(ascending: RecordIndex, field: string): Steps<RecordIndex> {
   const n = ascending.length;
-  const out = new Array<SimRecord>(n);
-  let o = 0;
+  const out = new ChunkedArray<SimRecord>();
   let next = RECORDS_PER_STEP;
   for (let end = n; end > 0;) {
     let start = end - 1;
-    const key = keyOf(ascending[start] as SimRecord, field);
-    while (start > 0 && keyOf(ascending[start - 1] as SimRecord, field) === key) start--;
-    for (let k = start; k < end; k++) out[o++] = ascending[k] as SimRecord;
+    const key = keyOf(ascending.at(start), field);
+    while (start > 0 && keyOf(ascending.at(start - 1), field) === key) start--;
+    for (let k = start; k < end; k++) out.push(ascending.at(k));
     end = start;
-    if (o >= next) {
+    if (out.length >= next) {
       next += RECORDS_PER_STEP;
       yield;
     }

@@ -119,13 +119,13 @@ function* collectDriven(layers: WalkedLayers, run: Run, own: Run, check: (r: Sim
   const fromBase = layers.overBase;
   const found: SimRecord[] = [];
   for (let i = run.lo; i < run.hi; i++) {
-    const r = run.ordered[i] as SimRecord;
+    const r = run.ordered.at(i);
     if ((!fromBase || !layers.hidden.has(r)) && check(r)) found.push(r);
     if ((i - run.lo) % VISITS_PER_STEP === VISITS_PER_STEP - 1) yield;
   }
   if (fromBase)
     for (let i = own.lo; i < own.hi; i++) {
-      if (check(own.ordered[i] as SimRecord)) found.push(own.ordered[i] as SimRecord);
+      if (check(own.ordered.at(i))) found.push(own.ordered.at(i));
       if ((i - own.lo) % VISITS_PER_STEP === VISITS_PER_STEP - 1) yield;
     }
   return found;
@@ -145,7 +145,7 @@ function* collectLookedUp(layers: WalkedLayers, lookup: Lookup, runs: readonly L
   }
   for (const { run, fromBase } of runs) {
     for (let i = run.lo; i < run.hi; i++) {
-      const r = run.ordered[i] as SimRecord;
+      const r = run.ordered.at(i);
       if ((!fromBase || !layers.hidden.has(r)) && check(r)) found.push(r);
       if (++visited % VISITS_PER_STEP === 0) yield;
     }
@@ -164,9 +164,9 @@ export function* mergeSteps(layers: WalkedLayers, own: Run, base: Run | undefine
   let met = 0;
   for (;;) {
     if (++met % VISITS_PER_STEP === 0) yield;
-    while (base !== undefined && b < bhi && layers.hidden.has(base.ordered[b] as SimRecord)) b++;
-    const fromOwn = o < own.hi ? (own.ordered[o] as SimRecord) : undefined;
-    const fromBase = base !== undefined && b < bhi ? (base.ordered[b] as SimRecord) : undefined;
+    while (base !== undefined && b < bhi && layers.hidden.has(base.ordered.at(b))) b++;
+    const fromOwn = o < own.hi ? own.ordered.at(o) : undefined;
+    const fromBase = base !== undefined && b < bhi ? base.ordered.at(b) : undefined;
     let next: SimRecord;
     if (fromOwn === undefined && fromBase === undefined) return;
     if (fromBase === undefined || (fromOwn !== undefined && order(fromOwn, fromBase) < 0)) {

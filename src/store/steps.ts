@@ -4,6 +4,8 @@
  * between (the served simulator's reseed). The work itself never looks at a clock.
  */
 
+import { ChunkedArray } from './chunked-array.js';
+
 export type Steps<T> = Generator<void, T, void>;
 
 /** Run the steps to the end now. */
@@ -21,25 +23,27 @@ export const RECORDS_PER_STEP = 1024;
 const STEP = RECORDS_PER_STEP;
 
 /**
- * `items` in the order of `compare` (stable), as a new array: runs of STEP sorted natively, then merged
- * pairwise; a pair already in order is copied, so sorted input costs one pass per level.
+ * `items` in the order of `compare` (stable), as a new chunked array (no million-element array made in one
+ * step): runs of STEP sorted natively, then merged pairwise; a pair already in order is copied, so sorted
+ * input costs one pass per level.
  */
-export function* sortSteps<T>(items: readonly T[], compare: (a: T, b: T) => number): Steps<T[]> {
+export function* sortSteps<T>(items: { readonly length: number; slice(lo: number, hi: number): T[] }, compare: (a: T, b: T) => number): Steps<ChunkedArray<T>> {
   const n = items.length;
-  let src: T[] = new Array<T>(n);
+  let src = new ChunkedArray<T>();
   for (let lo = 0; lo < n; lo += STEP) {
     const run = items.slice(lo, lo + STEP).sort(compare);
-    for (let k = 0; k < run.length; k++) src[lo + k] = run[k] as T;
+    for (let k = 0; k < run.length; k++) src.push(run[k] as T);
     yield;
   }
-  let dst: T[] = new Array<T>(n);
+  // Filled in order, k from 0 up, on its first pass: each chunk is made as the pass reaches it.
+  let dst = new ChunkedArray<T>();
   for (let width = STEP; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
       const mid = Math.min(lo + width, n);
       const hi = Math.min(lo + 2 * width, n);
-      if (mid >= hi || compare(src[mid - 1] as T, src[mid] as T) <= 0) {
+      if (mid >= hi || compare(src.at(mid - 1), src.at(mid)) <= 0) {
         for (let k = lo; k < hi; k++) {
-          dst[k] = src[k] as T;
+          dst.set(k, src.at(k));
           if ((k & (STEP - 1)) === 0) yield;
         }
         continue;
@@ -48,8 +52,8 @@ export function* sortSteps<T>(items: readonly T[], compare: (a: T, b: T) => numb
       let j = mid;
       for (let k = lo; k < hi; k++) {
         // Ties take the left run first: stable.
-        if (i < mid && (j >= hi || compare(src[i] as T, src[j] as T) <= 0)) dst[k] = src[i++] as T;
-        else dst[k] = src[j++] as T;
+        if (i < mid && (j >= hi || compare(src.at(i), src.at(j)) <= 0)) dst.set(k, src.at(i++));
+        else dst.set(k, src.at(j++));
         if ((k & (STEP - 1)) === 0) yield;
       }
     }

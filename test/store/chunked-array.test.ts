@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CHUNK, ChunkedArray } from '../../src/store/chunked-array.js';
+
+// Each operation against a plain array doing the same (the reference), at lengths that cross chunk edges.
+type Op = { readonly kind: 'push' | 'insert' | 'remove' | 'set'; readonly at: number; readonly value: number };
+
+const op = fc.record({ kind: fc.constantFrom<Op['kind']>('push', 'insert', 'remove', 'set'), at: fc.nat(), value: fc.integer() });
+
+function apply(ops: readonly Op[], start: number): { chunked: ChunkedArray<number>; plain: number[] } {
+  const plain = Array.from({ length: start }, (_, i) => i);
+  const chunked = ChunkedArray.of(plain);
+  for (const { kind, at, value } of ops) {
+    if (kind === 'push') {
+      plain.push(value);
+      chunked.push(value);
+    } else if (kind === 'insert') {
+      const pos = at % (plain.length + 1);
+      plain.splice(pos, 0, value);
+      chunked.insertAt(pos, value);
+    } else if (plain.length > 0) {
+      const pos = at % plain.length;
+      if (kind === 'remove') {
+        plain.splice(pos, 1);
+        chunked.removeAt(pos);
+      } else {
+        plain[pos] = value;
+        chunked.set(pos, value);
+      }
+    }
+  }
+  return { chunked, plain };
+}
+
+describe('ChunkedArray (the store index in chunks)', () => {
+  it('keeps the elements a plain array keeps, through pushes, inserts, removes and writes across chunk edges', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK), fc.array(op, { maxLength: 40 }), (start, ops) => {
+        const { chunked, plain } = apply(ops, start);
+        expect(chunked.length).toBe(plain.length);
+        expect(chunked.toArray()).toEqual(plain);
+        expect([...chunked]).toEqual(plain);
+        for (const i of [0, CHUNK - 1, CHUNK, plain.length - 1]) if (i >= 0 && i < plain.length) expect(chunked.at(i)).toBe(plain[i]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('slices and finds like an array, ends clamped', () => {
+    const plain = Array.from({ length: 2 * CHUNK + 5 }, (_, i) => i * 3);
+    const chunked = ChunkedArray.of(plain);
+    for (const [lo, hi] of [
+      [0, 0],
+      [CHUNK - 2, CHUNK + 2],
+      [2 * CHUNK, 2 * CHUNK + 100],
+      [-3, 4],
+      [5, 3],
+    ] as const)
+      expect(chunked.slice(lo, hi)).toEqual(plain.slice(Math.max(0, lo), hi));
+    expect(chunked.indexOf(3 * (CHUNK + 1))).toBe(CHUNK + 1);
+    expect(chunked.indexOf(1)).toBe(-1);
+  });
+
+  it('a removal that empties the last chunk lets it go: pushing again starts a fresh one at the right place', () => {
+    const chunked = ChunkedArray.of(Array.from({ length: CHUNK + 1 }, (_, i) => i));
+    chunked.removeAt(0);
+    expect(chunked.length).toBe(CHUNK);
+    chunked.push(-1);
+    expect(chunked.at(CHUNK)).toBe(-1);
+    expect(chunked.at(CHUNK - 1)).toBe(CHUNK);
+  });
+});
