@@ -63,10 +63,6 @@ export class ChunkedArray<T> {
    * Every chunk keeps its length CHUNK, so `at` stays two loads.
    */
   insertAt(pos: number, value: T): void {
-    if (pos >= this.size) {
-      this.push(value);
-      return;
-    }
     if ((this.size & MASK) === 0) this.chunks.push(new Array<T>(CHUNK));
     const last = this.size >>> BITS;
     let c = pos >>> BITS;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHUNK, ChunkedArray } from '../../src/store/chunked-array.js';
+import { largeObjectBytes } from '../support/step-growth.js';
 
 // Each operation against a plain array doing the same (the reference), at lengths that cross chunk edges.
 type Op = { readonly kind: 'push' | 'insert' | 'remove' | 'set'; readonly at: number; readonly value: number };
@@ -68,5 +69,34 @@ describe('ChunkedArray (the store index in chunks)', () => {
     chunked.push(-1);
     expect(chunked.at(CHUNK)).toBe(-1);
     expect(chunked.at(CHUNK - 1)).toBe(CHUNK);
+  });
+
+  it('set at the length appends, as the merge passes of sortSteps write their first pass', () => {
+    const chunked = new ChunkedArray<number>();
+    for (let i = 0; i < CHUNK + 2; i++) chunked.set(i, i * 2);
+    expect(chunked.length).toBe(CHUNK + 2);
+    expect(chunked.slice(CHUNK - 1, CHUNK + 2)).toEqual([2 * (CHUNK - 1), 2 * CHUNK, 2 * (CHUNK + 1)]);
+  });
+
+  it('finds nothing without reading past its end, a whole number of chunks long', () => {
+    expect(ChunkedArray.of(Array.from({ length: CHUNK }, (_, i) => i)).indexOf(-1)).toBe(-1);
+    expect(new ChunkedArray<number>().indexOf(0)).toBe(-1);
+  });
+
+  it('holds no more chunks than its elements need: inserts and removes across a chunk edge make none for nothing', () => {
+    // Each kept chunk is a 128 KB array in V8's large-object space: 400 writes that leaked one each would hold 50 MB.
+    // One past two chunks: each removal empties the third chunk, each insert needs it again.
+    const chunked = ChunkedArray.of(Array.from({ length: 2 * CHUNK + 1 }, (_, i) => i));
+    const before = largeObjectBytes();
+    for (let k = 0; k < 200; k++) {
+      chunked.removeAt(0);
+      chunked.insertAt(0, -k);
+    }
+    // Then 200 inserts that all fit in the third chunk.
+    for (let k = 0; k < 200; k++) chunked.insertAt(CHUNK, k);
+    expect(largeObjectBytes() - before).toBeLessThan(4 * CHUNK * 8);
+    expect(chunked.length).toBe(2 * CHUNK + 201);
+    expect(chunked.at(0)).toBe(-199);
+    expect(chunked.at(CHUNK)).toBe(199);
   });
 });
