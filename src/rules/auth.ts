@@ -9,6 +9,7 @@ const required: Rule = {
   family: 'auth',
   section: '§5',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote: 'Requests carry the Authorization header with a Bearer token (<ACCESS_TOKEN>). The header is required on the create operation.',
   statement: 'the create operation without an Authorization header does not create a record (no 2xx).',
   check: (ctx) =>
@@ -34,6 +35,7 @@ const missing401: Rule = {
   family: 'auth',
   section: 'API-NOTES "Errors"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange' },
   statement: 'any /v2 request without a valid bearer token answers 401, title Unauthorized.',
   check: (ctx) =>
     // judges: every /v2 request with auth 'none' and no header, a non-Bearer Authorization header, or Bearer vars.invalid_token: 401 + error array titled Unauthorized
@@ -55,6 +57,7 @@ const tokenResponse: Rule = {
   family: 'auth',
   section: 'API-NOTES "Token endpoint"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['token'] },
   statement: 'POST /oauth/access_token answers access_token, token_type Bearer, expires (unix seconds), expires_in, identifier; not wrapped in data.',
   check: (ctx) =>
     // judges: every POST /oauth/access_token answering 2xx: access_token, token_type Bearer, expires (unix seconds), expires_in, identifier at the top level, no data
@@ -84,6 +87,7 @@ const implicitReadOnly: Rule = {
   family: 'auth',
   section: 'API-NOTES "Token endpoint"',
   level: 'assumed',
+  onTraffic: { scope: 'session' },
   statement: 'an implicit token reads (200) but writes answer 403.',
   check: (ctx) => {
     // judges: ctx = POST /oauth/access_token grant_type=implicit answering 2xx, then requests with Authorization 'Bearer <that token>': GET → 2xx, POST/PUT/PATCH/DELETE → 403

@@ -7,6 +7,7 @@ const format: Rule = {
   family: 'errors',
   section: 'API-NOTES "Errors"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange' },
   statement: 'every 4xx answer is JSON {errors:[{status, title, ...}]} with status the HTTP status as number or numeric string.',
   check: (ctx) =>
     // judges: every 4xx answer (HEAD and the simulator's /__sim/ admin API aside): {errors:[{status,title}]}, status the HTTP status as number or numeric string
@@ -23,6 +24,7 @@ const no5xx: Rule = {
   family: 'errors',
   section: 'API-NOTES "Errors"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange' },
   statement: 'bad input (unknown routes 404, wrong methods 405, bodies over 1 MiB 413, junk) never answers 5xx.',
   check: (ctx) => {
     // judges: every exchange in ctx: no 5xx status

@@ -50,6 +50,7 @@ const gt: Rule = {
   family: 'sort-filter',
   section: '§4.2',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'filter=ge(<attribute>,<value>) or filter=gt(<attribute>,<value>): Comparison filters: greater-than-or-equal and greater-than.',
   statement: 'filter=gt(attr,v) returns only records with attr > v.',
   check: (ctx) =>
@@ -128,6 +129,7 @@ const ge: Rule = {
   family: 'sort-filter',
   section: '§4.2',
   level: 'documented',
+  onTraffic: { scope: 'session' },
   quote: 'filter=ge(<attribute>,<value>) or filter=gt(<attribute>,<value>): Comparison filters: greater-than-or-equal and greater-than.',
   statement: 'filter=ge(attr,v) returns only records with attr ≥ v, including those equal to v.',
   check: (ctx) => {
@@ -159,6 +161,7 @@ const operators: Rule = {
   family: 'sort-filter',
   section: 'API-NOTES "Filter and sort grammar"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'eq, like, ilike, in, lt, le, is_null, contains hold on every returned record.',
   check: (ctx) =>
     // judges: every list GET answering 200 with an eq/like/ilike/in/lt/le/is_null/contains clause: every record satisfies it
@@ -170,6 +173,7 @@ const and: Rule = {
   family: 'sort-filter',
   section: '§4.2, §4.3',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'clauses joined by `:` all hold on every returned record.',
   check: (ctx) =>
     // judges: every list GET answering 200 whose filter has two or more clauses: every record satisfies all of them
@@ -196,6 +200,7 @@ const resultsTotal: Rule = {
   family: 'sort-filter',
   section: '§2.3',
   level: 'documented',
+  onTraffic: { scope: 'session' },
   quote: 'results | total | Total number of results after applying filters, or all results if there are none.',
   statement: 'with a filter, meta.results.total counts the filtered set, not all records.',
   check: (ctx) => {
@@ -238,6 +243,7 @@ const invalid400: Rule = {
   family: 'sort-filter',
   section: 'API-NOTES "Errors"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'an unparseable filter, unknown attribute or operator answers 400.',
   check: (ctx) =>
     // judges: every list GET whose filter does not parse (unknown operator, broken parentheses/quotes, arity) or names an attribute outside the accounts table on /v2/accounts: 400 + error array

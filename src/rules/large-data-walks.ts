@@ -51,6 +51,7 @@ const keysetId: Rule = {
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
+  onTraffic: { scope: 'walk' },
   quote:
     'For each next page, add a filter that the attribute is greater than or equal to (or, for unique id, greater than) the last value of the previous page. For id-sorted reads, stop when a page returns zero records.',
   statement: 'sort=id with filter=gt(id,<last>) visits every record exactly once and ends with an empty page; the count equals the unfiltered results.total.',
@@ -86,6 +87,7 @@ const keysetTimestamp: Rule = {
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
+  onTraffic: { scope: 'walk' },
   quote:
     'Choose a sortable attribute (for example created_at, updated_at or id). Request the first page with sort=<attribute>. For each next page, add a filter that the attribute is greater than or equal to (or, for unique id, greater than) the last value of the previous page.',
   statement: 'sort=created_at (or updated_at) with ge(attr,<last>), de-duplicating the boundary and paging further on uniform pages, visits every record exactly once.',
@@ -146,6 +148,7 @@ const sharedTimestamp: Rule = {
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
+  onTraffic: { scope: 'walk' },
   quote: 'With timestamps, a page may need further paging if many records share the same timestamp. This is the case when the first and last timestamps of a page are identical.',
   statement:
     "records sharing one timestamp beyond a page stay reachable: when a page's first and last timestamps are equal, further paging (page[offset]) on the same ge filter returns the rest without repeats.",

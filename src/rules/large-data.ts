@@ -70,6 +70,7 @@ const updatesDuringTraversal: Rule = {
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
+  onTraffic: { scope: 'walk' },
   quote: 'With updated_at, a record updated during processing may appear more than once.',
   statement: 'a record updated during an updated_at traversal is not lost: one not yet seen when it is updated appears later in the finished walk (appearing more than once is allowed).',
   check: (ctx) => {
@@ -98,6 +99,7 @@ const updatesReappear: Rule = {
   family: 'large-data',
   section: '§4.3, API-NOTES "Accounts"',
   level: 'assumed',
+  onTraffic: { scope: 'walk' },
   statement: 'a record updated during an updated_at traversal after it was seen appears again later in it (its updated_at moved).',
   check: (ctx) => {
     // judges: ctx = a walk of list GETs sorted by updated_at with a 2xx PUT/PATCH of a record seen earlier in it: that id appears in a later page
@@ -144,6 +146,7 @@ const deletesInvisible: Rule = {
   family: 'large-data',
   section: '§4.3',
   level: 'documented',
+  onTraffic: { scope: 'session' },
   quote: 'updated_at allows keeping another system in sync with changes, but deletes are not visible.',
   statement:
     'a delete leaves no trace in updated_at reads: the deleted record is never listed with an updated_at later than it had before the delete (whether it is still listed is large-data.deletes-immediate).',
@@ -179,6 +182,7 @@ const deletesImmediate: Rule = {
   family: 'large-data',
   section: '§4.3, API-NOTES "Accounts"',
   level: 'assumed',
+  onTraffic: { scope: 'session' },
   statement: 'a deleted record no longer appears in list reads, at once.',
   check: (ctx) =>
     // judges: ctx = a DELETE answering 2xx (id = last path segment), then list GETs of its collection: the id never appears in them
@@ -201,6 +205,7 @@ const consistencyWindow: Rule = {
   family: 'large-data',
   section: 'API-NOTES/issue',
   level: 'assumed',
+  onTraffic: { scope: 'scripted' },
   statement: 'with the consistency window set, records newer than now − window are not listed until the clock passes the window.',
   check: (ctx) => {
     // judges: ctx = a 2xx admin write to /__sim/ (the window; or vars.consistency_window_ms), a create (POST 2xx, data.id), list GETs (id absent), a 2xx admin write to /__sim/ (the clock), list GETs of the create's path (id listed in one)
@@ -229,6 +234,7 @@ const retryAfter: Rule = {
   family: 'large-data',
   section: 'API-NOTES "Errors"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange' },
   statement: 'a 429 answer carries Retry-After and the error array.',
   check: (ctx) =>
     // judges: every 429: a Retry-After header (seconds or HTTP date) and the error array with status 429

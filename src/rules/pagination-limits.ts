@@ -64,6 +64,8 @@ const limitDefault: Rule = {
   quote: 'Default page length | 25. Changeable globally per project through a settings endpoint, or per call with page[limit].',
   statement: 'without page[limit], a project whose page_length is unchanged answers pages of 25 (meta.page.limit 25, at most 25 records).',
   onTraffic: {
+    scope: 'exchange',
+    kinds: ['read'],
     failsOnlyWhen: {
       variable: 'page_length_known',
       reason: "the project's page length is not known from this traffic (§8: it is changeable per project; a GET or write of the settings endpoint in the traffic tells it)",
@@ -86,6 +88,7 @@ const limitProjectSetting: Rule = {
   family: 'pagination',
   section: '§8',
   level: 'documented',
+  onTraffic: { scope: 'session' },
   quote: 'Default page length | 25. Changeable globally per project through a settings endpoint, or per call with page[limit].',
   statement: 'after page_length is changed through the settings endpoint, lists without page[limit] use it.',
   check: (ctx) =>
@@ -110,6 +113,7 @@ const limitPerCall: Rule = {
   family: 'pagination',
   section: '§4.2, §8',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'page[limit] | Optional | number | Number of records per page.',
   statement: 'page[limit]=n (1..100) answers at most n records with meta.page.limit n.',
   check: (ctx) =>
@@ -126,6 +130,7 @@ const limitMax: Rule = {
   family: 'pagination',
   section: '§2.3, §8',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'Maximum page length | 100 on any paginated call.',
   statement: 'no list response carries more than 100 records or meta.page.limit above 100.',
   check: (ctx) =>
@@ -143,6 +148,7 @@ const limitClamp: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Page limits"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'page[limit] above 100 answers 200 with meta.page.limit 100.',
   check: (ctx) =>
     // judges: every list GET with a whole page[limit] above 100 (offset absent or whole; no sort/filter blamed for a 400): 200 with meta.page.limit 100
@@ -174,6 +180,7 @@ const paramsInvalid400: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Page limits"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'zero, negative, fractional or non-numeric page[limit], or negative/fractional/non-numeric page[offset], answer 400 with the error array.',
   check: (ctx) =>
     // judges: every list GET whose page[limit] is 0/negative/fractional/non-numeric or page[offset] negative/fractional/non-numeric: 400 + error array

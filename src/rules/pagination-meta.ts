@@ -29,6 +29,7 @@ const metaPresent: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'The pagination fields are always present, including when the result is empty (zero results). The exact position of the page and results attributes within the response body: not shown.',
   statement: 'every list response has numeric page limit, offset, current and total and results total, wherever in the body they sit.',
   check: (ctx) =>
@@ -45,6 +46,7 @@ const metaPresentWhenEmpty: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'The pagination fields are always present, including when the result is empty (zero results).',
   statement: 'the same members are present when the result is empty.',
   check: (ctx) =>
@@ -61,6 +63,7 @@ const offsetEcho: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'page[offset]: Current offset counted in records, not pages. Zero-based.',
   statement: 'meta.page.offset equals the requested offset (0 without one).',
   check: (ctx) =>
@@ -78,6 +81,7 @@ const pageTotal: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'page[total]: Total page count.',
   statement:
     "page.total is the page count of a non-empty result: ceil(results.total / page.limit) on the data set's grid, or, from an offset off that grid, on the offset's own (the document does not say which grid pages are counted on).",
@@ -111,6 +115,7 @@ const pageTotalEmpty: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Response envelope"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'an empty result has meta.page.total 0.',
   check: (ctx) =>
     // judges: every empty list GET answering 200 (results.total 0): page.total 0
@@ -126,6 +131,7 @@ const metaPosition: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Response envelope"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'the page and results attributes sit at meta.page and meta.results.',
   check: (ctx) =>
     // judges: every list GET answering 200 on a paginated path: meta.page and meta.results are objects
@@ -140,6 +146,7 @@ const pageCurrent: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Response envelope"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'meta.page.current is floor(offset / limit) + 1 (1 when empty).',
   check: (ctx) =>
     // judges: every list GET answering 200: meta.page.current = floor(meta.page.offset / meta.page.limit) + 1 (1 also accepted when results.total is 0)
@@ -157,6 +164,7 @@ const resultsTotal: Rule = {
   family: 'pagination',
   section: '§2.3',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'results | total | Total number of results after applying filters, or all results if there are none.',
   statement: 'meta.results.total is the number of records in the (filtered) set: walking the set visits that many; a page at offset o holds min(limit, total − o) records.',
   check: (ctx) =>
@@ -180,6 +188,7 @@ const linksPresent: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Response envelope"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'links has current, first, last, next, prev (absolute URL or null).',
   check: (ctx) =>
     // judges: every list GET answering 200: links.{current,first,last,next,prev} each an absolute http(s) URL or null
@@ -245,6 +254,7 @@ const linksConsistent: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Response envelope"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'links agree with meta (parsed as URLs: first offset 0; next offset+limit or null on the last page; prev null on the first page; same limit; other query parameters kept).',
   check: (ctx) =>
     // judges: every list GET answering 200 with meta: links parsed as URLs agree with meta (limit, first 0, current, next, prev, last; sort/filter kept)
@@ -275,6 +285,7 @@ const endpointsListed: Rule = {
   family: 'pagination',
   section: '§4.2',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote:
     'List endpoints that support pagination, by operation name: Get All Accounts; ... Get all Orders; ... Get all Files; ... Paths for these list endpoints are not shown, except /v2/orders, /v2/files and /v2/accounts, which appear in text.',
   statement: 'the list endpoints whose paths the document shows (/v2/accounts, /v2/orders, /v2/files) answer a paginated list (data array plus the pagination members).',
@@ -287,6 +298,7 @@ const endpointsPublicPaths: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Real paths of the list endpoints"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'the other list endpoints the document names answer a paginated list at the paths of the public API.',
   // judges: every GET answering 200 on another path of API-NOTES' table: data array plus numeric page and results members
   check: paginatedListAt(publicListPath, 'no GET of a public-API list path'),

@@ -76,6 +76,7 @@ const offsetRecords: Rule = {
   family: 'pagination',
   section: '§2.3, §4.2',
   level: 'documented',
+  onTraffic: { scope: 'session' },
   quote: 'page[offset]: Current offset counted in records, not pages. Zero-based.',
   statement: 'page[offset] counts records, zero-based: the page at offset k begins with the (k+1)-th record of the same ordering.',
   check: (ctx) => {
@@ -98,6 +99,7 @@ const hardLimit: Rule = {
   family: 'pagination',
   section: '§8',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'Offset limit for /v2/orders and /v2/files: Hard limit of 10,000 records.',
   statement: '/v2/orders and /v2/files never return records past offset 10,000.',
   check: (ctx) =>
@@ -114,6 +116,7 @@ const hardLimit400: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Page limits"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'such a request answers 400 with a detail pointing at sort and filter.',
   check: (ctx) =>
     // judges: every GET of /v2/orders or /v2/files with page[offset] above 10000: 400 + error array, a detail naming sort or filter
@@ -138,6 +141,7 @@ const softLimit: Rule = {
   family: 'pagination',
   section: '§8',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'Offset limit for other paginated endpoints: Soft limit of 10,000 records.',
   statement: 'other paginated endpoints accept offsets up to 10,000 by default.',
   check: (ctx) =>
@@ -159,6 +163,7 @@ const softLimit400: Rule = {
   family: 'pagination',
   section: 'API-NOTES "Page limits"',
   level: 'assumed',
+  onTraffic: { scope: 'scripted' },
   statement: "past the project's page_offset_limit they answer 400; after the operator raises it the same offset answers 200.",
   check: (ctx) => {
     // judges: ctx = GETs past page_offset_limit (vars, else 10000) on a soft path: 400 + error array; after a 2xx admin PUT/POST to /__sim/..., the same GET URLs: 200

@@ -15,6 +15,7 @@ const validation400: Rule = {
   family: 'create',
   section: 'API-NOTES "Errors"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   statement: 'a too-short password, missing or non-string fields, another type, or no `data` answer 400 with the error array.',
   check: (ctx) =>
     // judges: every create POST with credentials whose JSON body is invalid (no data, field missing/non-string, other type, short password): 400 + error array
@@ -30,6 +31,7 @@ const malformed400: Rule = {
   family: 'create',
   section: 'API-NOTES "Errors"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   statement: 'malformed JSON answers 400 with the error array.',
   check: (ctx) =>
     // judges: every create POST with credentials whose non-empty body is not JSON: 400 + error array
@@ -44,6 +46,7 @@ const unknownParent404: Rule = {
   family: 'create',
   section: 'API-NOTES "Errors"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   statement: 'an unknown realm or user-authentication-info id answers 404 (detail `Resource not found`).',
   check: (ctx) =>
     // judges: every valid create POST whose realm or uai differs from vars realm_id/user_authentication_info_id: 404 + error array (a detail, if any, says "not found")

@@ -52,6 +52,7 @@ const status201: Rule = {
   family: 'create',
   section: '§4.1',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote: 'Success response: status 201 Created. The body is a JSON object with data (section 2.1 response fields) and links (self).',
   statement: 'A valid create answers 201 Created.',
   check: (ctx) =>
@@ -83,6 +84,7 @@ const responseFields: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote:
     'Fields in the response data object: id (Identifier of the created record (UUID-shaped, <profile_info_id>).), type (user_authentication_password_profile_info), username (Echo of the submitted username.), password_profile_id (Identifier of the password profile.), meta.created_at, meta.updated_at.',
   statement: 'data carries id (UUID-shaped), type, username (echo of the request), password_profile_id, meta.created_at, meta.updated_at.',
@@ -99,6 +101,7 @@ const passwordProfileIdEcho: Rule = {
   family: 'create',
   section: 'API-NOTES "The password profile record"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   statement: 'data.password_profile_id is the one the request sent.',
   check: (ctx) =>
     // judges: every create POST answering 2xx whose request sent a password_profile_id: the response carries the same
@@ -115,6 +118,7 @@ const underscoreEcho: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote: 'The response carries the underscore form. Treat the underscore form as the value on the wire.',
   statement: 'data.type is `user_authentication_password_profile_info` whichever form the request used.',
   check: (ctx) =>
@@ -130,6 +134,7 @@ const hyphenAccepted: Rule = {
   family: 'create',
   section: '§2.1, API-NOTES "The password profile record"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   statement: 'the hyphenated type is accepted on input (201).',
   check: (ctx) =>
     // judges: every valid create POST whose data.type is the hyphen form: status 201
@@ -144,6 +149,7 @@ const timestampsFormat: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote: 'meta.created_at: Timestamp, ISO 8601 with milliseconds and a Z suffix (<timestamp>).',
   statement: 'meta.created_at/updated_at are ISO 8601 with milliseconds and `Z` (`YYYY-MM-DDTHH:mm:ss.sssZ`).',
   check: (ctx) =>
@@ -162,6 +168,7 @@ const timestampsEqual: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote: 'meta.updated_at: Timestamp, same format. Equal to created_at on creation.',
   statement: 'created_at equals updated_at on creation.',
   check: (ctx) =>
@@ -180,6 +187,7 @@ const passwordNotReturned: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote: 'The password is not returned in the response.',
   statement: 'the password appears nowhere in a successful create response (error answers: password-profile.password-never-returned).',
   check: (ctx) =>
@@ -220,6 +228,7 @@ const linksSelf: Rule = {
   family: 'create',
   section: '§2.1, §9',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote:
     'The response also has a links object with the member self: a URL (<self_url>) of the created record. Its shape is {base_url}/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info/<profile_info_id>. This link carries no /v2 segment.',
   statement: 'links.self is {base_url}/authentication-realms/<realm>/user-authentication-info/<uai>/user-authentication-password-profile-info/<id>, without /v2 (compared as parsed URL path).',
@@ -236,6 +245,7 @@ const trailingSlash: Rule = {
   family: 'create',
   section: '§4.1',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote:
     'Path shape: {base_url}/v2/authentication-realms/<realm_id>/user-authentication-info/<user_authentication_info_id>/user-authentication-password-profile-info (a trailing slash is also used in the request example).',
   statement: 'the create path with a trailing slash creates too (201).',
@@ -252,6 +262,7 @@ const minLength: Rule = {
   family: 'create',
   section: '§2.1, §8',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote: 'password | Required | string | The password used to authenticate. Minimum 8 characters.',
   statement: 'a password shorter than 8 characters does not create a record (no 2xx); 8 characters is accepted.',
   check: (ctx) =>
@@ -276,6 +287,7 @@ const requiredFields: Rule = {
   family: 'create',
   section: '§2.1',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['create'] },
   quote: 'Fields in a create request (inside a top-level object named data): type (Required), password_profile_id (Required), username (Required), password (Required).',
   statement: 'a request missing any of type, password_profile_id, username, password does not create a record (no 2xx).',
   check: (ctx) =>

@@ -87,6 +87,7 @@ const get: Rule = {
   family: 'password-profile',
   section: SECTION,
   level: 'assumed',
+  onTraffic: { scope: 'session' },
   statement: 'GET .../user-authentication-password-profile-info/{id} answers 200 with the record (same fields as create).',
   check: (ctx) =>
     // judges: every item GET: 200 → the record's fields (username/password_profile_id = last written in ctx); a record created in ctx and not deleted must answer 200
@@ -108,6 +109,7 @@ const list: Rule = {
   family: 'password-profile',
   section: SECTION,
   level: 'assumed',
+  onTraffic: { scope: 'session' },
   statement: 'GET of the collection lists created records with pagination meta.',
   check: (ctx) =>
     // judges: every collection GET (known parent): 200 list with numeric meta.page/results; a page holding the whole set lists every record created (not deleted) earlier in ctx
@@ -161,6 +163,7 @@ const update: Rule = {
   family: 'password-profile',
   section: SECTION,
   level: 'assumed',
+  onTraffic: { scope: 'session' },
   statement: 'PUT with {data:{type, username?, password?, password_profile_id?}} answers 200 with the changed record; updated_at ≥ created_at.',
   check: (ctx) =>
     // judges: every valid item PUT with credentials of a record created (not deleted) in ctx, or answering 200: 200, changed fields echoed, updated_at ≥ created_at
@@ -182,6 +185,7 @@ const del: Rule = {
   family: 'password-profile',
   section: SECTION,
   level: 'assumed',
+  onTraffic: { scope: 'session' },
   statement: 'DELETE answers 204 with an empty body; a later GET answers 404.',
   check: (ctx) =>
     // judges: every item DELETE answering 2xx or of a record created in ctx: 204 with an empty body; every later GET of that id: 404
@@ -206,6 +210,7 @@ const neverReturned: Rule = {
   family: 'password-profile',
   section: SECTION,
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['profile'] },
   statement: 'no operation on the resource returns a password member.',
   check: (ctx) =>
     // judges: every exchange on a password-profile path (any method, any status): no `password` member, nor the request's password text

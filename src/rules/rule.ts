@@ -37,15 +37,40 @@ export interface RuleBase {
   readonly statement: string;
   /** The oracle: judge observed exchanges. Must hold on any conforming deployment, not just the simulator. */
   check(ctx: CheckContext): Outcome;
-  /** What judging traffic nobody scripted needs beyond the exchanges; the traffic judge applies it, whatever the rule. */
-  readonly onTraffic?: TrafficNeeds;
+  /** How the traffic judge (commerce-sim proxy, check) offers it traffic nobody scripted, and what else a verdict there needs. */
+  readonly onTraffic: TrafficNeeds;
 }
 
 /**
- * Facts a verdict on recorded or proxied traffic rests on that the exchanges alone may not show: the traffic
- * judge keeps them as variables (`CheckContext.vars`) from what it has seen of the client.
+ * What each rule needs to see to be judged on traffic nobody scripted: the checks themselves read from each
+ * request when they apply (path, method, page[limit], page[offset], sort, filter, body) and skip the rest;
+ * this says how much history to hand them.
+ * - `exchange`: one exchange at a time is enough.
+ * - `walk`: the pages of one walk (one query paged by offset or keyset), with the writes of the same
+ *   client made while it was open: order across pages, ge at the boundary, totals across pages.
+ * - `session`: one client's exchanges in order (a create then a read of it, a delete then a list).
+ * - `scripted`: only a scenario can judge it: it needs what the kit set up (the simulator's operator
+ *   API), or it takes observations handed on from a documented rule (a surface cover). Traffic reports
+ *   it as not observed.
+ */
+export type TrafficScope = 'exchange' | 'walk' | 'session' | 'scripted';
+
+/** What a request is, as far as choosing the rules that may apply to it goes. One request may be several. */
+export type RequestKind = 'read' | 'create' | 'profile' | 'settings' | 'token' | 'write';
+
+/**
+ * The events a rule subscribes to on traffic, and facts a verdict there rests on that the exchanges alone may not
+ * show: the traffic judge keeps those as variables (`CheckContext.vars`) from what it has seen of the client.
  */
 export interface TrafficNeeds {
+  /** How much history the rule is handed (required: a new rule does not compile until it says which). */
+  readonly scope: TrafficScope;
+  /**
+   * For an exchange-scope rule that applies only to some requests: which. The judge calls the rule only on
+   * exchanges of these kinds (the rule still skips what it does not judge; this only saves the call). Absent:
+   * offered every exchange.
+   */
+  readonly kinds?: readonly RequestKind[];
   /** A failure stands only when this variable is `true`; otherwise it is inconclusive with the reason. */
   readonly failsOnlyWhen?: { readonly variable: string; readonly reason: string };
   /** While this variable is `true`, the rule is not offered the client's exchanges (another rule judges them). */

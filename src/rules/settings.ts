@@ -8,6 +8,7 @@ const pageLength: Rule = {
   family: 'settings',
   section: 'API-NOTES "Settings" (§8 names the endpoint)',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['settings'] },
   statement: 'PUT /v2/settings page_length 1..100 answers 200 with the value; outside that range 400.',
   check: (ctx) =>
     // judges: every PUT /v2/settings with a numeric data.page_length: integer 1..100 → 200 with data.page_length echoed; other numbers → 400 + error array

@@ -33,6 +33,7 @@ const ascending: Rule = {
   family: 'sort-filter',
   section: '§4.2',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   quote: 'sort=<attribute>: Sorts by the attribute; common choices are created_at, updated_at, id.',
   statement: 'sort=attr returns records in ascending order of attr.',
   check: (ctx) =>
@@ -45,6 +46,7 @@ const descending: Rule = {
   family: 'sort-filter',
   section: 'API-NOTES "Filter and sort grammar"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'sort=-attr returns descending order.',
   check: (ctx) =>
     // judges: every list GET answering 200 with sort=-attr: the records' attr values descend
@@ -56,6 +58,7 @@ const tiesById: Rule = {
   family: 'sort-filter',
   section: 'API-NOTES "Accounts"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'records with equal sort values are ordered by id.',
   check: (ctx) =>
     // judges: every list GET answering 200 with sort on an attribute other than id: neighbours with equal values ascend by id (sort=-attr: ids one way throughout)
@@ -85,6 +88,7 @@ const invalidSort400: Rule = {
   family: 'sort-filter',
   section: '§4.2, §4.3',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: 'an attribute the resource does not sort by answers 400.',
   check: (ctx) =>
     // judges: every GET of /v2/accounts whose sort attribute is not created_at, id, name or updated_at (either direction): 400 + error array

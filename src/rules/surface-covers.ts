@@ -24,6 +24,7 @@ const sortAttributes: Rule = {
   family: 'sort-filter',
   section: 'API-NOTES "Accounts"',
   level: 'assumed',
+  onTraffic: { scope: 'scripted' },
   statement: 'sort accepts the other attributes the public API lists (accounts: name), and sort works on the other list endpoints.',
   check: (ctx) =>
     // judges: every GET whose sort is outside the document's (another attribute or path): answers 200
@@ -37,6 +38,7 @@ const filterAttributes: Rule = {
   family: 'sort-filter',
   section: 'API-NOTES "Accounts"',
   level: 'assumed',
+  onTraffic: { scope: 'scripted' },
   statement: 'filters accept the other attributes the public API lists (accounts: name, legal_name, registration_id, external_ref), and filters work on the other list endpoints.',
   check: (ctx) =>
     // judges: every GET filtering on another attribute or path: answers 200
@@ -52,6 +54,7 @@ const accountsWrites: Rule = {
   family: 'large-data',
   section: 'API-NOTES "Accounts"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['write'] },
   statement: 'POST /v2/accounts creates an account (201 with data.id), PUT /v2/accounts/{id} updates it (200), DELETE removes it (204).',
   check: (ctx) =>
     // judges: every POST /v2/accounts, PUT and DELETE /v2/accounts/{id}: 201 with data.id, 200, 204

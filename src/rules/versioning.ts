@@ -35,6 +35,7 @@ const v2Prefix: Rule = {
   family: 'versioning',
   section: '§9',
   level: 'documented',
+  onTraffic: { scope: 'exchange', kinds: ['read', 'create'] },
   quote: 'Resources sit under the path prefix /v2. Resource paths are prefixed with /v2.',
   statement: 'resources are served under /v2 (/v2/accounts, /v2/orders, /v2/files, the create path).',
   check: (ctx) =>
@@ -50,6 +51,7 @@ const itemLinksV2: Rule = {
   family: 'versioning',
   section: 'API-NOTES "The password profile record"',
   level: 'assumed',
+  onTraffic: { scope: 'exchange', kinds: ['read'] },
   statement: "list items carry links.self with the /v2 path (only the create response's self link omits it).",
   check: (ctx) =>
     // judges: every list GET answering 200 under /v2: item links.self URLs, where given, have a /v2 segment

@@ -37,4 +37,5 @@ export { TrafficInputError } from './errors.js';
 export { clientRules, clientRuleMetas, CLIENT_RULE_IDS, type ClientRule, type ClientRuleMeta, type ClientRuleId } from './client-rules/catalogue.js';
 export type { ClientListeners, ClientRuleContext } from './client-rules/rule.js';
 export type { ClientOutcome, RequestContext, NextContext, EndContext, RunsRead } from './client-rules/rule.js';
-export { RULE_SCOPES, type TrafficScope } from '../rules/scopes.js';
+export { RULE_SCOPES } from './judge/offered-rules.js';
+export type { TrafficScope } from '../rules/rule.js';

@@ -73,6 +73,7 @@ export function spyRule(id: string, judge: (ctx: CheckContext) => ReturnType<Rul
     level: 'documented',
     statement: `${id} holds`,
     quote: `${id} holds`,
+    onTraffic: { scope: 'exchange' },
     seen,
     check(ctx) {
       seen.push(ctx);

@@ -181,7 +181,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions = {}): TrafficJu
       trackSettings(s, entry);
       const vars = varsFor(s, entry);
       for (const rule of rulesFor(ex)) {
-        const unless = rule.onTraffic?.notOfferedWhen;
+        const unless = rule.onTraffic.notOfferedWhen;
         if (unless === undefined || vars[unless] !== true) server.judge(rule, [entry], vars);
       }
       s.noteCreate(ex);

@@ -1,20 +1,22 @@
 /**
  * Which of the catalogue's rules the traffic judge offers an exchange, a walk, a session: by each rule's
- * scope and, for exchange rules, by the kinds of request it applies to (src/rules/scopes.ts). A rule still
+ * scope and, for exchange rules, by the kinds of request it applies to (each rule's `onTraffic`). A rule still
  * skips what it does not judge; this only spares calls that could not apply.
  */
 import type { Exchange } from '../../port.js';
 import { catalogue } from '../../rules/catalogue.js';
 import { isCreatePath, isSettingsPath, methodIs, pathOf, profilePath } from '../../rules/inspect.js';
-import type { Rule } from '../../rules/rule.js';
-import { RULE_KINDS, RULE_SCOPES, type RequestKind } from '../../rules/scopes.js';
+import type { RequestKind, Rule, RuleId, TrafficScope } from '../../rules/rule.js';
 
-const exchangeRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'exchange');
-/** The exchange-scope rules offered an exchange of each kind (src/rules/scopes.ts RULE_KINDS). */
+/** Each rule's scope on traffic, by id (as each rule's `onTraffic.scope` says). */
+export const RULE_SCOPES: Readonly<Record<RuleId, TrafficScope>> = Object.fromEntries(catalogue.map((r) => [r.id, r.onTraffic.scope])) as Record<RuleId, TrafficScope>;
+
+const exchangeRules = catalogue.filter((r) => r.onTraffic.scope === 'exchange');
+/** The exchange-scope rules offered an exchange of each kind (each rule's `onTraffic.kinds`). */
 const rulesByKind = new Map<RequestKind | 'any', readonly Rule[]>(
-  (['read', 'create', 'profile', 'settings', 'token', 'write'] as const).map((k) => [k, exchangeRules.filter((r) => RULE_KINDS[r.id]?.includes(k) === true)]),
+  (['read', 'create', 'profile', 'settings', 'token', 'write'] as const).map((k) => [k, exchangeRules.filter((r) => r.onTraffic.kinds?.includes(k) === true)]),
 );
-const forEvery = exchangeRules.filter((r) => RULE_KINDS[r.id] === undefined);
+const forEvery = exchangeRules.filter((r) => r.onTraffic.kinds === undefined);
 
 /** The kinds of a request (one may be several), for choosing the rules offered it. */
 function kindsOf(ex: Exchange): RequestKind[] {
@@ -44,5 +46,5 @@ export function rulesFor(ex: Exchange): readonly Rule[] {
 
 /** The rules offered each combination of kinds, worked out once (a handful of combinations exist). */
 const byKinds = new Map<string, readonly Rule[]>();
-export const walkRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'walk');
-export const sessionRules = catalogue.filter((r) => RULE_SCOPES[r.id] === 'session');
+export const walkRules = catalogue.filter((r) => r.onTraffic.scope === 'walk');
+export const sessionRules = catalogue.filter((r) => r.onTraffic.scope === 'session');

@@ -24,7 +24,7 @@ export function serverJudging(book: Book, complete: () => boolean): ServerJudgin
   /** A documented failure that rests on several exchanges: only complete traffic rules out another client's writes. */
   const review = (rule: Rule, j: RuleJudgement, exchanges: readonly Exchange[], vars: Readonly<Record<string, unknown>>): RuleJudgement => {
     if (j.outcome.status !== 'fail' || rule.level !== 'documented' || j.ruleId !== rule.id) return j;
-    const needs = rule.onTraffic?.failsOnlyWhen;
+    const needs = rule.onTraffic.failsOnlyWhen;
     if (needs !== undefined && vars[needs.variable] !== true) return { ruleId: rule.id, outcome: inconclusive(needs.reason) };
     if (exchanges.length < 2 || complete()) return j;
     const ctx = { exchanges, vars };
