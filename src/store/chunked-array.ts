@@ -25,6 +25,11 @@ export class ChunkedArray<T> {
     return this.size;
   }
 
+  /** Chunks held: what it costs in memory is this many 128 KB arrays. */
+  get chunkCount(): number {
+    return this.chunks.length;
+  }
+
   /** The element at `i`, for 0 <= i < length (unchecked, like an array's index: the hot path of every read). */
   at(i: number): T {
     return (this.chunks[i >>> BITS] as T[])[i & MASK] as T;
