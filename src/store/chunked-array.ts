@@ -2,14 +2,20 @@
  * A long array kept in chunks of CHUNK elements, for the store's indexes. Why not one array: a million
  * references are 8 MB written at once when the array is made, and on this project's machines the page
  * faults of that much fresh memory take 22-27 ms in one piece (more under load), a turn a sliced restore
- * cannot split. A chunk is 128 KB, made in the step that first writes into it.
+ * cannot split. A chunk is 128 KB, made in the step that first writes into it; only the first grows as it
+ * is filled, so a small index (a project's own records, a collection of a hundred) costs what it holds, not a
+ * chunk, and a large one carries no growth's slack past its first chunk.
  */
 
 const BITS = 14;
-/** Elements per chunk: 2^14 references, 128 KB, just over V8's largest regular object (its own pages). */
+/** Elements per full chunk: 2^14 references, 128 KB, just over V8's largest regular object (its own pages). */
 export const CHUNK = 1 << BITS;
 const MASK = CHUNK - 1;
 
+/**
+ * Every chunk but the last holds exactly CHUNK elements; the last holds the rest (1 to CHUNK), none when
+ * empty. The first chunk's length is what it holds; a later chunk's is CHUNK, its unfilled end holes.
+ */
 export class ChunkedArray<T> {
   private readonly chunks: T[][] = [];
   private size = 0;
@@ -25,7 +31,7 @@ export class ChunkedArray<T> {
     return this.size;
   }
 
-  /** Chunks held: what it costs in memory is this many 128 KB arrays. */
+  /** Chunks held: what it costs in memory is about this many 128 KB arrays (the last one as full as it is). */
   get chunkCount(): number {
     return this.chunks.length;
   }
@@ -42,10 +48,14 @@ export class ChunkedArray<T> {
   }
 
   push(value: T): void {
-    const c = this.size >>> BITS;
-    if (c === this.chunks.length) this.chunks.push(new Array<T>(CHUNK));
-    (this.chunks[c] as T[])[this.size & MASK] = value;
+    if ((this.size & MASK) === 0) this.chunks.push(this.newChunk());
+    (this.chunks[this.size >>> BITS] as T[])[this.size & MASK] = value;
     this.size++;
+  }
+
+  /** The first chunk grows with what it holds; a later one is made whole, once (no slack, one allocation). */
+  private newChunk(): T[] {
+    return this.size === 0 ? [] : new Array<T>(CHUNK);
   }
 
   /** The elements of [lo, hi) as a plain array (a page). */
@@ -65,10 +75,9 @@ export class ChunkedArray<T> {
   /**
    * Insert at `pos` (0 <= pos <= length), moving the rest one place on, as `splice(pos, 0, value)`: a
    * native splice in the chunk it lands in, then each later chunk passes its last element to the next.
-   * Every chunk keeps its length CHUNK, so `at` stays two loads.
    */
   insertAt(pos: number, value: T): void {
-    if ((this.size & MASK) === 0) this.chunks.push(new Array<T>(CHUNK));
+    if ((this.size & MASK) === 0) this.chunks.push(this.newChunk());
     const last = this.size >>> BITS;
     let c = pos >>> BITS;
     let chunk = this.chunks[c] as T[];
@@ -78,7 +87,8 @@ export class ChunkedArray<T> {
       chunk = this.chunks[++c] as T[];
       chunk.unshift(carry);
     }
-    chunk.length = CHUNK;
+    // A later chunk back to CHUNK: what fell off its end was a hole.
+    if (chunk.length > CHUNK) chunk.length = CHUNK;
     this.size++;
   }
 
@@ -93,12 +103,10 @@ export class ChunkedArray<T> {
       chunk.push(next.shift() as T);
       chunk = next;
     }
-    // The last chunk back to CHUNK elements, its freed end a hole; a chunk left empty is let go.
-    chunk.length = CHUNK;
     this.size--;
+    // A chunk left empty is let go.
     if ((this.size & MASK) === 0) this.chunks.length = this.size >>> BITS;
   }
-
   /** The first position holding `value`, or -1. */
   indexOf(value: T): number {
     for (let i = 0; i < this.size; i++) if (this.at(i) === value) return i;

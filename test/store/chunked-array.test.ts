@@ -100,4 +100,13 @@ describe('ChunkedArray (the store index in chunks)', () => {
     expect(chunked.at(0)).toBe(-199);
     expect(chunked.at(CHUNK)).toBe(199);
   });
+
+  it('a small one costs what it holds, not a chunk: a thousand indexes of three records are not a thousand 128 KB arrays', () => {
+    // A project's own layer indexes its few records in every field; 1,000 full chunks would be 128 MB.
+    const before = process.memoryUsage().heapUsed;
+    const held = Array.from({ length: 1000 }, (_, i) => ChunkedArray.of([i, i + 1, i + 2]));
+    for (const c of held) c.insertAt(1, -1);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(16 * 2 ** 20);
+    expect(held[999]?.toArray()).toEqual([999, -1, 1000, 1001]);
+  });
 });
