@@ -109,4 +109,22 @@ describe('ChunkedArray (the store index in chunks)', () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(16 * 2 ** 20);
     expect(held[999]?.toArray()).toEqual([999, -1, 1000, 1001]);
   });
+
+  it('a later chunk an insert ran into keeps its place when it fills and others come after it', () => {
+    // Its unshift pushes a hole off its end; were the hole kept, once the chunk is full and not last, the
+    // element it passes on would be that hole, and its real last element lost.
+    const plain = Array.from({ length: 2 * CHUNK + 1 }, (_, i) => i);
+    const chunked = ChunkedArray.of(plain);
+    chunked.insertAt(0, -1);
+    plain.splice(0, 0, -1);
+    for (let i = 0; i < CHUNK - 2; i++) {
+      chunked.push(-2 - i);
+      plain.push(-2 - i);
+    }
+    chunked.insertAt(0, -3);
+    plain.splice(0, 0, -3);
+    expect(chunked.length).toBe(plain.length);
+    expect(chunked.slice(3 * CHUNK - 2, 3 * CHUNK + 1)).toEqual(plain.slice(3 * CHUNK - 2, 3 * CHUNK + 1));
+    expect(chunked.toArray()).toEqual(plain);
+  });
 });
