@@ -14,7 +14,8 @@ const MASK = CHUNK - 1;
 
 /**
  * Every chunk but the last holds exactly CHUNK elements; the last holds the rest (1 to CHUNK), none when
- * empty. The first chunk's length is what it holds; a later chunk's is CHUNK, its unfilled end holes.
+ * empty. The first chunk's length is what it holds; a later chunk is made CHUNK long, its unfilled end holes
+ * (a removal may leave it shorter; positions, not lengths, say what it holds).
  */
 export class ChunkedArray<T> {
   private readonly chunks: T[][] = [];

@@ -362,7 +362,7 @@ export class Project {
     // Only what this project changed: the seeded records follow from the dataset options.
     for (const [name, coll] of this.lists) lists[name] = { upserts: coll.ownRecords().map(storedRecord), deletes: coll.deletedBaseIds() };
     const profileInfos: Record<string, StoredRecord[]> = {};
-    for (const [key, coll] of this.profileInfos) profileInfos[key] = [...coll.index('id', 'asc')].map(storedRecord);
+    for (const [key, coll] of this.profileInfos) profileInfos[key] = coll.index('id', 'asc').map(storedRecord);
     return { clientId: this.options.clientId, settings: { ...this.settings }, adversity: { ...this.adversity }, now: this.clock.now(), lists, profileInfos };
   }
 
